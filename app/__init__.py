@@ -1,0 +1,3 @@
+"""repolens-tui: local, offline repository intelligence in the terminal."""
+
+__version__ = "0.1.0"

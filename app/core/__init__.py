@@ -1,0 +1,1 @@
+"""Plain data, settings and paths shared by every layer; no heavy imports here."""

@@ -1,0 +1,127 @@
+"""Frozen dataclasses for the data that crosses layers (files, chunks, symbols, hits)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+# Chunk kinds. Definitions are the kinds a person can name; the rest hold what lies between.
+DEFINITION_KINDS = frozenset(
+    {"function", "method", "class", "interface", "struct", "enum", "trait", "impl", "module",
+     "type", "constant", "variable"}
+)
+OTHER_KINDS = frozenset({"glue", "section", "window"})
+
+
+def content_hash(text: str) -> str:
+    """Short stable hash of a chunk's text (sha1 is plenty for change detection)."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One searchable piece of a file: a definition, a Markdown section, glue or a line window.
+
+    `start_line`/`end_line` are 1-based and inclusive. `text` is the exact source of those
+    lines. `signature` is the definition's first line(s) up to the body; `doc` its docstring
+    or leading comment. `part`/`parts` number the pieces of a definition too large for one
+    chunk (1/1 when whole); every piece keeps the definition's `signature`.
+    """
+
+    path: str  # relative to the repository root, '/' separated
+    language: str
+    kind: str
+    symbol: str  # the short name ("send", "Client"); "" for glue and windows
+    qualified_name: str  # "Client.send", "res.send", "Router.ServeHTTP"; "" when none
+    parent: str  # qualified name of the enclosing definition, "" at top level
+    start_line: int
+    end_line: int
+    signature: str
+    doc: str
+    text: str
+    part: int = 1
+    parts: int = 1
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.text)
+
+    @property
+    def is_definition(self) -> bool:
+        return self.kind in DEFINITION_KINDS
+
+    @property
+    def line_count(self) -> int:
+        return self.end_line - self.start_line + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A named definition found in a file (the symbol table and, later, the call graph)."""
+
+    name: str
+    kind: str
+    qualified_name: str
+    path: str
+    start_line: int
+    end_line: int
+    parent: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """What one parse of one file yields."""
+
+    path: str
+    language: str
+    chunks: tuple[Chunk, ...]
+    symbols: tuple[Symbol, ...]
+    strategy: str  # "tree-sitter", "markdown", "lines": how the file was chunked
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file the walk left out, and why (shown by `stats`)."""
+
+    path: str
+    reason: str  # one of walk.SKIP_REASONS
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One rerank adjustment: its name, the factor applied, and why."""
+
+    name: str
+    factor: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why a hit sits where it does."""
+
+    bm25_rank: int | None
+    vector_rank: int | None
+    fused_score: float
+    signals: tuple[Signal, ...] = ()
+    final_score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A ranked chunk as search returns it; `text` is what the packer kept."""
+
+    chunk_id: str
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    qualified_name: str
+    kind: str
+    language: str
+    score: float
+    text: str
+    packed: str  # "body", "signature"
+    explanation: Explanation = field(default_factory=lambda: Explanation(None, None, 0.0))

@@ -1,0 +1,76 @@
+"""One settings object: built-in defaults < TOML file < REPOLENS_* environment < flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from app.core import paths
+
+# The offline default: all-MiniLM-L6-v2 as int8 ONNX, assembled from installed packages.
+DEFAULT_EMBEDDING_MODEL = "repolens/all-minilm-l6-v2-int8"
+
+
+class Settings(BaseSettings):
+    """Every knob of the engine. Environment variables are `REPOLENS_<NAME>`."""
+
+    model_config = SettingsConfigDict(env_prefix="REPOLENS_", extra="ignore")
+
+    index_dir: Path | None = None
+    """Where indexes live (one folder per repository). Default: the user data directory."""
+
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    """The embedding model: the offline default, or any fastembed model name (needs internet
+    the first time) or a local directory holding model.onnx and tokenizer files."""
+
+    embedding_max_tokens: int = Field(default=256, ge=16, le=512)
+    """Wordpieces per embedded text; MiniLM was trained at 256 and longer is slower and worse."""
+
+    embedding_batch_size: int = Field(default=32, ge=1, le=1024)
+    """Texts per embedding batch; each batch is committed on its own so a killed run resumes."""
+
+    embedding_threads: int | None = None
+    """ONNX Runtime threads; default lets the runtime decide (all cores)."""
+
+    max_file_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Files larger than this are skipped (reason `too-large`)."""
+
+    extra_ignores: list[str] = Field(default_factory=list)
+    """Extra gitignore-style patterns, relative to the repository root."""
+
+    max_chunk_lines: int = Field(default=120, ge=20)
+    """Definitions longer than this are split into parts that each keep the signature."""
+
+    search_k: int = Field(default=10, ge=1, le=200)
+    """How many hits `search` returns at most."""
+
+    search_budget_tokens: int = Field(default=1000, ge=50)
+    """Token budget the packer fills with hits (a token is about 3.6 characters of code)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=paths.config_file())
+        return (init_settings, env_settings, toml)
+
+    def resolved_index_root(self) -> Path:
+        return self.index_dir if self.index_dir is not None else paths.default_index_root()
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from file and environment, with flags (non-None overrides) on top."""
+    return Settings(**{key: value for key, value in overrides.items() if value is not None})

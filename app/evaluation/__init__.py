@@ -1,0 +1,1 @@
+"""Evaluation harness: the dev and SWE-bench benchmarks, baselines and reports."""

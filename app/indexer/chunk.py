@@ -1,0 +1,219 @@
+"""Cut a file into declaration-level chunks (tree-sitter), Markdown sections or line windows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.core.models import DEFINITION_KINDS, Chunk, ParsedFile, Symbol
+from app.indexer.chunk_defs import (
+    CONTAINERS,
+    Definition,
+    Found,
+    break_lines,
+    docstring,
+    find_definitions,
+    line_starts,
+    parser_for,
+    signature,
+)
+from app.indexer.chunk_text import (
+    clip_doc,
+    is_trivial,
+    line_count,
+    make_chunk,
+    markdown_chunks,
+    split_range,
+    strip_comment,
+    text_breaks,
+    trim_blank,
+    window_chunks,
+)
+from app.indexer.languages import (
+    DATA_LANGUAGES,
+    MARKDOWN_LANGUAGES,
+    has_definitions,
+    language_for_path,
+)
+
+# A class this short stays one chunk (its methods are symbols only).
+SMALL_CONTAINER_LINES = 40
+# Past these sizes a file is generated or minified: line windows, no parse.
+MAX_PARSE_CHARS = 4_000_000
+MAX_LINE_CHARS = 20_000
+
+
+@dataclass(slots=True)
+class _Piece:
+    start: int
+    end: int
+    kind: str
+    definition: Definition | None
+    parent: str
+    part: int = 1
+    parts: int = 1
+
+
+class _Layout:
+    """Lays definitions out as non-overlapping pieces in line order; the gaps become glue."""
+
+    def __init__(self, found: Found, lines: Sequence[str], max_lines: int, glue_lines: int):
+        self.found = found
+        self.lines = lines
+        self.max_lines = max(1, max_lines)
+        self.glue_lines = max(1, glue_lines)
+        self.absorbable = found.comment_lines | found.attribute_lines
+        self.pieces: list[_Piece] = []
+        self.starts: dict[int, int] = {}  # id(definition) -> first line of its chunk
+
+    def lead(self, d: Definition) -> int:
+        """First line of a definition's chunk: comments and attributes right above it join."""
+        line = d.lead_line
+        while line > 1 and line - 1 in self.absorbable:
+            line -= 1
+        comments = self.found.comment_lines
+        if line == d.lead_line and line - 2 in comments and not self.lines[line - 2].strip():
+            # A /** doc */ block one blank line above still documents it (Express style).
+            top = line - 2
+            while top - 1 in comments:
+                top -= 1
+            if self.lines[top - 1].lstrip().startswith("/**"):
+                line = top
+        return line
+
+    def level(self, items: list[Definition], lo: int, hi: int, owner: Definition | None) -> None:
+        cursor = lo
+        for d in items:
+            start, end = max(self.lead(d), cursor), min(d.end_line, hi)
+            if start > end:
+                continue  # shares its lines with the previous definition: a symbol only
+            self.glue(cursor, start - 1, owner)
+            self.definition(d, start, end)
+            cursor = end + 1
+        self.glue(cursor, hi, owner)
+
+    def definition(self, d: Definition, start: int, end: int) -> None:
+        self.starts[id(d)] = start
+        kids = d.children
+        big = d.kind == "module" or end - start + 1 > SMALL_CONTAINER_LINES
+        if d.kind in CONTAINERS and kids and big:
+            first = max(self.lead(kids[0]), start + 1)
+            self.parts(d, start, first - 1)  # the head: signature, docstring, fields
+            self.level(kids, first, end, d)
+        else:
+            self.parts(d, start, end)
+
+    def parts(self, d: Definition, start: int, end: int) -> None:
+        start, end = trim_blank(self.lines, start, end)
+        if start > end:
+            return
+        if end - start + 1 > self.max_lines:
+            breaks = break_lines(d.core, start, end, self.max_lines, self.found.comment_lines)
+            ranges = split_range(start, end, self.max_lines, breaks, self.lines)
+        else:
+            ranges = [(start, end)]
+        for i, (a, b) in enumerate(ranges, 1):
+            self.pieces.append(_Piece(a, b, d.kind, d, d.parent, i, len(ranges)))
+
+    def glue(self, lo: int, hi: int, owner: Definition | None) -> None:
+        lo, hi = trim_blank(self.lines, lo, hi)
+        if lo > hi:
+            return
+        if self.pieces and all(is_trivial(self.lines[i - 1]) for i in range(lo, hi + 1)):
+            self.pieces[-1].end = hi  # a closing `}` or `end` stays with what it closes
+            return
+        breaks = text_breaks(self.lines, lo, hi)
+        for a, b in split_range(lo, hi, self.glue_lines, breaks, self.lines):
+            self.pieces.append(_Piece(a, b, "glue", None, owner.qualified if owner else ""))
+
+
+def _leading_doc(lines: Sequence[str], first: int, lead: int, comments: set[int]) -> str:
+    """The comment lines absorbed above a definition, without markers."""
+    rows = [lines[i - 1] for i in range(first, lead) if i in comments]
+    return clip_doc(strip_comment("\n".join(rows))) if rows else ""
+
+
+def _tree_sitter(
+    path: str, text: str, language: str, lines: Sequence[str], max_lines: int, glue_lines: int
+) -> ParsedFile:
+    src = text.encode("utf-8", "surrogatepass")
+    tree = parser_for(language).parse(src)
+    starts = line_starts(src)
+    found = find_definitions(language, tree.root_node, src, starts)
+    layout = _Layout(found, lines, max_lines, glue_lines)
+    layout.level(found.roots, 1, line_count(lines), None)
+    skip = found.comment_lines | found.attribute_lines
+    named: dict[int, tuple[str, str]] = {}  # id(definition) -> (signature, doc)
+    chunks: list[Chunk] = []
+    for p in layout.pieces:
+        d = p.definition
+        if d is None:
+            glue = make_chunk(path, language, p.kind, lines, p.start, p.end, parent=p.parent)
+            chunks.append(glue)
+            continue
+        if id(d) not in named:
+            doc = docstring(d, language) or _leading_doc(
+                lines, layout.starts.get(id(d), d.lead_line), d.lead_line, found.comment_lines
+            )
+            named[id(d)] = (signature(d, language, src, starts, skip), doc)
+        sig, doc = named[id(d)]
+        chunks.append(
+            make_chunk(
+                path,
+                language,
+                p.kind,
+                lines,
+                p.start,
+                p.end,
+                symbol=d.name,
+                qualified_name=d.qualified,
+                parent=p.parent,
+                signature=sig,
+                doc=doc,
+                part=p.part,
+                parts=p.parts,
+            )  # fmt: skip
+        )
+    symbols: tuple[Symbol, ...] = ()
+    if language not in DATA_LANGUAGES:
+        symbols = tuple(
+            Symbol(d.name, d.kind, d.qualified, path, d.core_line, d.end_line, d.parent, language)
+            for d in found.definitions
+        )
+    return ParsedFile(path, language, tuple(chunks), symbols, "tree-sitter")
+
+
+def parse_file(
+    path: str,
+    text: str,
+    language: str | None = None,
+    *,
+    max_chunk_lines: int = 120,
+    window_lines: int = 60,
+    window_overlap: int = 10,
+) -> ParsedFile:
+    """Chunk one file. Never raises: anything the parser cannot handle gets line windows."""
+    lang = language or language_for_path(path) or "text"
+    lines = text.split("\n")
+    try:
+        if lang in MARKDOWN_LANGUAGES:
+            chunks = markdown_chunks(path, lines, max_chunk_lines, window_lines)
+            return ParsedFile(path, lang, tuple(chunks), (), "markdown")
+        longest = max(map(len, lines))
+        if has_definitions(lang) and len(text) <= MAX_PARSE_CHARS and longest <= MAX_LINE_CHARS:
+            return _tree_sitter(path, text, lang, lines, max_chunk_lines, window_lines)
+    except Exception:  # noqa: BLE001 - one odd file must not stop an index run
+        pass
+    chunks = window_chunks(path, lang, lines, window_lines, window_overlap)
+    return ParsedFile(path, lang, tuple(chunks), (), "lines")
+
+
+def coverage(parsed: ParsedFile, text: str) -> tuple[int, int]:
+    """(non-blank lines inside definition chunks, non-blank lines) of one file."""
+    lines = text.split("\n")
+    covered: set[int] = set()
+    for chunk in parsed.chunks:
+        if chunk.kind in DEFINITION_KINDS:
+            covered.update(range(chunk.start_line, chunk.end_line + 1))
+    nonblank = [i for i, line in enumerate(lines, 1) if line.strip()]
+    return sum(1 for i in nonblank if i in covered), len(nonblank)

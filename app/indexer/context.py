@@ -1,0 +1,53 @@
+"""Deterministic chunk headers (`path | in Class | def name(...)`) and the texts derived from
+a chunk for the full-text index and for the embedding model."""
+
+from __future__ import annotations
+
+import re
+
+from app.core.models import Chunk
+from app.search.tokenize import token_text
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
+    r"|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
+    re.IGNORECASE,
+)
+_PROSE_LANGUAGES = frozenset({"markdown", "text", "rst", "restructuredtext"})
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH.search(path))
+
+
+def is_prose(chunk: Chunk) -> bool:
+    return chunk.language in _PROSE_LANGUAGES
+
+
+def header(chunk: Chunk) -> str:
+    """Where the chunk lives and what it is, in one line."""
+    parts = [chunk.path]
+    if chunk.parent:
+        parts.append(f"in {chunk.parent}")
+    if chunk.signature:
+        parts.append(chunk.signature)
+    elif chunk.qualified_name or chunk.symbol:
+        parts.append(f"{chunk.kind} {chunk.qualified_name or chunk.symbol}")
+    if chunk.parts > 1:
+        parts.append(f"part {chunk.part}/{chunk.parts}")
+    return " | ".join(parts)
+
+
+def search_text(chunk: Chunk) -> str:
+    """Token text for BM25: header, qualified name, doc and body, identifier-split."""
+    return token_text(f"{header(chunk)}\n{chunk.qualified_name}\n{chunk.doc}\n{chunk.text}")
+
+
+def embed_text(chunk: Chunk, max_chars: int) -> str:
+    """What the embedding model sees: header, doc, then the body, cut to a character budget
+    (the model truncates at its token limit anyway; cutting first saves tokenizer time)."""
+    head = header(chunk)
+    doc = chunk.doc.strip()
+    body = chunk.text
+    text = f"{head}\n{doc}\n{body}" if doc and doc not in body else f"{head}\n{body}"
+    return text[:max_chars]

@@ -1,0 +1,54 @@
+"""How much of each file's non-blank code sits inside a definition chunk (`stats --coverage`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from app.core.models import DEFINITION_KINDS
+from app.indexer.walk import read_source
+from app.store.store import Store
+
+CODE_STRATEGIES = frozenset({"tree-sitter"})
+
+
+def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]:
+    """Share of non-blank lines inside definition chunks, overall and worst files first.
+    Only files chunked by tree-sitter count: prose and line windows have no definitions."""
+    ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    table = store.chunk_table(["path", "kind", "start_line", "end_line"]).to_pylist()
+    for row in table:
+        if row["kind"] in DEFINITION_KINDS:
+            ranges[row["path"]].append((row["start_line"], row["end_line"]))
+    per_file: list[dict[str, Any]] = []
+    covered_total = lines_total = 0
+    for record in store.files().values():
+        if record.strategy not in CODE_STRATEGIES:
+            continue
+        text, _ = read_source(root / record.path)
+        if text is None:
+            continue
+        inside = set()
+        for start, end in ranges.get(record.path, []):
+            inside.update(range(start, end + 1))
+        non_blank = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+        covered = sum(1 for n in non_blank if n in inside)
+        covered_total += covered
+        lines_total += len(non_blank)
+        if non_blank:
+            per_file.append(
+                {
+                    "path": record.path,
+                    "covered": covered,
+                    "lines": len(non_blank),
+                    "share": covered / len(non_blank),
+                }
+            )
+    per_file.sort(key=lambda item: (item["share"], -item["lines"]))
+    return {
+        "covered": covered_total,
+        "lines": lines_total,
+        "share": covered_total / lines_total if lines_total else 1.0,
+        "worst_files": per_file[:worst],
+    }

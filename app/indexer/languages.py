@@ -1,0 +1,109 @@
+"""Which language a file is written in, which grammar parses it, which have definition queries."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+QUERY_DIR = Path(__file__).parent / "queries"
+
+# Extension (lower case, with the dot) -> language name. Languages without a grammar or query
+# here are still "text we know": the chunker cuts them into line windows.
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp",
+    ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".inl": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".ru": "ruby",
+    ".php": "php",
+    ".kt": "kotlin", ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala", ".sc": "scala",
+    ".lua": "lua",
+    ".sh": "bash", ".bash": "bash", ".zsh": "bash", ".ksh": "bash",
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",
+    ".yaml": "yaml", ".yml": "yaml",
+    ".toml": "toml",
+    ".json": "json", ".jsonc": "json", ".json5": "json",
+    # Known text formats without definition support: line windows.
+    ".txt": "text", ".rst": "rst", ".adoc": "asciidoc", ".org": "org",
+    ".html": "html", ".htm": "html", ".xml": "xml", ".svg": "xml", ".xsd": "xml",
+    ".css": "css", ".scss": "scss", ".sass": "sass", ".less": "less",
+    ".vue": "vue", ".svelte": "svelte",
+    ".sql": "sql", ".graphql": "graphql", ".gql": "graphql", ".proto": "proto",
+    ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".env": "ini",
+    ".csv": "csv", ".tsv": "csv",
+    ".r": "r", ".pl": "perl", ".pm": "perl", ".ex": "elixir", ".exs": "elixir",
+    ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".mli": "ocaml", ".clj": "clojure",
+    ".dart": "dart", ".zig": "zig", ".nim": "nim", ".jl": "julia", ".groovy": "groovy",
+    ".gradle": "groovy", ".tf": "hcl", ".hcl": "hcl", ".nix": "nix", ".vim": "vim",
+    ".ps1": "powershell", ".bat": "batch", ".cmd": "batch", ".cmake": "cmake", ".mk": "make",
+    ".bzl": "starlark", ".tex": "latex", ".m": "objc", ".mm": "objc", ".fs": "fsharp",
+    ".elm": "elm", ".sol": "solidity", ".v": "verilog", ".vhd": "vhdl", ".asm": "asm",
+    ".s": "asm",
+}  # fmt: skip
+
+# Whole file names (no useful extension) -> language name.
+FILENAMES: dict[str, str] = {
+    "Dockerfile": "dockerfile", "Containerfile": "dockerfile",
+    "Makefile": "make", "GNUmakefile": "make", "makefile": "make",
+    "CMakeLists.txt": "cmake",
+    "Rakefile": "ruby", "Gemfile": "ruby", "Podfile": "ruby", "Vagrantfile": "ruby",
+    "Guardfile": "ruby", "Brewfile": "ruby",
+    "Jenkinsfile": "groovy", "BUILD": "starlark", "WORKSPACE": "starlark",
+    ".bashrc": "bash", ".bash_profile": "bash", ".zshrc": "bash", ".profile": "bash",
+    ".gitignore": "text", ".dockerignore": "text", ".gitattributes": "text",
+    ".editorconfig": "ini", ".npmrc": "ini",
+    "LICENSE": "text", "LICENCE": "text", "COPYING": "text", "NOTICE": "text",
+    "README": "text", "CHANGELOG": "text", "AUTHORS": "text", "CONTRIBUTORS": "text",
+}  # fmt: skip
+
+# Language name -> tree-sitter-language-pack grammar name (for get_parser/get_language).
+GRAMMARS: dict[str, str] = {
+    "python": "python", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx",
+    "go": "go", "rust": "rust", "java": "java", "c": "c", "cpp": "cpp", "csharp": "csharp",
+    "ruby": "ruby", "php": "php", "kotlin": "kotlin", "swift": "swift", "scala": "scala",
+    "lua": "lua", "bash": "bash", "yaml": "yaml", "toml": "toml", "json": "json",
+}  # fmt: skip
+
+# Language -> query file stem under queries/ (TSX shares the TypeScript query).
+QUERY_FILES: dict[str, str] = {lang: lang for lang in GRAMMARS} | {"tsx": "typescript"}
+
+# Languages whose query finds definitions (code); the rest of GRAMMARS find data sections.
+CODE_LANGUAGES = frozenset(GRAMMARS) - {"yaml", "toml", "json"}
+DATA_LANGUAGES = frozenset({"yaml", "toml", "json"})
+MARKDOWN_LANGUAGES = frozenset({"markdown"})
+
+
+def language_for_path(path: str) -> str | None:
+    """Language name for a repo-relative path, or None when it is no text format we know."""
+    name = PurePosixPath(path.replace("\\", "/")).name
+    if name in FILENAMES:
+        return FILENAMES[name]
+    lower = name.lower()
+    dot = lower.rfind(".")
+    if dot < 0:
+        return None
+    return EXTENSIONS.get(lower[dot:])
+
+
+def grammar_for(language: str) -> str | None:
+    """The get_parser() name for a language, or None when we parse it without tree-sitter."""
+    return GRAMMARS.get(language)
+
+
+def has_definitions(language: str) -> bool:
+    """True when a tree-sitter query finds the language's definitions (or data sections)."""
+    return language in QUERY_FILES
+
+
+def query_path(language: str) -> Path | None:
+    """Path of the .scm query for a language, or None."""
+    stem = QUERY_FILES.get(language)
+    return QUERY_DIR / f"{stem}.scm" if stem else None

@@ -1,0 +1,3 @@
+(function_definition name: (word) @name) @definition.function
+
+(comment) @comment

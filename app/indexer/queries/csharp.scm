@@ -1,0 +1,16 @@
+(namespace_declaration name: (_) @name) @definition.module
+; namespace A.B; covers the rest of the file.
+(file_scoped_namespace_declaration name: (_) @name) @definition.filemodule
+(class_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(struct_declaration name: (identifier) @name) @definition.struct
+(interface_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(delegate_declaration name: (identifier) @name) @definition.type
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(destructor_declaration name: (identifier) @name) @definition.method
+(local_function_statement name: (identifier) @name) @definition.function
+
+(comment) @comment
+(attribute_list) @attribute

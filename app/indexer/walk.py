@@ -1,0 +1,362 @@
+"""Walk a repository for indexable files, honouring .gitignore and a default deny list.
+
+Also reads a single file for indexing (`read_source`): binary sniffing, decoding, minified checks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from app.core.models import SkippedFile
+
+SKIP_REASONS: dict[str, str] = {
+    "ignored": "matched .gitignore, .git/info/exclude or a configured ignore pattern",
+    "denied": "on the default deny list (dependencies, build output, caches, lock files)",
+    "too-large": "larger than the maximum file size",
+    "binary": "binary content or a binary file extension",
+    "minified": "minified or generated (very long lines)",
+    "symlink-outside": "symbolic link pointing outside the repository",
+    "symlink-loop": "symbolic link that would loop or revisit a directory already walked",
+    "broken-symlink": "symbolic link whose target does not exist",
+    "unreadable": "could not be read (permission or OS error)",
+    "vanished": "disappeared during the walk",
+    "not-regular": "not a regular file (fifo, socket or device)",
+}
+
+
+def _words(text: str) -> frozenset[str]:
+    # Whitespace-separated lists keep these long sets readable (the formatter would explode
+    # a literal set into one name per line).
+    return frozenset(text.split())
+
+
+DENIED_DIRS = _words(
+    """
+    .git .hg .svn .bzr node_modules bower_components vendor third_party __pycache__ .venv venv
+    .tox .nox .mypy_cache .pytest_cache .ruff_cache .idea .vscode dist build target out .next
+    .nuxt coverage .gradle .cache site-packages
+    """
+)
+DENIED_DIR_SUFFIXES = (".egg-info",)
+
+LOCK_FILES = _words(
+    """
+    package-lock.json yarn.lock pnpm-lock.yaml poetry.lock Pipfile.lock Cargo.lock composer.lock
+    Gemfile.lock go.sum uv.lock
+    """
+)
+
+MINIFIED_SUFFIXES = (".min.js", ".min.css", "-min.js", ".bundle.js", ".map")
+
+BINARY_EXTENSIONS = _words(
+    """
+    .pyc .pyo .pyd .so .dylib .dll .exe .class .jar .war .o .obj .a .lib .wasm .node .dex .apk
+    .zip .gz .tgz .bz2 .xz .zst .tar .7z .rar .whl .egg .deb .rpm .dmg .iso
+    .png .jpg .jpeg .gif .bmp .ico .icns .tif .tiff .webp .psd .heic .avif
+    .woff .woff2 .ttf .otf .eot
+    .mp3 .mp4 .m4a .wav .flac .ogg .avi .mov .mkv .webm
+    .pdf .doc .docx .xls .xlsx .ppt .pptx
+    .sqlite .sqlite3 .db .bin .onnx .gguf .safetensors .pt .pth .ckpt .h5 .npy .npz .pkl
+    .pickle .parquet .arrow .lance .feather
+    """
+)
+
+SNIFF_BYTES = 8192
+MAX_LINE_CHARS = 5000
+MAX_AVG_LINE_CHARS = 300
+AVG_CHECK_MIN_BYTES = 20_000
+NON_TEXT_SHARE = 0.30
+
+# Bytes that plain text contains; everything else counts towards the binary share.
+_TEXT_BYTES = bytes(range(32, 127)) + b"\t\n\r\f\b\x1b" + bytes(range(128, 256))
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+@dataclass(frozen=True, slots=True)
+class WalkedFile:
+    path: str  # relative to root, '/'-separated
+    abs_path: Path
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class WalkResult:
+    files: list[WalkedFile]  # sorted by path
+    skipped: list[SkippedFile]  # sorted by path
+
+
+class WalkError(Exception):
+    """The root cannot be walked at all (missing, not a directory, unreadable)."""
+
+
+def is_minified_name(name: str) -> bool:
+    return name.lower().endswith(MINIFIED_SUFFIXES)
+
+
+def _is_denied_dir(name: str) -> bool:
+    return name in DENIED_DIRS or name.endswith(DENIED_DIR_SUFFIXES)
+
+
+def _file_deny_reason(name: str) -> tuple[str, str] | None:
+    if name in LOCK_FILES:
+        return "denied", "lock file"
+    if is_minified_name(name):
+        return "denied", "minified file name"
+    ext = os.path.splitext(name)[1].lower()
+    if ext in BINARY_EXTENSIONS:
+        return "binary", f"binary extension {ext}"
+    return None
+
+
+# (base directory relative to root, "" for the root; compiled patterns)
+_Spec = tuple[str, pathspec.GitIgnoreSpec]
+
+
+def _load_spec(path: str, base: str) -> _Spec | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None  # an unreadable ignore file simply contributes no patterns
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    return (base, spec) if spec.patterns else None
+
+
+def _is_ignored(rel: str, is_dir: bool, specs: Sequence[_Spec]) -> bool:
+    """`specs` run highest priority first; the first one with a matching pattern decides."""
+    path = rel + "/" if is_dir else rel
+    for base, spec in specs:
+        sub = path[len(base) + 1 :] if base else path
+        decision = spec.check_file(sub).include
+        if decision is not None:
+            return decision
+    return False
+
+
+def _readlink(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
+
+
+def _inside(real: str, root_real: str) -> bool:
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def walk(
+    root: Path, *, max_file_bytes: int = 1_000_000, extra_ignores: Sequence[str] = ()
+) -> WalkResult:
+    """List indexable files under `root` (no contents are read) and everything skipped."""
+    try:
+        root_real = os.path.realpath(root, strict=True)
+        root_st = os.stat(root_real)
+    except FileNotFoundError as exc:
+        raise WalkError(f"repository root does not exist: {root}") from exc
+    except OSError as exc:
+        raise WalkError(f"cannot access repository root {root}: {exc.strerror or exc}") from exc
+    if not stat.S_ISDIR(root_st.st_mode):
+        raise WalkError(f"repository root is not a directory: {root}")
+    if not os.access(root_real, os.R_OK | os.X_OK):
+        raise WalkError(f"repository root is not readable: {root}")
+
+    files: list[WalkedFile] = []
+    skipped: list[SkippedFile] = []
+
+    def skip(rel: str, reason: str, detail: str = "") -> None:
+        skipped.append(SkippedFile(path=rel, reason=reason, detail=detail))
+
+    extra = pathspec.GitIgnoreSpec.from_lines(list(extra_ignores))
+    top: list[_Spec] = [("", extra)] if extra.patterns else []
+    bottom: list[_Spec] = []
+    exclude = _load_spec(os.path.join(root_real, ".git", "info", "exclude"), "")
+    if exclude:
+        bottom.append(exclude)
+
+    visited: set[tuple[int, int]] = {(root_st.st_dev, root_st.st_ino)}
+    # Each frame: (directory path on disk, path relative to root, .gitignore specs deepest first).
+    stack: list[tuple[str, str, tuple[_Spec, ...]]] = [(root_real, "", ())]
+    # Directory symlinks are followed only after every real directory has been walked, so a
+    # link never makes us index a directory twice: it is followed only if still unvisited.
+    deferred: list[tuple[str, str, tuple[_Spec, ...]]] = []
+
+    while stack or deferred:
+        if not stack:
+            link_abs, rel, chain = deferred.pop(0)
+            try:
+                st = os.stat(link_abs)
+            except FileNotFoundError:
+                skip(rel, "vanished")
+                continue
+            except OSError as exc:
+                skip(rel, "unreadable", exc.strerror or str(exc))
+                continue
+            if (st.st_dev, st.st_ino) in visited:
+                target = os.path.relpath(os.path.realpath(link_abs), root_real)
+                skip(rel, "symlink-loop", f"-> {target} (already walked)")
+                continue
+            visited.add((st.st_dev, st.st_ino))
+            stack.append((link_abs, rel, chain))
+
+        dir_abs, dir_rel, chain = stack.pop()
+        try:
+            with os.scandir(dir_abs) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except FileNotFoundError:
+            skip(dir_rel, "vanished")
+            continue
+        except OSError as exc:
+            if not dir_rel:
+                raise WalkError(f"cannot list repository root {root}: {exc.strerror}") from exc
+            skip(dir_rel, "unreadable", exc.strerror or str(exc))
+            continue
+
+        prefix = dir_rel + "/" if dir_rel else ""
+        if any(e.name == ".gitignore" for e in entries):
+            spec = _load_spec(os.path.join(dir_abs, ".gitignore"), dir_rel)
+            if spec:
+                chain = (spec, *chain)
+        specs = [*top, *chain, *bottom]
+
+        for entry in entries:
+            name = entry.name
+            rel = prefix + name
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir()  # follows links; False for a broken one
+            except OSError as exc:
+                skip(rel, "unreadable", exc.strerror or str(exc))
+                continue
+
+            if specs and _is_ignored(rel, is_dir, specs):
+                skip(rel, "ignored")
+                continue
+            if name == ".git" or (is_dir and _is_denied_dir(name)):
+                skip(rel, "denied", "default deny list")
+                continue
+            if not is_dir:
+                denied = _file_deny_reason(name)
+                if denied:
+                    skip(rel, *denied)
+                    continue
+
+            if is_link:
+                try:
+                    os.stat(entry.path)
+                except FileNotFoundError:
+                    skip(rel, "broken-symlink", f"-> {_readlink(entry.path)}")
+                    continue
+                except OSError as exc:
+                    if exc.errno == errno.ELOOP:
+                        skip(rel, "symlink-loop", exc.strerror or "")
+                    else:
+                        skip(rel, "unreadable", exc.strerror or str(exc))
+                    continue
+                real = os.path.realpath(entry.path)
+                if not _inside(real, root_real):
+                    skip(rel, "symlink-outside", f"-> {real}")
+                    continue
+                if is_dir:
+                    deferred.append((entry.path, rel, chain))
+                    continue
+
+            if is_dir:
+                try:
+                    st = entry.stat()
+                except FileNotFoundError:
+                    skip(rel, "vanished")
+                    continue
+                except OSError as exc:
+                    skip(rel, "unreadable", exc.strerror or str(exc))
+                    continue
+                key = (st.st_dev, st.st_ino)
+                if key in visited:  # bind mounts and the like
+                    skip(rel, "symlink-loop", "directory already walked")
+                    continue
+                visited.add(key)
+                stack.append((entry.path, rel, chain))
+                continue
+
+            try:
+                st = entry.stat()
+            except FileNotFoundError:
+                skip(rel, "vanished")
+                continue
+            except OSError as exc:
+                skip(rel, "unreadable", exc.strerror or str(exc))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                skip(rel, "not-regular")
+                continue
+            if st.st_size > max_file_bytes:
+                skip(rel, "too-large", f"{st.st_size} bytes > {max_file_bytes}")
+                continue
+            files.append(
+                WalkedFile(
+                    path=rel,
+                    abs_path=Path(root_real, rel),
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                )
+            )
+
+    files.sort(key=lambda f: f.path)
+    skipped.sort(key=lambda s: s.path)
+    return WalkResult(files=files, skipped=skipped)
+
+
+def _decode(data: bytes, utf16: bool) -> str:
+    with contextlib.suppress(UnicodeDecodeError):
+        return data.decode("utf-8-sig")
+    if utf16:
+        with contextlib.suppress(UnicodeDecodeError):
+            return data.decode("utf-16")
+    # Never fail on bad bytes: keep the text and mark them with U+FFFD.
+    return data.decode("utf-8", errors="replace")
+
+
+def read_source(
+    abs_path: Path, *, max_file_bytes: int = 1_000_000
+) -> tuple[str | None, SkippedFile | None]:
+    """Read one file as text, or say why it should not be indexed."""
+    where = str(abs_path)
+    try:
+        with open(abs_path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > max_file_bytes:
+                return None, SkippedFile(where, "too-large", f"{size} bytes > {max_file_bytes}")
+            # Read one byte past the limit in case the file grew after the fstat.
+            data = fh.read(max_file_bytes + 1)
+    except FileNotFoundError:
+        return None, SkippedFile(where, "vanished")
+    except OSError as exc:
+        return None, SkippedFile(where, "unreadable", exc.strerror or str(exc))
+    if len(data) > max_file_bytes:
+        return None, SkippedFile(where, "too-large", f"over {max_file_bytes} bytes")
+
+    utf16 = data.startswith(_UTF16_BOMS)
+    if not utf16:  # UTF-16 text is full of NUL bytes, so only sniff everything else
+        sample = data[:SNIFF_BYTES]
+        if b"\x00" in sample:
+            return None, SkippedFile(where, "binary", "NUL byte in the first 8 KiB")
+        if sample and len(sample.translate(None, _TEXT_BYTES)) / len(sample) > NON_TEXT_SHARE:
+            return None, SkippedFile(where, "binary", "mostly non-text bytes")
+
+    text = _decode(data, utf16).replace("\r\n", "\n").replace("\r", "\n")
+
+    lines = text.split("\n")
+    longest = max(map(len, lines))
+    if longest > MAX_LINE_CHARS:
+        return None, SkippedFile(where, "minified", f"a line of {longest} characters")
+    if len(data) > AVG_CHECK_MIN_BYTES and len(text) / len(lines) > MAX_AVG_LINE_CHARS:
+        return None, SkippedFile(where, "minified", "average line over 300 characters")
+    return text, None

@@ -1,0 +1,44 @@
+"""Explicit rerank signals applied to fused scores; each one says what it did and why."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.models import Signal
+
+TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
+PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
+GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
+TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """What the reranker reads about one chunk."""
+
+    chunk_id: str
+    path: str
+    kind: str
+    language: str
+    line_count: int
+    is_test: bool
+    is_prose: bool
+
+
+def signals_for(candidate: Candidate) -> list[Signal]:
+    found: list[Signal] = []
+    if candidate.is_test:
+        found.append(Signal("test", TEST_FACTOR, "chunk is in a test file"))
+    if candidate.is_prose:
+        found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
+    if candidate.kind == "glue":
+        found.append(Signal("glue", GLUE_FACTOR, "module-level glue between definitions"))
+    if candidate.line_count <= 2:
+        found.append(Signal("tiny", TINY_FACTOR, f"only {candidate.line_count} line(s)"))
+    return found
+
+
+def apply(score: float, signals: list[Signal]) -> float:
+    for signal in signals:
+        score *= signal.factor
+    return score

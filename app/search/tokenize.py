@@ -1,0 +1,63 @@
+"""One identifier-aware tokenizer for the index and the query: `getUserById` -> get user by id
+getuserbyid, stemmed, stop words out."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from py_rust_stemmers import SnowballStemmer
+
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
+# Boundaries inside an identifier: lower->Upper, ACRONYMWord, letter<->digit.
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# English function words plus the words every question uses; none of them says what code does.
+STOP_WORDS = frozenset(
+    """a an and are as at be been but by can could do does did for from has have how i if in
+    into is it its me my of on or our should so than that the their them then there these they
+    this those to was we were what when where which while who whom why will with would you your
+    s t also any some such via about after before between both each more most much other own same
+    up out just only very tell implemented implement happens happen""".split()
+)
+
+_stemmer = SnowballStemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stem_word(word)
+
+
+@lru_cache(maxsize=200_000)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    parts = [part.lower() for part in _CAMEL.findall(word)]
+    out = [_stem(part) for part in parts if len(part) > 1 and part not in STOP_WORDS]
+    if len(parts) > 1:
+        joined = "".join(parts)
+        if len(joined) > 2:
+            out.append(joined)
+    return tuple(out)
+
+
+def tokens(text: str) -> list[str]:
+    """Search tokens of any text, in order, duplicates kept (BM25 counts them)."""
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        out.extend(_word_tokens(word))
+    return out
+
+
+def token_text(text: str) -> str:
+    """Tokens joined by spaces: what the full-text index stores and is queried with."""
+    return " ".join(tokens(text))
+
+
+def identifiers(text: str) -> list[str]:
+    """Words that look like code identifiers (camelCase, snake_case, dotted calls) in a query."""
+    found: list[str] = []
+    for word in _WORD.findall(text):
+        is_compound = "_" in word.strip("_") or bool(re.search(r"[a-z][A-Z]", word))
+        if is_compound or word.startswith("$"):
+            found.append(word)
+    return found

@@ -1,0 +1,129 @@
+"""The one facade every front end uses: open a repository, index it, search it, report on it."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from app.core import paths
+from app.core.events import ProgressCallback, ignore_progress
+from app.core.settings import Settings, load_settings
+from app.indexer.pipeline import IndexReport, index_repository
+from app.search.searcher import Searcher, SearchResult
+from app.store.manifest import IndexCorrupt, read_manifest
+from app.store.store import Store
+
+
+class RepositoryError(Exception):
+    """A problem with the repository path itself; the message is for people."""
+
+
+class Service:
+    """One repository and its index. Thread-safe for one writer and many searches."""
+
+    def __init__(self, repo_root: Path, settings: Settings | None = None) -> None:
+        root = Path(repo_root).expanduser()
+        if not root.exists():
+            raise RepositoryError(f"{root} does not exist")
+        if not root.is_dir():
+            raise RepositoryError(f"{root} is not a directory; give the repository's folder")
+        self.root = root.resolve()
+        self.settings = settings or load_settings()
+        self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
+        self._searcher: Searcher | None = None
+        self._embedder: Any | None = None
+        self._lock = threading.Lock()
+
+    # -- indexing --------------------------------------------------------------------------
+    def is_indexed(self) -> bool:
+        return read_manifest(self.index_dir) is not None
+
+    def index(
+        self, progress: ProgressCallback = ignore_progress, *, with_vectors: bool = True,
+        rebuild: bool = False,
+    ) -> IndexReport:
+        if rebuild:
+            self._drop_index()
+        report = index_repository(
+            self.root, self.index_dir, self.settings, progress, with_vectors=with_vectors
+        )
+        with self._lock:
+            self._searcher = None
+        return report
+
+    def _drop_index(self) -> None:
+        import shutil
+
+        from app.store.manifest import WriteLock
+
+        with WriteLock(self.index_dir):
+            for name in ("tables", "manifest.json"):
+                target = self.index_dir / name
+                if target.is_dir():
+                    shutil.rmtree(target)
+                elif target.exists():
+                    target.unlink()
+
+    # -- searching -------------------------------------------------------------------------
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            from app.indexer.embed import Embedder
+
+            self._embedder = Embedder(
+                self.settings.embedding_model,
+                max_tokens=self.settings.embedding_max_tokens,
+                threads=self.settings.embedding_threads,
+            )
+        return self._embedder
+
+    def searcher(self) -> Searcher:
+        with self._lock:
+            if self._searcher is None:
+                self._searcher = Searcher(Store.open(self.index_dir), self.embedder())
+            return self._searcher
+
+    def search(
+        self, query: str, *, k: int | None = None, budget_tokens: int | None = None
+    ) -> SearchResult:
+        return self.searcher().search(
+            query,
+            k or self.settings.search_k,
+            budget_tokens or self.settings.search_budget_tokens,
+        )
+
+    # -- reporting -------------------------------------------------------------------------
+    def stats(self, *, coverage: bool = False) -> dict[str, Any]:
+        manifest = read_manifest(self.index_dir)
+        if manifest is None:
+            raise IndexCorrupt(f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`")
+        store = Store.open(self.index_dir)
+        files = store.files()
+        chunks = store.chunk_table(["path", "kind", "language", "embed_key"])
+        skipped = store.skipped()
+        vectors = store.vectors(manifest.embedding_model) if manifest.embedding_model else {}
+        keys = chunks.column("embed_key").to_pylist()
+        result: dict[str, Any] = {
+            "repository": str(self.root),
+            "index_dir": str(self.index_dir),
+            "schema_version": manifest.schema_version,
+            "strategy_version": manifest.strategy_version,
+            "embedding_model": manifest.embedding_model,
+            "files": len(files),
+            "chunks": chunks.num_rows,
+            "vectors": sum(1 for key in keys if key in vectors),
+            "languages": dict(Counter(f.language for f in files.values()).most_common()),
+            "chunk_kinds": dict(Counter(chunks.column("kind").to_pylist()).most_common()),
+            "skipped_by_reason": dict(Counter(s["reason"] for s in skipped).most_common()),
+            "skipped": skipped,
+            "last_run": manifest.last_run,
+        }
+        if coverage:
+            result["coverage"] = self._coverage(store)
+        return result
+
+    def _coverage(self, store: Store) -> dict[str, Any]:
+        from app.indexer.coverage import coverage_report
+
+        return coverage_report(self.root, store)

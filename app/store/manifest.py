@@ -1,0 +1,128 @@
+"""The index manifest (schema version, table versions, model id) and the one-writer lock."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import socket
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+# Bump when the tables' columns or meaning change; older indexes are rebuilt, newer refused.
+SCHEMA_VERSION = 1
+# Bump when chunking or token text changes: every file is re-processed.
+STRATEGY_VERSION = "chunk-1"
+
+MANIFEST_NAME = "manifest.json"
+LOCK_NAME = "write.lock"
+
+
+class IndexStoreError(Exception):
+    """Base of the index's own errors; messages are for people."""
+
+
+class IndexLocked(IndexStoreError):
+    pass
+
+
+class IndexIncompatible(IndexStoreError):
+    pass
+
+
+class IndexCorrupt(IndexStoreError):
+    pass
+
+
+@dataclass(slots=True)
+class Manifest:
+    schema_version: int = SCHEMA_VERSION
+    strategy_version: str = STRATEGY_VERSION
+    repo_root: str = ""
+    table_versions: dict[str, int] = field(default_factory=dict)
+    embedding_model: str = ""
+    updated_at: float = 0.0
+    last_run: dict[str, Any] = field(default_factory=dict)
+
+
+def read_manifest(index_dir: Path) -> Manifest | None:
+    path = index_dir / MANIFEST_NAME
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise IndexCorrupt(
+            f"the index manifest {path} cannot be read ({error}); "
+            "rebuild the index with `repolens-tui index PATH --rebuild`"
+        ) from error
+    version = data.get("schema_version")
+    if not isinstance(version, int):
+        raise IndexCorrupt(f"the index manifest {path} has no schema version; rebuild the index")
+    if version > SCHEMA_VERSION:
+        raise IndexIncompatible(
+            f"the index at {index_dir} was written by a newer repolens-tui (schema {version}, "
+            f"this one reads {SCHEMA_VERSION}); upgrade repolens-tui or rebuild with --rebuild"
+        )
+    known = {name for name in Manifest.__dataclass_fields__}
+    return Manifest(**{key: value for key, value in data.items() if key in known})
+
+
+def write_manifest(index_dir: Path, manifest: Manifest) -> None:
+    """Write atomically: a reader sees the old manifest or the new one, never half of one."""
+    manifest.updated_at = time.time()
+    path = index_dir / MANIFEST_NAME
+    staging = path.with_name(f".{MANIFEST_NAME}.{os.getpid()}.tmp")
+    with staging.open("w", encoding="utf-8") as handle:
+        json.dump(asdict(manifest), handle, indent=2, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(staging, path)
+
+
+class WriteLock:
+    """An exclusive `flock` on the index; the kernel frees it when the holder dies."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.path = index_dir / LOCK_NAME
+        self._handle: IO[str] | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise IndexLocked(
+                f"the index at {self.path.parent} is being written by {holder}; "
+                "wait for it to finish (searching still works meanwhile)"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        command = " ".join(sys.argv[:3])
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()} ({command})\n")
+        handle.flush()
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            with contextlib.suppress(OSError):
+                self._handle.seek(0)
+                self._handle.truncate()
+            fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> WriteLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

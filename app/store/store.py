@@ -1,0 +1,277 @@
+"""LanceDB tables of one repository's index: chunks (with a BM25 index), files, skipped
+files, and content-addressed vectors. Writes become visible only through the manifest."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from app.store.manifest import (
+    SCHEMA_VERSION,
+    STRATEGY_VERSION,
+    IndexCorrupt,
+    Manifest,
+    read_manifest,
+    write_manifest,
+)
+
+CHUNKS = "chunks"
+FILES = "files"
+SKIPPED = "skipped"
+VERSIONED_TABLES = (CHUNKS, FILES, SKIPPED)
+
+CHUNK_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("path", pa.string()),
+        ("language", pa.string()),
+        ("kind", pa.string()),
+        ("symbol", pa.string()),
+        ("qualified_name", pa.string()),
+        ("parent", pa.string()),
+        ("start_line", pa.int32()),
+        ("end_line", pa.int32()),
+        ("signature", pa.string()),
+        ("doc", pa.string()),
+        ("text", pa.string()),
+        ("part", pa.int32()),
+        ("parts", pa.int32()),
+        ("content_hash", pa.string()),
+        ("embed_key", pa.string()),
+        ("search_text", pa.string()),
+    ]
+)
+FILE_SCHEMA = pa.schema(
+    [
+        ("path", pa.string()),
+        ("sha256", pa.string()),
+        ("size", pa.int64()),
+        ("mtime_ns", pa.int64()),
+        ("language", pa.string()),
+        ("strategy", pa.string()),
+        ("strategy_version", pa.string()),
+        ("chunk_count", pa.int32()),
+    ]
+)
+SKIPPED_SCHEMA = pa.schema([("path", pa.string()), ("reason", pa.string()), ("detail", pa.string())])
+
+
+def vector_schema(dimensions: int) -> pa.Schema:
+    return pa.schema([("key", pa.string()), ("vector", pa.list_(pa.float32(), dimensions))])
+
+
+def vector_table_name(model_id: str) -> str:
+    return "vectors_" + re.sub(r"[^A-Za-z0-9]+", "_", model_id).strip("_").lower()
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    path: str
+    sha256: str
+    size: int
+    mtime_ns: int
+    language: str
+    strategy: str
+    strategy_version: str
+    chunk_count: int
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+class Store:
+    """One index directory. Readers see the table versions the manifest names; a writer
+    first rolls back anything a killed run left past them."""
+
+    def __init__(self, index_dir: Path, manifest: Manifest | None) -> None:
+        import lancedb
+
+        self.index_dir = index_dir
+        self.manifest = manifest or Manifest()
+        self._db = lancedb.connect(str(index_dir / "tables"))
+        self._tables: dict[str, Any] = {}
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, index_dir: Path) -> Store:
+        """Open for reading (the manifest must exist)."""
+        manifest = read_manifest(index_dir)
+        if manifest is None:
+            raise IndexCorrupt(f"no index at {index_dir}")
+        store = cls(index_dir, manifest)
+        store._checkout()
+        return store
+
+    @classmethod
+    def open_for_write(cls, index_dir: Path, repo_root: Path) -> Store:
+        """Open (or create) for writing; the caller holds the write lock."""
+        index_dir.mkdir(parents=True, exist_ok=True)
+        manifest = read_manifest(index_dir)
+        outdated = manifest is not None and (
+            manifest.schema_version != SCHEMA_VERSION or not manifest.table_versions
+        )
+        if manifest is None or outdated:
+            shutil.rmtree(index_dir / "tables", ignore_errors=True)
+            manifest = Manifest(repo_root=str(repo_root))
+        store = cls(index_dir, manifest)
+        store._ensure_tables()
+        store._roll_back_unpublished()
+        return store
+
+    def _ensure_tables(self) -> None:
+        existing = self._table_names()
+        for name, schema in ((CHUNKS, CHUNK_SCHEMA), (FILES, FILE_SCHEMA), (SKIPPED, SKIPPED_SCHEMA)):
+            if name in existing:
+                self._tables[name] = self._db.open_table(name)
+            else:
+                self._tables[name] = self._db.create_table(name, schema=schema)
+
+    def _table_names(self) -> set[str]:
+        return set(self._db.list_tables().tables)
+
+    def _table(self, name: str) -> Any:
+        if name not in self._tables:
+            self._tables[name] = self._db.open_table(name)
+        return self._tables[name]
+
+    def _checkout(self) -> None:
+        try:
+            for name in VERSIONED_TABLES:
+                table = self._table(name)
+                version = self.manifest.table_versions.get(name)
+                if version is not None and table.version != version:
+                    table.checkout(version)
+        except Exception as error:  # lance raises ValueError, OSError, RuntimeError...
+            raise IndexCorrupt(
+                f"the index at {self.index_dir} cannot be opened ({error}); "
+                "rebuild it with `repolens-tui index PATH --rebuild`"
+            ) from error
+
+    def _roll_back_unpublished(self) -> None:
+        """A run killed before it published its manifest leaves newer table versions: undo."""
+        for name in VERSIONED_TABLES:
+            version = self.manifest.table_versions.get(name)
+            table = self._table(name)
+            if version is not None and table.version != version:
+                table.restore(version)
+
+    # -- reading ---------------------------------------------------------------------------
+    def files(self) -> dict[str, FileRecord]:
+        rows = self._table(FILES).to_arrow().to_pylist()
+        return {row["path"]: FileRecord(**row) for row in rows}
+
+    def skipped(self) -> list[dict[str, str]]:
+        return list(self._table(SKIPPED).to_arrow().to_pylist())
+
+    def chunk_table(self, columns: Sequence[str] | None = None) -> pa.Table:
+        table = self._table(CHUNKS)
+        if columns is None:
+            return table.to_arrow()
+        return table.search().select(list(columns)).limit(None).to_arrow()
+
+    def bm25(self, query_tokens: str, limit: int) -> list[tuple[str, float]]:
+        if not query_tokens.strip():
+            return []
+        rows = (
+            self._table(CHUNKS)
+            .search(query_tokens, query_type="fts", fts_columns="search_text")
+            .limit(limit)
+            .select(["id", "_score"])
+            .to_list()
+        )
+        return [(row["id"], float(row["_score"])) for row in rows]
+
+    # -- writing ---------------------------------------------------------------------------
+    def replace_files(
+        self,
+        removed_paths: Iterable[str],
+        chunk_rows: list[dict[str, Any]],
+        file_rows: list[dict[str, Any]],
+    ) -> None:
+        """Drop every chunk and file row of `removed_paths`, then add the new rows."""
+        paths = sorted(set(removed_paths))
+        for table_name in (CHUNKS, FILES):
+            table = self._table(table_name)
+            for start in range(0, len(paths), 500):
+                batch = paths[start : start + 500]
+                table.delete("path IN (" + ", ".join(_quote(p) for p in batch) + ")")
+        if chunk_rows:
+            self._table(CHUNKS).add(pa.Table.from_pylist(chunk_rows, schema=CHUNK_SCHEMA))
+        if file_rows:
+            self._table(FILES).add(pa.Table.from_pylist(file_rows, schema=FILE_SCHEMA))
+
+    def touch_files(self, file_rows: list[dict[str, Any]]) -> None:
+        """Update size/mtime of files whose content did not change."""
+        self.replace_files((row["path"] for row in file_rows), [], [])
+        if file_rows:
+            self._table(FILES).add(pa.Table.from_pylist(file_rows, schema=FILE_SCHEMA))
+
+    def set_skipped(self, rows: list[dict[str, str]]) -> None:
+        table = self._table(SKIPPED)
+        table.delete("true")
+        if rows:
+            table.add(pa.Table.from_pylist(rows, schema=SKIPPED_SCHEMA))
+
+    def build_text_index(self) -> None:
+        from lancedb.index import FTS
+
+        # Tokens are made by app.search.tokenize on both sides; the index must not re-split.
+        config = FTS(
+            base_tokenizer="whitespace",
+            lower_case=False,
+            stem=False,
+            remove_stop_words=False,
+            ascii_folding=False,
+            max_token_length=64,
+        )
+        self._table(CHUNKS).create_index("search_text", config=config, replace=True)
+
+    def publish(self, **run: Any) -> None:
+        """Make everything written so far visible to readers, atomically."""
+        self.manifest.table_versions = {n: int(self._table(n).version) for n in VERSIONED_TABLES}
+        self.manifest.schema_version = SCHEMA_VERSION
+        self.manifest.strategy_version = STRATEGY_VERSION
+        self.manifest.last_run = run
+        write_manifest(self.index_dir, self.manifest)
+
+    def save_manifest(self) -> None:
+        write_manifest(self.index_dir, self.manifest)
+
+    # -- vectors ---------------------------------------------------------------------------
+    def vectors(self, model_id: str) -> dict[str, np.ndarray]:
+        name = vector_table_name(model_id)
+        if name not in self._table_names():
+            return {}
+        table = self._db.open_table(name).to_arrow()
+        keys = table.column("key").to_pylist()
+        flat = table.column("vector").combine_chunks()
+        if len(keys) == 0:
+            return {}
+        matrix = flat.values.to_numpy(zero_copy_only=False).reshape(len(keys), -1)
+        return dict(zip(keys, matrix, strict=True))
+
+    def add_vectors(self, model_id: str, keys: Sequence[str], matrix: np.ndarray) -> None:
+        """Append one batch; each append is atomic, so a killed run keeps finished batches."""
+        name = vector_table_name(model_id)
+        schema = vector_schema(int(matrix.shape[1]))
+        data = pa.Table.from_arrays(
+            [
+                pa.array(list(keys), pa.string()),
+                pa.FixedSizeListArray.from_arrays(
+                    pa.array(matrix.astype(np.float32).ravel()), int(matrix.shape[1])
+                ),
+            ],
+            schema=schema,
+        )
+        if name in self._table_names():
+            self._db.open_table(name).add(data)
+        else:
+            self._db.create_table(name, data=data, schema=schema)

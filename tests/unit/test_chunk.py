@@ -1,0 +1,697 @@
+"""Chunker tests: real tree-sitter parses of small, realistic files in every language."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from app.core.models import Chunk, ParsedFile, Symbol
+from app.indexer.chunk import coverage, parse_file
+from app.indexer.languages import (
+    GRAMMARS,
+    grammar_for,
+    has_definitions,
+    language_for_path,
+    query_path,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "chunk"
+
+
+def parse_fixture(name: str, **options: int) -> tuple[ParsedFile, str]:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    parsed = parse_file(f"src/{name}", text, **options)
+    check_well_formed(parsed, text)
+    return parsed, text
+
+
+def check_well_formed(parsed: ParsedFile, text: str) -> None:
+    """In line order, no overlaps (but window overlaps), exact text, every non-blank line."""
+    lines = text.split("\n")
+    covered: set[int] = set()
+    previous_end = 0
+    for chunk in parsed.chunks:
+        assert 1 <= chunk.start_line <= chunk.end_line <= len(lines)
+        if chunk.kind == "window":
+            assert chunk.start_line > previous_end - chunk.line_count
+        else:
+            assert chunk.start_line > previous_end, (chunk.start_line, previous_end)
+        previous_end = max(previous_end, chunk.end_line)
+        assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
+        assert chunk.path == parsed.path and chunk.language == parsed.language
+        assert 1 <= chunk.part <= chunk.parts
+        covered.update(range(chunk.start_line, chunk.end_line + 1))
+    missing = [n for n, line in enumerate(lines, 1) if line.strip() and n not in covered]
+    assert not missing, f"uncovered lines {missing[:10]}"
+
+
+def layout(parsed: ParsedFile) -> list[tuple[int, int, str, str]]:
+    return [(c.start_line, c.end_line, c.kind, c.qualified_name) for c in parsed.chunks]
+
+
+def chunk(parsed: ParsedFile, qualified: str, part: int = 1) -> Chunk:
+    found = [c for c in parsed.chunks if c.qualified_name == qualified and c.part == part]
+    assert len(found) == 1, [c.qualified_name for c in parsed.chunks]
+    return found[0]
+
+
+def symbol(parsed: ParsedFile, qualified: str) -> Symbol:
+    found = [s for s in parsed.symbols if s.qualified_name == qualified]
+    assert len(found) == 1, [s.qualified_name for s in parsed.symbols]
+    return found[0]
+
+
+def symbol_rows(parsed: ParsedFile) -> list[tuple[str, str, str, int, int]]:
+    return [(s.kind, s.qualified_name, s.parent, s.start_line, s.end_line) for s in parsed.symbols]
+
+
+# --- languages ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("lib/router/index.js", "javascript"),
+        ("src/a.mjs", "javascript"),
+        ("src/a.cjs", "javascript"),
+        ("src/App.jsx", "javascript"),
+        ("src/v4/core/schemas.ts", "typescript"),
+        ("src/a.mts", "typescript"),
+        ("src/a.cts", "typescript"),
+        ("src/App.tsx", "tsx"),
+        ("httpx/_client.py", "python"),
+        ("mux.go", "go"),
+        ("src/lib.rs", "rust"),
+        ("A.java", "java"),
+        ("a.c", "c"),
+        ("a.h", "c"),
+        ("a.cpp", "cpp"),
+        ("a.hpp", "cpp"),
+        ("Program.cs", "csharp"),
+        ("lib/a.rb", "ruby"),
+        ("Gemfile", "ruby"),
+        ("index.php", "php"),
+        ("Main.kt", "kotlin"),
+        ("a.swift", "swift"),
+        ("a.scala", "scala"),
+        ("a.lua", "lua"),
+        ("scripts/build.sh", "bash"),
+        ("README.md", "markdown"),
+        ("ci.yml", "yaml"),
+        ("pyproject.toml", "toml"),
+        ("package.json", "json"),
+        ("notes.txt", "text"),
+        ("Dockerfile", "dockerfile"),
+        ("style.CSS", "css"),
+        ("image.png", None),
+        ("LICENSE", "text"),
+        ("no_extension", None),
+    ],
+)
+def test_language_for_path(path: str, language: str | None) -> None:
+    assert language_for_path(path) == language
+
+
+def test_grammars_and_queries() -> None:
+    assert grammar_for("csharp") == "csharp"
+    assert grammar_for("markdown") is None
+    assert has_definitions("tsx") and not has_definitions("css")
+    for language in GRAMMARS:
+        path = query_path(language)
+        assert path is not None and path.is_file(), language
+
+
+# --- Python ------------------------------------------------------------------------------
+
+
+def test_python() -> None:
+    parsed, _ = parse_fixture("sample.py")
+    assert parsed.strategy == "tree-sitter" and parsed.language == "python"
+    assert layout(parsed) == [
+        (1, 7, "glue", ""),
+        (10, 18, "function", "default_port"),  # comment and decorator absorbed
+        (21, 30, "class", "Small"),  # <= 40 lines: one chunk
+        (33, 37, "class", "Client"),  # the head: docstring and fields
+        (39, 42, "method", "Client.__init__"),
+        (44, 46, "method", "Client.is_closed"),
+        (48, 56, "method", "Client._redirect_method"),
+        (58, 58, "glue", ""),  # a field between methods
+        (60, 63, "method", "Client.send"),
+        (65, 68, "method", "Client.close"),
+        (70, 72, "method", "Client.reset"),
+        (74, 75, "glue", ""),  # trailing fields
+        (78, 79, "glue", ""),
+    ]
+    assert chunk(parsed, "Client.send").parent == "Client"
+    assert [c.parent for c in parsed.chunks if c.kind == "glue"] == ["", "Client", "Client", ""]
+    port = chunk(parsed, "default_port")
+    assert port.symbol == "default_port"
+    assert port.signature == "def default_port(scheme: str) -> int:"
+    assert port.doc == "Return the default port for `scheme`."
+    redirect = chunk(parsed, "Client._redirect_method")
+    assert redirect.doc == "Follow a redirect: 301, 302 and 303 turn a POST into a GET."
+    assert chunk(parsed, "Client.is_closed").signature == "def is_closed(self) -> bool:"
+    assert chunk(parsed, "Client").doc == "A client with enough code to be cut per method."
+    assert symbol_rows(parsed) == [
+        ("function", "default_port", "", 12, 18),
+        ("function", "default_port.lookup", "default_port", 15, 16),
+        ("class", "Small", "", 21, 30),
+        ("method", "Small.grow", "Small", 26, 27),
+        ("method", "Small.shrink", "Small", 29, 30),
+        ("class", "Client", "", 33, 75),
+        ("method", "Client.__init__", "Client", 39, 42),
+        ("method", "Client.is_closed", "Client", 45, 46),
+        ("method", "Client._redirect_method", "Client", 49, 56),
+        ("method", "Client.send", "Client", 60, 63),
+        ("method", "Client.close", "Client", 65, 68),
+        ("method", "Client.reset", "Client", 70, 72),
+    ]
+    assert all(s.path == "src/sample.py" and s.language == "python" for s in parsed.symbols)
+
+
+# --- JavaScript (Express idioms) ---------------------------------------------------------
+
+
+def test_javascript_commonjs_idioms() -> None:
+    parsed, _ = parse_fixture("sample.js")
+    assert layout(parsed) == [
+        (1, 9, "glue", ""),  # header, require(), `var app = exports = module.exports = {}`
+        (11, 20, "function", "exports.compileTrust"),  # JSDoc one blank line above joins
+        (22, 29, "method", "res.send"),
+        (31, 34, "method", "Layer.prototype.match"),
+        (36, 40, "function", "module.exports"),
+        (42, 45, "method", "req.ip"),
+        (47, 47, "method", "req.secure"),
+        (49, 74, "method", "proto.handle"),
+        (76, 79, "variable", "api"),
+        (81, 89, "class", "Router"),
+        (91, 93, "function", "restore"),
+    ]
+    trust = chunk(parsed, "exports.compileTrust")
+    assert (trust.symbol, trust.parent) == ("compileTrust", "")
+    assert trust.doc.startswith('Compile "trust proxy" setting.')
+    send = chunk(parsed, "res.send")
+    assert (send.symbol, send.parent, send.doc) == ("send", "res", "Send a response.")
+    assert send.signature == "res.send = function send(body) {"
+    match = chunk(parsed, "Layer.prototype.match")
+    assert (match.symbol, match.parent) == ("match", "Layer")
+    assert chunk(parsed, "module.exports").symbol == "exports"
+    ip = chunk(parsed, "req.ip")
+    assert (ip.symbol, ip.parent) == ("ip", "req")
+    assert ip.signature == "defineGetter(req, 'ip', function ip() {"
+    assert chunk(parsed, "req.secure").symbol == "secure"  # named by the string argument
+    assert chunk(parsed, "api").signature == "const api = {"
+    trim = symbol(parsed, "proto.handle.trim_prefix")
+    assert (trim.name, trim.kind, trim.parent, trim.start_line) == (
+        "trim_prefix",
+        "function",
+        "proto.handle",
+        63,
+    )
+    assert symbol(parsed, "api.get").parent == "api"
+    assert symbol(parsed, "api.post").kind == "method"
+    assert symbol(parsed, "Router.handler").kind == "method"  # class field holding an arrow
+    assert symbol(parsed, "Router.create").parent == "Router"
+
+
+def test_javascript_large_function_split_keeps_nested_function_whole() -> None:
+    parsed, _ = parse_fixture("sample.js", max_chunk_lines=15)
+    parts = [c for c in parsed.chunks if c.qualified_name == "proto.handle"]
+    assert [(c.start_line, c.end_line, c.part, c.parts) for c in parts] == [
+        (49, 61, 1, 2),
+        (63, 74, 2, 2),  # cut at the statement boundary before `function trim_prefix`
+    ]
+    assert {c.signature for c in parts} == {"proto.handle = function handle(req, res, out) {"}
+    assert {c.symbol for c in parts} == {"handle"}
+
+
+# --- TypeScript (Zod idioms) -------------------------------------------------------------
+
+
+def test_typescript() -> None:
+    parsed, _ = parse_fixture("sample.ts")
+    assert layout(parsed) == [
+        (1, 2, "glue", ""),
+        (4, 8, "interface", "ParseOptions"),
+        (10, 10, "type", "Issue"),
+        (12, 15, "enum", "Mode"),
+        (17, 17, "glue", ""),  # a plain constant
+        (19, 26, "function", "$ZodString"),  # the whole `export const ... ;` statement
+        (28, 32, "function", "parse"),  # overload signatures folded in
+        (34, 42, "class", "Shape"),
+        (44, 44, "module", "Geometry"),  # namespaces are always cut per member
+        (45, 48, "function", "Geometry.distance"),
+        (50, 50, "function", "double"),
+        (52, 54, "class", "Registry"),
+    ]
+    zod = chunk(parsed, "$ZodString")
+    assert zod.signature.startswith('export const $ZodString = core.$constructor("$ZodString",')
+    assert zod.text.rstrip().endswith("});")
+    assert chunk(parsed, "ParseOptions").doc == "Options accepted by every parser."
+    assert chunk(parsed, "parse").signature == "export function parse(schema: unknown): unknown {"
+    assert chunk(parsed, "Geometry.distance").parent == "Geometry"
+    assert symbol(parsed, "inst._zod.parse").parent == "$ZodString"
+    assert [s.qualified_name for s in parsed.symbols if s.name == "parse"] == [
+        "inst._zod.parse",
+        "parse",
+    ]
+    assert symbol(parsed, "Shape.area").kind == "method"  # abstract
+    assert symbol(parsed, "Shape.onResize").kind == "method"  # arrow-function field
+
+
+def test_tsx() -> None:
+    parsed, _ = parse_fixture("sample.tsx")
+    assert parsed.language == "tsx"
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 3, "type", "Props"),
+        (5, 7, "function", "Button"),
+        (9, 13, "function", "Panel"),
+    ]
+
+
+# --- Go, Rust ----------------------------------------------------------------------------
+
+
+def test_go() -> None:
+    parsed, _ = parse_fixture("sample.go")
+    assert layout(parsed) == [
+        (1, 10, "glue", ""),  # package, imports and the var block
+        (12, 16, "struct", "Router"),
+        (18, 21, "interface", "Matcher"),
+        (23, 23, "type", "BuildVarsFunc"),
+        (25, 33, "method", "Router.ServeHTTP"),
+        (35, 40, "function", "cleanPath"),
+    ]
+    serve = chunk(parsed, "Router.ServeHTTP")
+    assert (serve.symbol, serve.parent) == ("ServeHTTP", "Router")
+    assert serve.doc == "ServeHTTP dispatches the handler registered in the matched route."
+    assert serve.signature == (
+        "func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {"
+    )
+    assert chunk(parsed, "Router").signature == "type Router struct {"
+    assert symbol(parsed, "Router.ServeHTTP").start_line == 26
+
+
+def test_rust() -> None:
+    parsed, _ = parse_fixture("sample.rs")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 8, "struct", "Point"),  # doc comment and #[derive] absorbed
+        (10, 15, "impl", "Point"),
+        (17, 21, "impl", "Point"),  # impl Trait for Point
+        (23, 25, "trait", "Shape"),
+        (27, 30, "enum", "Color"),
+        (32, 36, "function", "square"),  # macro_rules!
+        (38, 38, "glue", ""),
+        (40, 44, "function", "distance"),
+    ]
+    assert chunk(parsed, "Point").doc == "A point in the plane."
+    assert chunk(parsed, "Point").signature == "pub struct Point {"
+    assert [c.signature for c in parsed.chunks if c.kind == "impl"] == [
+        "impl Point {",
+        "impl fmt::Display for Point {",
+    ]
+    assert symbol(parsed, "Point.new").parent == "Point"
+    assert symbol(parsed, "Point.fmt").kind == "method"
+    assert symbol(parsed, "Shape.area").parent == "Shape"
+
+
+# --- Java, Kotlin, C# --------------------------------------------------------------------
+
+
+def test_java() -> None:
+    parsed, _ = parse_fixture("Sample.java")
+    assert layout(parsed) == [
+        (1, 3, "glue", ""),
+        (5, 27, "class", "Cart"),  # Javadoc + annotation absorbed; small: one chunk
+        (29, 31, "interface", "Priced"),
+        (33, 33, "enum", "Currency"),
+        (35, 35, "class", "Money"),  # record
+    ]
+    cart = chunk(parsed, "Cart")
+    assert (cart.doc, cart.signature) == ("A shopping cart.", "public class Cart {")
+    assert symbol_rows(parsed)[:5] == [
+        ("class", "Cart", "", 8, 27),
+        ("method", "Cart.Cart", "Cart", 12, 14),
+        ("method", "Cart.total", "Cart", 17, 20),
+        ("class", "Cart.Item", "Cart", 22, 26),
+        ("method", "Cart.Item.price", "Cart.Item", 23, 25),
+    ]
+
+
+def test_java_big_class_is_cut_per_method() -> None:
+    methods = "\n".join(
+        f"    /** Step {i}. */\n    @Override\n    public int step{i}() {{\n        return {i};\n    }}\n"
+        for i in range(10)
+    )
+    text = f"package p;\n\npublic class Steps {{\n    private int n;\n\n{methods}}}\n"
+    parsed = parse_file("Steps.java", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed)[:4] == [
+        (1, 1, "glue", ""),
+        (3, 5, "class", "Steps"),
+        (6, 10, "method", "Steps.step0"),
+        (12, 16, "method", "Steps.step1"),
+    ]
+    step = chunk(parsed, "Steps.step0")
+    assert (step.doc, step.signature, step.parent) == ("Step 0.", "public int step0() {", "Steps")
+    assert parsed.chunks[-1].qualified_name == "Steps.step9"
+    assert parsed.chunks[-1].text.endswith("    }\n}")  # the closing brace stays with it
+
+
+def test_kotlin() -> None:
+    parsed, _ = parse_fixture("sample.kt")
+    assert layout(parsed) == [
+        (1, 3, "glue", ""),
+        (5, 12, "class", "Vec"),
+        (14, 16, "interface", "Shape"),
+        (18, 22, "class", "Registry"),  # object
+        (24, 24, "enum", "Color"),
+        (26, 26, "function", "String.shout"),  # extension function
+        (28, 30, "function", "distance"),
+    ]
+    assert chunk(parsed, "Vec").doc == "A 2D vector."
+    shout = chunk(parsed, "String.shout")
+    assert (shout.symbol, shout.parent) == ("shout", "String")
+    assert symbol(parsed, "Vec.Companion.zero").parent == "Vec.Companion"
+    assert symbol(parsed, "Registry.register").kind == "method"
+
+
+def test_csharp_file_scoped_namespace() -> None:
+    parsed, _ = parse_fixture("sample.cs")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 3, "module", "Shop.Billing"),
+        (5, 25, "class", "Shop.Billing.Invoice"),
+        (27, 30, "interface", "Shop.Billing.IPayable"),
+        (32, 32, "class", "Shop.Billing.Receipt"),
+        (34, 34, "enum", "Shop.Billing.Status"),
+    ]
+    invoice = chunk(parsed, "Shop.Billing.Invoice")
+    assert (invoice.symbol, invoice.parent, invoice.doc) == (
+        "Invoice",
+        "Shop.Billing",
+        "Computes invoices.",
+    )
+    assert invoice.signature == "public class Invoice {"
+    line = symbol(parsed, "Shop.Billing.Invoice.Line.Print")
+    assert line.parent == "Shop.Billing.Invoice.Line"
+
+
+def test_csharp_block_namespace() -> None:
+    text = "namespace Shop {\n    class A {\n        void M() {}\n    }\n}\n"
+    parsed = parse_file("A.cs", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed) == [(1, 1, "module", "Shop"), (2, 5, "class", "Shop.A")]
+    assert symbol(parsed, "Shop.A.M").kind == "method"
+
+
+# --- C, C++ ------------------------------------------------------------------------------
+
+
+def test_c() -> None:
+    parsed, _ = parse_fixture("sample.c")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 7, "struct", "buffer"),
+        (9, 12, "struct", "point_t"),  # typedef struct {...} point_t;
+        (14, 14, "enum", "color"),
+        (16, 16, "glue", ""),  # a prototype
+        (18, 24, "function", "dup_string"),  # pointer declarator
+        (26, 30, "function", "main"),
+    ]
+    dup = chunk(parsed, "dup_string")
+    assert (dup.doc, dup.signature) == ("Duplicate a string.", "static char *dup_string(const char *s) {")
+
+
+def test_cpp() -> None:
+    parsed, _ = parse_fixture("sample.cpp")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 3, "module", "geo"),
+        (5, 14, "class", "geo.Shape"),  # template<> absorbed
+        (16, 18, "struct", "geo.Size"),
+        (20, 20, "glue", ""),
+        (22, 25, "method", "Widget.name"),  # Widget::name
+        (27, 29, "function", "add"),
+    ]
+    name = chunk(parsed, "Widget.name")
+    assert (name.symbol, name.parent) == ("name", "Widget")
+    assert chunk(parsed, "geo.Shape").signature == "template <typename T> class Shape {"
+    assert symbol(parsed, "geo.Shape.area").parent == "geo.Shape"
+
+
+# --- Ruby, PHP ---------------------------------------------------------------------------
+
+
+def test_ruby() -> None:
+    parsed, _ = parse_fixture("sample.rb")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 3, "module", "Shop"),
+        (4, 20, "class", "Shop.Cart"),  # the final `end` of the module joins it
+        (22, 24, "function", "helper"),
+    ]
+    cart = chunk(parsed, "Shop.Cart")
+    assert (cart.doc, cart.signature, cart.parent) == ("A shopping cart.", "class Cart < Base", "Shop")
+    empty = symbol(parsed, "Shop.Cart.empty")  # def self.empty
+    assert (empty.kind, empty.parent) == ("method", "Shop.Cart")
+
+
+def test_php() -> None:
+    parsed, _ = parse_fixture("sample.php")
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 5, "module", "App.Models"),
+        (7, 13, "function", "App.Models.format_name"),
+        (15, 18, "interface", "App.Models.HasName"),
+        (20, 26, "trait", "App.Models.Greets"),
+        (28, 38, "class", "App.Models.User"),
+    ]
+    assert chunk(parsed, "App.Models.format_name").doc == "Formats a name."
+    assert symbol(parsed, "App.Models.User.name").parent == "App.Models.User"
+    assert symbol(parsed, "App.Models.Greets.greet").kind == "method"
+
+
+# --- Swift, Scala, Lua, Bash -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        (
+            "a.swift",
+            "import Foundation\n\nclass Cart {\n  func total() -> Int { return 1 }\n}\n\n"
+            "struct Item { var price: Int }\n\nfunc helper() {}\n",
+            [(1, 1, "glue", ""), (3, 5, "class", "Cart"), (7, 7, "struct", "Item"),
+             (9, 9, "function", "helper")],
+        ),
+        (
+            "a.scala",
+            "package p\n\nobject Main {\n  def run(): Unit = println(1)\n}\n\n"
+            "trait Shape { def area: Double }\n",
+            [(1, 1, "glue", ""), (3, 5, "class", "Main"), (7, 7, "trait", "Shape")],
+        ),
+        (
+            "a.lua",
+            "local M = {}\n\nfunction M.add(a, b)\n  return a + b\nend\n\n"
+            "local function helper()\nend\n\nreturn M\n",
+            [(1, 1, "glue", ""), (3, 5, "method", "M.add"), (7, 8, "function", "helper"),
+             (10, 10, "glue", "")],
+        ),
+        (
+            "build.sh",
+            "#!/bin/sh\nset -e\n\n# Build it.\nbuild() {\n  make all\n}\n\nbuild\n",
+            [(1, 2, "glue", ""), (4, 7, "function", "build"), (9, 9, "glue", "")],
+        ),
+    ],
+)  # fmt: skip
+def test_more_languages(path: str, text: str, expected: list[tuple[int, int, str, str]]) -> None:
+    parsed = parse_file(path, text)
+    check_well_formed(parsed, text)
+    assert parsed.strategy == "tree-sitter"
+    assert layout(parsed) == expected
+
+
+# --- rules shared by all languages -------------------------------------------------------
+
+
+def test_large_definition_is_split_in_parts() -> None:
+    body = "\n".join(f"    total += {i}" for i in range(300))
+    text = f"# Sum things.\ndef big(total: int) -> int:\n    '''Adds.'''\n{body}\n    return total\n"
+    parsed = parse_file("big.py", text, max_chunk_lines=120)
+    check_well_formed(parsed, text)
+    parts = parsed.chunks
+    assert [c.part for c in parts] == [1, 2, 3]
+    assert all(c.parts == 3 and c.line_count <= 120 for c in parts)
+    assert parts[0].start_line == 1  # part 1 starts at the absorbed comment
+    assert parts[-1].end_line == 304
+    assert {(c.symbol, c.qualified_name, c.signature, c.doc) for c in parts} == {
+        ("big", "big", "def big(total: int) -> int:", "Adds.")
+    }
+    assert [s.qualified_name for s in parsed.symbols] == ["big"]
+
+
+def test_big_container_head_and_glue_parts() -> None:
+    fields = "\n".join(f"    f{i} = {i}" for i in range(150))
+    text = f"class Config:\n{fields}\n\n    def load(self) -> None:\n        pass\n"
+    parsed = parse_file("config.py", text, max_chunk_lines=100)
+    check_well_formed(parsed, text)
+    assert [(c.kind, c.qualified_name, c.part, c.parts) for c in parsed.chunks] == [
+        ("class", "Config", 1, 2),
+        ("class", "Config", 2, 2),
+        ("method", "Config.load", 1, 1),
+    ]
+    glue_text = "\n".join(f"X{i} = {i}" for i in range(130))
+    parsed = parse_file("consts.py", glue_text, window_lines=60)
+    check_well_formed(parsed, glue_text)
+    assert [(c.kind, c.start_line, c.end_line) for c in parsed.chunks] == [
+        ("glue", 1, 60),
+        ("glue", 61, 120),
+        ("glue", 121, 130),
+    ]
+
+
+def test_comment_absorption_needs_adjacency() -> None:
+    text = "# Not attached.\n\n# Attached.\n# Still attached.\ndef f():\n    return 1\n"
+    parsed = parse_file("f.py", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed) == [(1, 1, "glue", ""), (3, 6, "function", "f")]
+    assert parsed.chunks[1].doc == "Attached.\nStill attached."
+    assert symbol(parsed, "f").start_line == 5
+
+
+def test_decorators_and_docstring() -> None:
+    text = (
+        "class A:\n"
+        "    @staticmethod\n"
+        "    @functools.cache\n"
+        "    def make(x: int,\n"
+        "             y: int) -> 'A':\n"
+        '        r"""Build an A.\n\n        Twice."""\n'
+        "        return A()\n"
+    )
+    parsed = parse_file("a.py", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed) == [(1, 9, "class", "A")]
+    make = symbol(parsed, "A.make")
+    assert (make.kind, make.start_line, make.end_line) == ("method", 4, 9)
+
+
+def test_syntax_error_file_still_chunks() -> None:
+    text = "def broken(:\n    pass\n\nclass Ok:\n    def m(self):\n        return 1\n\nx = = 2\n"
+    parsed = parse_file("bad.py", text)
+    check_well_formed(parsed, text)
+    assert "Ok" in [c.qualified_name for c in parsed.chunks]
+    garbage = "}{ ) ( ]][[ function class def <<< >>> \x00 \ufffd\n" * 50
+    for path in ("g.js", "g.ts", "g.go", "g.rs", "g.java", "g.cpp", "g.rb", "g.php", "g.kt"):
+        check_well_formed(parse_file(path, garbage), garbage)
+
+
+@pytest.mark.parametrize("path", ["empty.py", "empty.md", "empty.txt", "empty.json", "x.unknown"])
+def test_empty_file(path: str) -> None:
+    for text in ("", "\n\n  \n"):
+        parsed = parse_file(path, text)
+        assert parsed.chunks == () and parsed.symbols == ()
+        assert coverage(parsed, text) == (0, 0)
+
+
+def test_one_megabyte_single_line_is_fast() -> None:
+    text = "var a=1;" * 131072  # 1 MiB, no newline: minified
+    started = time.perf_counter()
+    parsed = parse_file("dist/app.min.js", text)
+    assert time.perf_counter() - started < 1.0
+    assert parsed.strategy == "lines"
+    assert [(c.kind, c.start_line, c.end_line) for c in parsed.chunks] == [("window", 1, 1)]
+    for path in ("big.md", "big.json", "big.txt", "big.py"):
+        started = time.perf_counter()
+        check_well_formed(parse_file(path, text), text)
+        assert time.perf_counter() - started < 1.0
+
+
+def test_odd_text_never_raises() -> None:
+    text = "def f():\n    return '\udcff'\n\x0c\n\u2028x = 1\n"
+    parsed = parse_file("odd.py", text)
+    check_well_formed(parsed, text)
+    assert parse_file("odd.py", text, language="no-such-language").strategy == "lines"
+
+
+# --- windows, Markdown, data files -------------------------------------------------------
+
+
+def test_windows_fallback() -> None:
+    text = "\n".join(f"line {i}" for i in range(1, 131)) + "\n"
+    parsed = parse_file("notes.txt", text, window_lines=60, window_overlap=10)
+    check_well_formed(parsed, text)
+    assert parsed.strategy == "lines" and parsed.language == "text"
+    assert [(c.kind, c.start_line, c.end_line) for c in parsed.chunks] == [
+        ("window", 1, 60),
+        ("window", 51, 110),
+        ("window", 101, 130),
+    ]
+    css = parse_file("site.css", "body { color: red; }\n")
+    assert (css.language, css.strategy, css.symbols) == ("css", "lines", ())
+    unknown = parse_file("data.weird", "a\nb\n")  # the pipeline's "text" fallback
+    assert (unknown.language, unknown.strategy) == ("text", "lines")
+
+
+def test_markdown_sections() -> None:
+    parsed, _ = parse_fixture("sample.md", max_chunk_lines=30, window_lines=20)
+    assert parsed.strategy == "markdown"
+    rows = [(c.start_line, c.end_line, c.symbol, c.parent, c.part, c.parts) for c in parsed.chunks]
+    assert rows == [
+        (1, 3, "", "", 1, 1),  # front matter and text before the first heading
+        (5, 7, "Project", "", 1, 1),
+        (9, 17, "Install", "Project", 1, 1),  # the `# not a heading` in the fence is code
+        (19, 22, "Usage", "Project", 1, 1),
+        (24, 26, "Advanced", "Project > Usage", 1, 1),
+        (28, 47, "Reference", "", 1, 2),  # 35 lines > 30: cut into 20-line parts
+        (48, 62, "Reference", "", 2, 2),
+    ]
+    assert {c.kind for c in parsed.chunks} == {"section"}
+    assert chunk(parsed, "Project > Usage > Advanced").signature == "### Advanced"
+    assert chunk(parsed, "Reference").signature == "Reference"  # setext heading
+
+
+def test_data_files_one_section_per_top_level_key() -> None:
+    yaml = "# CI\nname: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: x\n"
+    parsed = parse_file(".github/workflows/ci.yml", yaml)
+    check_well_formed(parsed, yaml)
+    assert [(c.start_line, c.end_line, c.kind, c.symbol) for c in parsed.chunks] == [
+        (1, 2, "glue", ""),  # one-line keys are values: glue
+        (3, 5, "section", "on"),
+        (6, 8, "section", "jobs"),
+    ]
+    toml = '[project]\nname = "x"\nversion = "1"\n\n[tool.ruff]\nline-length = 100\n'
+    parsed = parse_file("pyproject.toml", toml)
+    check_well_formed(parsed, toml)
+    assert [(c.start_line, c.end_line, c.symbol) for c in parsed.chunks] == [
+        (1, 3, "project"),
+        (5, 6, "tool.ruff"),
+    ]
+    json = '{\n  "name": "x",\n  "scripts": {\n    "test": "jest"\n  }\n}\n'
+    parsed = parse_file("package.json", json)
+    check_well_formed(parsed, json)
+    assert [(c.start_line, c.end_line, c.kind, c.symbol) for c in parsed.chunks] == [
+        (1, 2, "glue", ""),
+        (3, 6, "section", "scripts"),  # the closing brace joins the last section
+    ]
+    assert parsed.symbols == ()
+
+
+# --- coverage ----------------------------------------------------------------------------
+
+
+def test_coverage() -> None:
+    parsed, text = parse_fixture("sample.py")
+    covered, total = coverage(parsed, text)
+    nonblank = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    assert total == len(nonblank)
+    glue = {n for c in parsed.chunks if c.kind == "glue" for n in range(c.start_line, c.end_line + 1)}
+    assert covered == len([n for n in nonblank if n not in glue])
+    assert 0 < covered < total
+    windows = parse_file("notes.txt", text)
+    assert coverage(windows, text) == (0, total)

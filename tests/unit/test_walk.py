@@ -1,0 +1,359 @@
+"""Tests for the repository walk and source reading, on real files in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from app.indexer.walk import (
+    SKIP_REASONS,
+    WalkError,
+    is_minified_name,
+    read_source,
+    walk,
+)
+
+NOBODY = 65534
+
+
+def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def paths(root: Path) -> list[str]:
+    return [f.path for f in walk(root).files]
+
+
+def skips(root: Path) -> dict[str, str]:
+    return {s.path: s.reason for s in walk(root).skipped}
+
+
+# --- ignore rules ---------------------------------------------------------------------------
+
+
+def test_nested_gitignore_with_negation_and_anchoring(tmp_path: Path) -> None:
+    write(tmp_path, ".gitignore", "*.log\n")
+    write(tmp_path, "sub/.gitignore", "!keep.log\nlocal.txt\n/gen.txt\n")
+    for rel in [
+        "a.log",
+        "local.txt",
+        "gen.txt",
+        "sub/keep.log",
+        "sub/drop.log",
+        "sub/local.txt",
+        "sub/gen.txt",
+        "sub/deep/gen.txt",
+        "sub/deep/local.txt",
+    ]:
+        write(tmp_path, rel)
+    found = paths(tmp_path)
+    assert "sub/keep.log" in found  # re-included by the nested negation
+    assert "local.txt" in found  # the nested pattern applies only below sub/
+    assert "gen.txt" in found
+    assert "sub/deep/gen.txt" in found  # "/gen.txt" is anchored to sub/
+    skipped = skips(tmp_path)
+    for rel in ["a.log", "sub/drop.log", "sub/local.txt", "sub/gen.txt", "sub/deep/local.txt"]:
+        assert skipped[rel] == "ignored", rel
+        assert rel not in found
+
+
+def test_git_info_exclude_and_git_dir_denied(tmp_path: Path) -> None:
+    write(tmp_path, ".git/info/exclude", "secret.txt\n")
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "secret.txt")
+    write(tmp_path, "main.py")
+    assert paths(tmp_path) == ["main.py"]
+    assert skips(tmp_path) == {".git": "denied", "secret.txt": "ignored"}
+
+
+def test_ignored_directory_recorded_once(tmp_path: Path) -> None:
+    write(tmp_path, ".gitignore", "generated/\n")
+    for i in range(5):
+        write(tmp_path, f"generated/part{i}/file{i}.py")
+    write(tmp_path, "src/main.py")
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == [".gitignore", "src/main.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [("generated", "ignored")]
+
+
+def test_extra_ignores(tmp_path: Path) -> None:
+    write(tmp_path, "docs/a.md", "# a\n")
+    write(tmp_path, "src/a.py")
+    write(tmp_path, "src/a_test.py")
+    result = walk(tmp_path, extra_ignores=["docs/", "*_test.py"])
+    assert [f.path for f in result.files] == ["src/a.py"]
+    assert {s.path: s.reason for s in result.skipped} == {
+        "docs": "ignored",
+        "src/a_test.py": "ignored",
+    }
+
+
+# --- deny list and size ---------------------------------------------------------------------
+
+
+def test_default_deny_list(tmp_path: Path) -> None:
+    for rel in [
+        "node_modules/lib/index.js",
+        "node_modules/other/x.js",
+        "pkg.egg-info/PKG-INFO",
+        "build/out.py",
+        "src/__pycache__/m.cpython-311.pyc",
+    ]:
+        write(tmp_path, rel)
+    write(tmp_path, "package-lock.json", "{}")
+    write(tmp_path, "static/app.min.js", "var a=1;")
+    write(tmp_path, "static/logo.png", b"\x89PNG")
+    write(tmp_path, "src/main.py")
+    assert paths(tmp_path) == ["src/main.py"]
+    assert skips(tmp_path) == {
+        "build": "denied",
+        "node_modules": "denied",  # once, not per file inside
+        "package-lock.json": "denied",
+        "pkg.egg-info": "denied",
+        "src/__pycache__": "denied",
+        "static/app.min.js": "denied",
+        "static/logo.png": "binary",
+    }
+
+
+def test_too_large_by_stat(tmp_path: Path) -> None:
+    write(tmp_path, "small.py", "x = 1\n")
+    big = write(tmp_path, "big.py", "x = 1\n" * 100)
+    result = walk(tmp_path, max_file_bytes=100)
+    assert [f.path for f in result.files] == ["small.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [("big.py", "too-large")]
+    text, skipped = read_source(big, max_file_bytes=100)
+    assert text is None and skipped is not None and skipped.reason == "too-large"
+
+
+def test_is_minified_name() -> None:
+    for name in ["app.min.js", "style.min.css", "jquery-min.js", "main.bundle.js", "a.js.map"]:
+        assert is_minified_name(name), name
+    for name in ["main.js", "minimal.py", "admin.css"]:
+        assert not is_minified_name(name), name
+
+
+# --- read_source ----------------------------------------------------------------------------
+
+
+def test_binary_content_with_source_extension(tmp_path: Path) -> None:
+    path = write(tmp_path, "fake.py", b"import os\n\x00\x01\x02 payload")
+    assert paths(tmp_path) == ["fake.py"]  # walk does not read contents
+    text, skipped = read_source(path)
+    assert text is None
+    assert skipped is not None and skipped.reason == "binary"
+    assert skipped.path == str(path)
+
+
+def test_mostly_control_bytes_is_binary(tmp_path: Path) -> None:
+    path = write(tmp_path, "noise.txt", bytes(range(1, 32)) * 50)
+    _, skipped = read_source(path)
+    assert skipped is not None and skipped.reason == "binary"
+
+
+def test_invalid_utf8_decodes_with_replacement(tmp_path: Path) -> None:
+    path = write(tmp_path, "latin.py", b"name = 'caf\xe9'\n")
+    text, skipped = read_source(path)
+    assert skipped is None
+    assert text == "name = 'caf\ufffd'\n"
+
+
+def test_utf8_bom_stripped(tmp_path: Path) -> None:
+    path = write(tmp_path, "bom.py", b"\xef\xbb\xbfx = 1\n")
+    assert read_source(path) == ("x = 1\n", None)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_with_bom(tmp_path: Path, codec: str) -> None:
+    bom = b"\xff\xfe" if codec.endswith("le") else b"\xfe\xff"
+    path = write(tmp_path, "wide.cs", bom + "class Caf\u00e9 {}\r\n".encode(codec))
+    assert read_source(path) == ("class Caf\u00e9 {}\n", None)
+
+
+def test_line_endings_normalised(tmp_path: Path) -> None:
+    path = write(tmp_path, "mixed.py", b"a = 1\r\nb = 2\rc = 3\n")
+    assert read_source(path) == ("a = 1\nb = 2\nc = 3\n", None)
+
+
+def test_minified_single_huge_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "app.js", "var a=1;" * 1000)
+    text, skipped = read_source(path)
+    assert text is None and skipped is not None and skipped.reason == "minified"
+
+
+def test_minified_by_average_line_length(tmp_path: Path) -> None:
+    path = write(tmp_path, "data.js", ("x" * 400 + "\n") * 100)  # 40 KB, no line over 5,000
+    _, skipped = read_source(path)
+    assert skipped is not None and skipped.reason == "minified"
+    short = write(tmp_path, "short.js", ("x" * 400 + "\n") * 10)  # under 20 KB: kept
+    assert read_source(short)[1] is None
+
+
+def test_read_source_vanished(tmp_path: Path) -> None:
+    path = write(tmp_path, "gone.py")
+    path.unlink()
+    text, skipped = read_source(path)
+    assert text is None and skipped is not None and skipped.reason == "vanished"
+
+
+# --- symlinks -------------------------------------------------------------------------------
+
+
+def test_symlink_loop_terminates(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/mod.py")
+    (tmp_path / "pkg" / "loop").symlink_to("..", target_is_directory=True)
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["pkg/mod.py"]
+    assert {s.path: s.reason for s in result.skipped} == {"pkg/loop": "symlink-loop"}
+
+
+def test_symlink_to_directory_inside_root_not_visited_twice(tmp_path: Path) -> None:
+    write(tmp_path, "real/mod.py")
+    (tmp_path / "alias").symlink_to("real", target_is_directory=True)
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["real/mod.py"]
+    assert {s.path: s.reason for s in result.skipped} == {"alias": "symlink-loop"}
+
+
+def test_symlink_to_filesystem_root_not_descended(tmp_path: Path) -> None:
+    write(tmp_path, "main.py")
+    (tmp_path / "everything").symlink_to("/", target_is_directory=True)
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["main.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [("everything", "symlink-outside")]
+
+
+def test_symlinked_files(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, "real.py")
+    outside = write(tmp_path, "outside.py")
+    (repo / "inside_link.py").symlink_to("real.py")
+    (repo / "outside_link.py").symlink_to(outside)
+    result = walk(repo)
+    assert [f.path for f in result.files] == ["inside_link.py", "real.py"]
+    assert result.files[0].abs_path == repo.resolve() / "inside_link.py"
+    assert {s.path: s.reason for s in result.skipped} == {"outside_link.py": "symlink-outside"}
+
+
+def test_broken_symlink(tmp_path: Path) -> None:
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "missing.py")
+    assert skips(tmp_path) == {"dangling.py": "broken-symlink"}
+    assert paths(tmp_path) == []
+
+
+# --- odd entries and errors -----------------------------------------------------------------
+
+
+def test_fifo_is_not_regular(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    assert skips(tmp_path) == {"pipe": "not-regular"}
+
+
+def _walk_as_nobody(root: Path) -> dict[str, str] | None:
+    """Walk in a forked child that has dropped root, so permissions really apply.
+
+    Returns None when privileges cannot be dropped here.
+    """
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: never return into pytest
+        code = 1
+        try:
+            os.close(read_fd)
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            result = walk(root)
+            os.write(write_fd, json.dumps({s.path: s.reason for s in result.skipped}).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    return json.loads(data)
+
+
+def test_unreadable_directory_is_skipped(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        write(tmp_path, "ok.py")
+        write(tmp_path, "locked/secret.py")
+        (tmp_path / "locked").chmod(0)
+        try:
+            result = walk(tmp_path)
+        finally:
+            (tmp_path / "locked").chmod(stat.S_IRWXU)
+        assert [f.path for f in result.files] == ["ok.py"]
+        [entry] = result.skipped
+        assert (entry.path, entry.reason) == ("locked", "unreadable")
+        assert entry.detail
+        return
+    # As root chmod does not block reads, so walk from a child process that drops to `nobody`.
+    # pytest's tmp_path sits under a 0700 directory, hence a separate world-traversable one.
+    root = Path(tempfile.mkdtemp(prefix="walk-perm-"))
+    try:
+        root.chmod(0o755)
+        write(root, "ok.py")
+        write(root, "locked/secret.py")
+        (root / "ok.py").chmod(0o644)
+        (root / "locked").chmod(0)
+        skipped = _walk_as_nobody(root)
+    finally:
+        shutil.rmtree(root)
+    if skipped is None:
+        pytest.skip("running as root and cannot drop privileges, so chmod cannot block reads")
+    assert skipped == {"locked": "unreadable"}
+
+
+def test_root_errors(tmp_path: Path) -> None:
+    file_root = write(tmp_path, "file.py")
+    with pytest.raises(WalkError, match="not a directory.*file.py"):
+        walk(file_root)
+    with pytest.raises(WalkError, match="does not exist.*missing"):
+        walk(tmp_path / "missing")
+
+
+def test_empty_directory(tmp_path: Path) -> None:
+    result = walk(tmp_path)
+    assert result.files == [] and result.skipped == []
+
+
+def test_walked_file_fields_and_order(tmp_path: Path) -> None:
+    for rel in ["b/z.py", "a.py", "b/a.py", "c/d/e.py"]:
+        write(tmp_path, rel, "abc")
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["a.py", "b/a.py", "b/z.py", "c/d/e.py"]
+    first = result.files[0]
+    assert first.size == 3
+    assert first.abs_path == tmp_path.resolve() / "a.py"
+    assert first.mtime_ns == (tmp_path / "a.py").stat().st_mtime_ns
+
+
+def test_skip_reasons_cover_all_codes() -> None:
+    assert set(SKIP_REASONS) == {
+        "ignored",
+        "denied",
+        "too-large",
+        "binary",
+        "minified",
+        "symlink-outside",
+        "symlink-loop",
+        "broken-symlink",
+        "unreadable",
+        "vanished",
+        "not-regular",
+    }
