@@ -8,6 +8,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
@@ -79,6 +80,7 @@ class Definition:
     core_line: int  # where the definition itself starts (after decorators)
     scope: str = ""  # explicit qualifier: receiver type, object path, C++ scope
     member: bool = False  # `a.b.c = function` / register(obj, "x", fn): the path is the name
+    call: bool = False  # found as register("name", fn) / describe("suite", () => {...})
     qualified: str = ""
     parent: str = ""
     lead_line: int = 0  # first line its chunk may start at (overload signatures fold in)
@@ -101,13 +103,15 @@ def _query(language: str) -> Query:
     path = query_path(language)
     if path is None:
         raise KeyError(language)
-    return Query(get_language(GRAMMARS[language]), path.read_text(encoding="utf-8"))  # type: ignore[arg-type]
+    grammar: Any = GRAMMARS[language]  # the stubs want a Literal of grammar names
+    return Query(get_language(grammar), path.read_text(encoding="utf-8"))
 
 
 def parser_for(language: str) -> Parser:
     parsers: dict[str, Parser] = _local.__dict__.setdefault("parsers", {})
     if language not in parsers:
-        parsers[language] = get_parser(GRAMMARS[language])  # type: ignore[arg-type]
+        grammar: Any = GRAMMARS[language]
+        parsers[language] = get_parser(grammar)
     return parsers[language]
 
 
@@ -203,7 +207,7 @@ def _make(
     language: str, kind: str, captures: dict[str, list[Node]], wrappers: dict[str, bool]
 ) -> Definition | None:
     core = captures[f"definition.{kind}"][0]
-    name, scope, member = "", "", False
+    name, scope, member, is_call = "", "", False, False
     if name_node := next(iter(captures.get("name", ())), None):
         if name_node.type in _PATH_TYPES:
             scope, name = _split_path(node_text(name_node))
@@ -216,7 +220,7 @@ def _make(
                 name = name.replace("\\", ".")
     elif call := captures.get("call"):
         name, scope = _call_name(call[0])
-        member = bool(scope)
+        member, is_call = bool(scope), True
     elif decl := captures.get("declarator"):
         fn = _c_function_name(decl[0])
         if fn is None:
@@ -242,7 +246,7 @@ def _make(
     return Definition(
         kind=kind, name=name, core=core, start_byte=outer.start_byte, end_byte=outer.end_byte,
         start_line=start, end_line=end, core_line=core.start_point.row + 1, scope=scope,
-        member=member, lead_line=start,
+        member=member, call=is_call, lead_line=start,
     )  # fmt: skip
 
 
@@ -326,7 +330,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         d.kind = "module"
         nxt = scoped[i + 1] if i + 1 < len(scoped) else None
         d.end_byte = nxt.start_byte - 1 if nxt else len(src)
-        d.end_line = nxt.start_line - 1 if nxt else max(len(starts), d.start_line)
+        last_line = len(starts) - (1 if src.endswith(b"\n") else 0)
+        d.end_line = nxt.start_line - 1 if nxt else max(last_line, d.start_line)
     roots: list[Definition] = []
     stack: list[Definition] = []
     for d in defs:
@@ -340,6 +345,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         d.children = _fold_overloads(d.children)
     defs = [d for d in defs if d.kind != "overload"]
     for d in defs:
+        if d.call and any(child.call for child in d.children):
+            d.kind = "module"  # describe("suite", () => { test(...) }): a group, cut per member
         _resolve(d)
     return Found(defs, roots, comments, attributes)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.models import DEFINITION_KINDS
+from app.indexer.languages import DATA_LANGUAGES
 from app.indexer.walk import read_source
 from app.store.store import Store
 
@@ -15,7 +16,7 @@ CODE_STRATEGIES = frozenset({"tree-sitter"})
 
 def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]:
     """Share of non-blank lines inside definition chunks, overall and worst files first.
-    Only files chunked by tree-sitter count: prose and line windows have no definitions."""
+    Only code chunked by tree-sitter counts: prose, data files and windows have no definitions."""
     ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
     table = store.chunk_table(["path", "kind", "start_line", "end_line"]).to_pylist()
     for row in table:
@@ -24,7 +25,7 @@ def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]
     per_file: list[dict[str, Any]] = []
     covered_total = lines_total = 0
     for record in store.files().values():
-        if record.strategy not in CODE_STRATEGIES:
+        if record.strategy not in CODE_STRATEGIES or record.language in DATA_LANGUAGES:
             continue
         text, _ = read_source(root / record.path)
         if text is None:

@@ -227,6 +227,22 @@ def test_javascript_large_function_split_keeps_nested_function_whole() -> None:
     assert {c.symbol for c in parts} == {"handle"}
 
 
+def test_javascript_test_suites_are_cut_per_test() -> None:
+    tests = "\n".join(
+        f'  test("case {i}", () => {{\n    expect({i}).toBe({i});\n  }});\n' for i in range(15)
+    )
+    text = f'import {{ test }} from "vitest";\n\ndescribe("math", () => {{\n{tests}}});\n'
+    parsed = parse_file("math.test.js", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed)[:4] == [
+        (1, 1, "glue", ""),
+        (3, 3, "module", "math"),
+        (4, 6, "function", "math.case 0"),
+        (8, 10, "function", "math.case 1"),
+    ]
+    assert chunk(parsed, "math.case 14").text.endswith("  });\n});")
+
+
 # --- TypeScript (Zod idioms) -------------------------------------------------------------
 
 
@@ -308,8 +324,8 @@ def test_rust() -> None:
         (38, 38, "glue", ""),
         (40, 44, "function", "distance"),
     ]
-    assert chunk(parsed, "Point").doc == "A point in the plane."
-    assert chunk(parsed, "Point").signature == "pub struct Point {"
+    point = parsed.chunks[1]
+    assert (point.doc, point.signature) == ("A point in the plane.", "pub struct Point {")
     assert [c.signature for c in parsed.chunks if c.kind == "impl"] == [
         "impl Point {",
         "impl fmt::Display for Point {",
@@ -343,16 +359,16 @@ def test_java() -> None:
 
 
 def test_java_big_class_is_cut_per_method() -> None:
-    methods = "\n".join(
-        f"    /** Step {i}. */\n    @Override\n    public int step{i}() {{\n        return {i};\n    }}\n"
-        for i in range(10)
+    method = (
+        "    /** Step {0}. */\n    @Override\n    public int step{0}() {{\n        return {0};\n"
     )
+    methods = "\n".join(method.format(i) + "    }\n" for i in range(10))
     text = f"package p;\n\npublic class Steps {{\n    private int n;\n\n{methods}}}\n"
     parsed = parse_file("Steps.java", text)
     check_well_formed(parsed, text)
     assert layout(parsed)[:4] == [
         (1, 1, "glue", ""),
-        (3, 5, "class", "Steps"),
+        (3, 4, "class", "Steps"),  # the head, without its trailing blank line
         (6, 10, "method", "Steps.step0"),
         (12, 16, "method", "Steps.step1"),
     ]
@@ -399,6 +415,7 @@ def test_csharp_file_scoped_namespace() -> None:
     assert invoice.signature == "public class Invoice {"
     line = symbol(parsed, "Shop.Billing.Invoice.Line.Print")
     assert line.parent == "Shop.Billing.Invoice.Line"
+    assert symbol(parsed, "Shop.Billing").end_line == 34  # `namespace X;` reaches the end
 
 
 def test_csharp_block_namespace() -> None:
@@ -424,7 +441,10 @@ def test_c() -> None:
         (26, 30, "function", "main"),
     ]
     dup = chunk(parsed, "dup_string")
-    assert (dup.doc, dup.signature) == ("Duplicate a string.", "static char *dup_string(const char *s) {")
+    assert (dup.doc, dup.signature) == (
+        "Duplicate a string.",
+        "static char *dup_string(const char *s) {",
+    )
 
 
 def test_cpp() -> None:
@@ -456,7 +476,11 @@ def test_ruby() -> None:
         (22, 24, "function", "helper"),
     ]
     cart = chunk(parsed, "Shop.Cart")
-    assert (cart.doc, cart.signature, cart.parent) == ("A shopping cart.", "class Cart < Base", "Shop")
+    assert (cart.doc, cart.signature, cart.parent) == (
+        "A shopping cart.",
+        "class Cart < Base",
+        "Shop",
+    )
     empty = symbol(parsed, "Shop.Cart.empty")  # def self.empty
     assert (empty.kind, empty.parent) == ("method", "Shop.Cart")
 
@@ -521,7 +545,8 @@ def test_more_languages(path: str, text: str, expected: list[tuple[int, int, str
 
 def test_large_definition_is_split_in_parts() -> None:
     body = "\n".join(f"    total += {i}" for i in range(300))
-    text = f"# Sum things.\ndef big(total: int) -> int:\n    '''Adds.'''\n{body}\n    return total\n"
+    head = "# Sum things.\ndef big(total: int) -> int:\n    '''Adds.'''\n"
+    text = f"{head}{body}\n    return total\n"
     parsed = parse_file("big.py", text, max_chunk_lines=120)
     check_well_formed(parsed, text)
     parts = parsed.chunks
@@ -690,7 +715,9 @@ def test_coverage() -> None:
     covered, total = coverage(parsed, text)
     nonblank = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]
     assert total == len(nonblank)
-    glue = {n for c in parsed.chunks if c.kind == "glue" for n in range(c.start_line, c.end_line + 1)}
+    glue = {
+        n for c in parsed.chunks if c.kind == "glue" for n in range(c.start_line, c.end_line + 1)
+    }
     assert covered == len([n for n in nonblank if n not in glue])
     assert 0 < covered < total
     windows = parse_file("notes.txt", text)
