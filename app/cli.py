@@ -129,8 +129,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no results")
     for rank, hit in enumerate(result.hits, 1):
         name = hit.qualified_name or hit.symbol or hit.kind
-        print(f"{rank:>2}. {hit.path}:{hit.start_line}-{hit.end_line}  {name}  [{hit.kind}]"
-              f"  {hit.score:.4f}" + ("  (signature only)" if hit.packed == "signature" else ""))
+        print(
+            f"{rank:>2}. {hit.path}:{hit.start_line}-{hit.end_line}  {name}  [{hit.kind}]"
+            f"  {hit.score:.4f}" + ("  (signature only)" if hit.packed == "signature" else "")
+        )
         if args.explain:
             print(_explain_line(hit))
         if args.show_text:
@@ -150,12 +152,16 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"repository  {stats['repository']}\nindex       {stats['index_dir']}")
     print(f"files       {stats['files']}\nchunks      {stats['chunks']}")
-    print(f"vectors     {stats['vectors']} of {stats['chunks']} ({stats['embedding_model'] or 'none'})")
+    model = stats["embedding_model"] or "none"
+    print(f"vectors     {stats['vectors']} of {stats['chunks']} ({model})")
     print("languages   " + ", ".join(f"{k} {v}" for k, v in stats["languages"].items()))
     print("kinds       " + ", ".join(f"{k} {v}" for k, v in stats["chunk_kinds"].items()))
     from app.indexer.walk import SKIP_REASONS
 
-    print("skipped     " + (", ".join(f"{k} {v}" for k, v in stats["skipped_by_reason"].items()) or "none"))
+    print(
+        "skipped     "
+        + (", ".join(f"{k} {v}" for k, v in stats["skipped_by_reason"].items()) or "none")
+    )
     for entry in stats["skipped"][: args.skipped]:
         reason = entry["reason"]
         detail = entry["detail"] or SKIP_REASONS.get(reason, "")
@@ -164,10 +170,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"  ... {len(stats['skipped']) - args.skipped} more (--skipped N shows more)")
     if args.coverage:
         cov = stats["coverage"]
-        print(f"coverage    {cov['share']:.1%} of {cov['lines']} non-blank code lines "
-              "sit inside a definition chunk; worst files:")
+        print(
+            f"coverage    {cov['share']:.1%} of {cov['lines']} non-blank code lines "
+            "sit inside a definition chunk; worst files:"
+        )
         for item in cov["worst_files"]:
-            print(f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} {item['path']}")
+            print(
+                f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} {item['path']}"
+            )
     return EXIT_OK
 
 
@@ -182,8 +192,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from app.evaluation.speed import format_report, load_queries, measure
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    fallback = ["where is the configuration loaded", "error handling when the request fails",
-                "parse the input", "how are tests set up"]
+    fallback = [
+        "where is the configuration loaded",
+        "error handling when the request fails",
+        "parse the input",
+        "how are tests set up",
+    ]
     report = measure(Path(args.path), settings, load_queries(args.queries, fallback), args.repeat)
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
@@ -261,7 +275,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"repolens-tui: error: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("repolens-tui: interrupted; the index keeps its last published state", file=sys.stderr)
+        print(
+            "repolens-tui: interrupted; the index keeps its last published state", file=sys.stderr
+        )
         return 130
 
 

@@ -41,7 +41,10 @@ class Service:
         return read_manifest(self.index_dir) is not None
 
     def index(
-        self, progress: ProgressCallback = ignore_progress, *, with_vectors: bool = True,
+        self,
+        progress: ProgressCallback = ignore_progress,
+        *,
+        with_vectors: bool = True,
         rebuild: bool = False,
     ) -> IndexReport:
         if rebuild:
@@ -97,7 +100,9 @@ class Service:
     def stats(self, *, coverage: bool = False) -> dict[str, Any]:
         manifest = read_manifest(self.index_dir)
         if manifest is None:
-            raise IndexCorrupt(f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`")
+            raise IndexCorrupt(
+                f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`"
+            )
         store = Store.open(self.index_dir)
         files = store.files()
         chunks = store.chunk_table(["path", "kind", "language", "embed_key"])

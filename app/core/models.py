@@ -7,8 +7,20 @@ from dataclasses import dataclass, field
 
 # Chunk kinds. Definitions are the kinds a person can name; the rest hold what lies between.
 DEFINITION_KINDS = frozenset(
-    {"function", "method", "class", "interface", "struct", "enum", "trait", "impl", "module",
-     "type", "constant", "variable"}
+    {
+        "function",
+        "method",
+        "class",
+        "interface",
+        "struct",
+        "enum",
+        "trait",
+        "impl",
+        "module",
+        "type",
+        "constant",
+        "variable",
+    }
 )
 OTHER_KINDS = frozenset({"glue", "section", "window"})
 

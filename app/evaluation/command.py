@@ -17,21 +17,28 @@ UNLIMITED_BUDGET = 10**9  # file-level scoring looks at ranks, not at what fits 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("set", choices=["dev", "swebench"], help="which bench set to run")
-    parser.add_argument("--bench", type=Path, default=Path("../shared/bench"),
-                        help="the bench directory (default ../shared/bench)")
-    parser.add_argument("--corpora", type=Path,
-                        help="dev: where fetch_corpora.sh put the corpora")
-    parser.add_argument("--corpus", action="append",
-                        help="dev: only this corpus (repeatable)")
-    parser.add_argument("--checkouts", type=Path,
-                        help="swebench: one materialised checkout per instance")
-    parser.add_argument("--git-dir", type=Path,
-                        help="swebench: a pytest git directory to materialise missing checkouts")
+    parser.add_argument(
+        "--bench",
+        type=Path,
+        default=Path("../shared/bench"),
+        help="the bench directory (default ../shared/bench)",
+    )
+    parser.add_argument("--corpora", type=Path, help="dev: where fetch_corpora.sh put the corpora")
+    parser.add_argument("--corpus", action="append", help="dev: only this corpus (repeatable)")
+    parser.add_argument(
+        "--checkouts", type=Path, help="swebench: one materialised checkout per instance"
+    )
+    parser.add_argument(
+        "--git-dir",
+        type=Path,
+        help="swebench: a pytest git directory to materialise missing checkouts",
+    )
     parser.add_argument("--instance", action="append", help="swebench: only this instance")
     parser.add_argument("-k", type=int, default=None, help="hits per question")
     parser.add_argument("--budget", type=int, default=None, help="dev: token budget per answer")
-    parser.add_argument("--results", type=Path,
-                        help="dev: write the engine's results here (score.py's format)")
+    parser.add_argument(
+        "--results", type=Path, help="dev: write the engine's results here (score.py's format)"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -71,22 +78,34 @@ def run_eval_command(args: argparse.Namespace) -> int:
 
     if args.set == "dev":
         if args.corpora is None:
-            _log("repolens-tui: error: eval dev needs --corpora DIR "
-                 "(fetch them with ../shared/bench/dev/fetch_corpora.sh DIR)")
+            _log(
+                "repolens-tui: error: eval dev needs --corpora DIR "
+                "(fetch them with ../shared/bench/dev/fetch_corpora.sh DIR)"
+            )
             return 2
         dev = runner.run_dev(
-            args.bench, args.corpora, _make_searcher(args, args.budget), k=args.k or 10,
-            corpora=args.corpus, results_path=args.results, log=_log,
+            args.bench,
+            args.corpora,
+            _make_searcher(args, args.budget),
+            k=args.k or 10,
+            corpora=args.corpus,
+            results_path=args.results,
+            log=_log,
         )
-        print(json.dumps(report.dev_to_dict(dev), indent=2) if args.json
-              else report.format_dev(dev))
+        print(
+            json.dumps(report.dev_to_dict(dev), indent=2) if args.json else report.format_dev(dev)
+        )
         return 0
     if args.checkouts is None:
         _log("repolens-tui: error: eval swebench needs --checkouts DIR")
         return 2
     swe = runner.run_swebench(
-        args.bench / "swebench-dev" / "instances.jsonl", args.checkouts, args.git_dir,
-        _make_searcher(args, UNLIMITED_BUDGET), k=args.k or 50, instances=args.instance,
+        args.bench / "swebench-dev" / "instances.jsonl",
+        args.checkouts,
+        args.git_dir,
+        _make_searcher(args, UNLIMITED_BUDGET),
+        k=args.k or 50,
+        instances=args.instance,
         log=_log,
     )
     print(json.dumps(report.swe_to_dict(swe), indent=2) if args.json else report.format_swe(swe))

@@ -54,16 +54,18 @@ def _ripgrep(root: Path, query: str) -> float:
     started = time.perf_counter()
     subprocess.run(
         ["rg", "-i", "-c", "-e", pattern, str(root)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
     )
     return (time.perf_counter() - started) * 1000
 
 
 def measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int = 3) -> SpeedReport:
     """Cold index into a fresh index directory, then warm searches."""
+    from app.indexer.context import embed_text
     from app.indexer.embed import Embedder
     from app.indexer.rows import chunk_from_row, embed_chars
-    from app.indexer.context import embed_text
     from app.service import Service
 
     service = Service(root, settings)
@@ -79,8 +81,11 @@ def measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int 
     texts = sorted((embed_text(chunk_from_row(r), embed_chars(settings)) for r in rows), key=len)
     step = max(1, len(texts) // EMBED_SAMPLE)
     sample = texts[::step][:EMBED_SAMPLE]
-    embedder = Embedder(settings.embedding_model, max_tokens=settings.embedding_max_tokens,
-                        threads=settings.embedding_threads)
+    embedder = Embedder(
+        settings.embedding_model,
+        max_tokens=settings.embedding_max_tokens,
+        threads=settings.embedding_threads,
+    )
     started = time.perf_counter()
     embedder.embed(sample)
     raw_seconds = time.perf_counter() - started
@@ -102,23 +107,35 @@ def measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int 
 
 
 def format_report(report: SpeedReport) -> str:
-    lines = [f"repository   {report.repository}", f"files        {report.files}",
-             f"chunks       {report.chunks}"]
+    lines = [
+        f"repository   {report.repository}",
+        f"files        {report.files}",
+        f"chunks       {report.chunks}",
+    ]
     seconds = report.index_seconds
     walk_parse = seconds.get("walk", 0) + seconds.get("parse", 0) + seconds.get("write", 0)
     if walk_parse:
-        lines.append(f"lexical      ready in {walk_parse:.1f} s: "
-                     f"{report.files / walk_parse:.0f} files/s, {report.chunks / walk_parse:.0f} chunks/s")
+        lines.append(
+            f"lexical      ready in {walk_parse:.1f} s: "
+            f"{report.files / walk_parse:.0f} files/s, {report.chunks / walk_parse:.0f} chunks/s"
+        )
     if report.embed_pipeline_per_s:
-        ratio = report.embed_pipeline_per_s / report.embed_raw_per_s if report.embed_raw_per_s else 0
-        lines.append(f"embedding    pipeline {report.embed_pipeline_per_s} chunks/s, raw fastembed "
-                     f"{report.embed_raw_per_s} chunks/s on a sample of the same texts "
-                     f"(pipeline/raw {ratio:.2f})")
+        ratio = (
+            report.embed_pipeline_per_s / report.embed_raw_per_s if report.embed_raw_per_s else 0
+        )
+        lines.append(
+            f"embedding    pipeline {report.embed_pipeline_per_s} chunks/s, raw fastembed "
+            f"{report.embed_raw_per_s} chunks/s on a sample of the same texts "
+            f"(pipeline/raw {ratio:.2f})"
+        )
     s, r = report.search_ms, report.ripgrep_ms
-    lines.append(f"search       p50 {s['median']} ms, p95 {s['p95']} ms over "
-                 f"{report.queries} queries x repeats (warm)")
+    lines.append(
+        f"search       p50 {s['median']} ms, p95 {s['p95']} ms over "
+        f"{report.queries} queries x repeats (warm)"
+    )
     if r:
-        lines.append(f"ripgrep      p50 {r['median']} ms, p95 {r['p95']} ms for the same terms "
-                     f"(search/rg p50 {s['median'] / max(r['median'], 0.01):.2f})")
+        lines.append(
+            f"ripgrep      p50 {r['median']} ms, p95 {r['p95']} ms for the same terms "
+            f"(search/rg p50 {s['median'] / max(r['median'], 0.01):.2f})"
+        )
     return "\n".join(lines)
-

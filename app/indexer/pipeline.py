@@ -44,7 +44,9 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _file_row(walked: WalkedFile, sha: str, language: str, strategy: str, count: int) -> dict[str, Any]:
+def _file_row(
+    walked: WalkedFile, sha: str, language: str, strategy: str, count: int
+) -> dict[str, Any]:
     return {
         "path": walked.path,
         "sha256": sha,
@@ -73,7 +75,9 @@ def index_repository(
         store = Store.open_for_write(index_dir, root)
         started = time.perf_counter()
         progress(IndexProgress("walk", 0, 0, f"walking {root}"))
-        walked = walk(root, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores)
+        walked = walk(
+            root, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
+        )
         report.seconds["walk"] = time.perf_counter() - started
         report.files_seen = len(walked.files)
 
@@ -98,7 +102,9 @@ def index_repository(
             if fresh and old.size == walked_file.size and old.mtime_ns == walked_file.mtime_ns:
                 report.files_unchanged += 1
                 continue
-            text, problem = read_source(walked_file.abs_path, max_file_bytes=settings.max_file_bytes)
+            text, problem = read_source(
+                walked_file.abs_path, max_file_bytes=settings.max_file_bytes
+            )
             if text is None:
                 reason = problem.reason if problem else "unreadable"
                 detail = problem.detail if problem else ""

@@ -110,10 +110,13 @@ class Searcher:
         timings["rerank"] = _ms(started)
 
         started = time.perf_counter()
-        packed = pack([self._packable(chunk_id, ranked[:k]) for chunk_id in ranked[: k * 3]],
-                      budget_tokens, k)
-        hits = [self._hit(item.chunk_id, item.text, item.form, explained[item.chunk_id])
-                for item in packed]
+        packed = pack(
+            [self._packable(chunk_id, ranked[:k]) for chunk_id in ranked[: k * 3]], budget_tokens, k
+        )
+        hits = [
+            self._hit(item.chunk_id, item.text, item.form, explained[item.chunk_id])
+            for item in packed
+        ]
         timings["pack"] = _ms(started)
         return SearchResult(query, hits, timings, self.vectors_ready)
 

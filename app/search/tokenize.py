@@ -13,13 +13,14 @@ _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 # English function words plus the words every question uses; none of them says what code does.
-STOP_WORDS = frozenset(
-    """a an and are as at be been but by can could do does did for from has have how i if in
-    into is it its me my of on or our should so than that the their them then there these they
-    this those to was we were what when where which while who whom why will with would you your
-    s t also any some such via about after before between both each more most much other own same
-    up out just only very tell implemented implement happens happen""".split()
-)
+_STOP_WORD_TEXT = """
+    a an and are as at be been but by can could do does did for from has have how i if in into
+    is it its me my of on or our should so than that the their them then there these they this
+    those to was we were what when where which while who whom why will with would you your s t
+    also any some such via about after before between both each more most much other own same
+    up out just only very tell implemented implement happens happen
+"""
+STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
 
 _stemmer = SnowballStemmer("english")
 

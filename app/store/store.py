@@ -60,7 +60,9 @@ FILE_SCHEMA = pa.schema(
         ("chunk_count", pa.int32()),
     ]
 )
-SKIPPED_SCHEMA = pa.schema([("path", pa.string()), ("reason", pa.string()), ("detail", pa.string())])
+SKIPPED_SCHEMA = pa.schema(
+    [("path", pa.string()), ("reason", pa.string()), ("detail", pa.string())]
+)
 
 
 def vector_schema(dimensions: int) -> pa.Schema:
@@ -128,7 +130,11 @@ class Store:
 
     def _ensure_tables(self) -> None:
         existing = self._table_names()
-        for name, schema in ((CHUNKS, CHUNK_SCHEMA), (FILES, FILE_SCHEMA), (SKIPPED, SKIPPED_SCHEMA)):
+        for name, schema in (
+            (CHUNKS, CHUNK_SCHEMA),
+            (FILES, FILE_SCHEMA),
+            (SKIPPED, SKIPPED_SCHEMA),
+        ):
             if name in existing:
                 self._tables[name] = self._db.open_table(name)
             else:
@@ -246,21 +252,32 @@ class Store:
         write_manifest(self.index_dir, self.manifest)
 
     # -- vectors ---------------------------------------------------------------------------
-    def vectors(self, model_id: str) -> dict[str, np.ndarray]:
+    def _vector_table(self, model_id: str) -> Any | None:
+        """The model's vectors table, or None. A table a killed run left half-created holds
+        no committed rows; it is dropped so the next batch can create it afresh."""
         name = vector_table_name(model_id)
         if name not in self._table_names():
+            return None
+        try:
+            return self._db.open_table(name)
+        except (ValueError, OSError, RuntimeError):
+            shutil.rmtree(self.index_dir / "tables" / f"{name}.lance", ignore_errors=True)
+            return None
+
+    def vectors(self, model_id: str) -> dict[str, np.ndarray]:
+        table = self._vector_table(model_id)
+        if table is None:
             return {}
-        table = self._db.open_table(name).to_arrow()
-        keys = table.column("key").to_pylist()
-        flat = table.column("vector").combine_chunks()
-        if len(keys) == 0:
+        data = table.to_arrow()
+        keys = data.column("key").to_pylist()
+        if not keys:
             return {}
+        flat = data.column("vector").combine_chunks()
         matrix = flat.values.to_numpy(zero_copy_only=False).reshape(len(keys), -1)
         return dict(zip(keys, matrix, strict=True))
 
     def add_vectors(self, model_id: str, keys: Sequence[str], matrix: np.ndarray) -> None:
         """Append one batch; each append is atomic, so a killed run keeps finished batches."""
-        name = vector_table_name(model_id)
         schema = vector_schema(int(matrix.shape[1]))
         data = pa.Table.from_arrays(
             [
@@ -271,7 +288,8 @@ class Store:
             ],
             schema=schema,
         )
-        if name in self._table_names():
-            self._db.open_table(name).add(data)
+        table = self._vector_table(model_id)
+        if table is None:
+            self._db.create_table(vector_table_name(model_id), data=data, schema=schema)
         else:
-            self._db.create_table(name, data=data, schema=schema)
+            table.add(data)

@@ -42,7 +42,9 @@ def _assert_consistent(index_dir: Path) -> None:
 def _start_index(repo: Path, index_root: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli", "index", str(repo), "--index-dir", str(index_root), "-q"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 
@@ -58,7 +60,7 @@ def test_kill_during_embedding_resumes_without_re_embedding(tmp_path: Path) -> N
     process = _start_index(repo, index_root)
     deadline = time.time() + 120
     # Wait until at least one batch of vectors is committed, then kill without warning.
-    while not list(index_root.glob("*/tables/vectors_*.lance/data/*")):
+    while not list(index_root.glob("*/tables/vectors_*.lance/_versions/*.manifest")):
         assert process.poll() is None, "index finished before it could be killed"
         assert time.time() < deadline
         time.sleep(0.05)

@@ -28,13 +28,22 @@ from app.store.store import Store
 
 def _chunk(path: str, name: str, line: int) -> Chunk:
     text = f"def {name}():\n    return '{name}'"
-    return Chunk(path, "python", "function", name, name, "", line, line + 1, f"def {name}():", "",
-                 text)
+    return Chunk(
+        path, "python", "function", name, name, "", line, line + 1, f"def {name}():", "", text
+    )
 
 
 def _file_row(path: str) -> dict[str, object]:
-    return {"path": path, "sha256": "0" * 64, "size": 1, "mtime_ns": 1, "language": "python",
-            "strategy": "tree-sitter", "strategy_version": "x", "chunk_count": 1}
+    return {
+        "path": path,
+        "sha256": "0" * 64,
+        "size": 1,
+        "mtime_ns": 1,
+        "language": "python",
+        "strategy": "tree-sitter",
+        "strategy_version": "x",
+        "chunk_count": 1,
+    }
 
 
 def _write(store: Store, path: str, name: str) -> None:
@@ -101,10 +110,16 @@ def test_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
 
 def test_lock_of_a_killed_process_is_recovered(tmp_path: Path) -> None:
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time; from pathlib import Path; from app.store.manifest import WriteLock;"
-         f"lock = WriteLock(Path({str(tmp_path)!r})); lock.acquire(); print('held', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2],
+        [
+            sys.executable,
+            "-c",
+            "import time; from pathlib import Path; from app.store.manifest import WriteLock;"
+            f"lock = WriteLock(Path({str(tmp_path)!r})); lock.acquire();"
+            "print('held', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
     )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     with pytest.raises(IndexLocked):

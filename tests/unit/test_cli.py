@@ -1,0 +1,137 @@
+"""The command line as a person or a script uses it: output contracts, messages, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.core import paths
+from app.store.manifest import SCHEMA_VERSION, WriteLock
+
+
+@pytest.fixture
+def index_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "indexes"
+
+
+def test_search_json_indexes_first_and_keeps_the_contract(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "search",
+            str(sample_repo),
+            "set a cookie with an expiry",
+            "--json",
+            "--index-dir",
+            str(index_root),
+            "-k",
+            "3",
+            "--explain",
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "not indexed yet" in captured.err
+    payload = json.loads(captured.out)
+    assert payload["query"] == "set a cookie with an expiry"
+    assert 1 <= len(payload["hits"]) <= 3
+    hit = next(h for h in payload["hits"] if h["symbol"] == "res.cookie")
+    assert set(hit) == {
+        "path",
+        "start_line",
+        "end_line",
+        "symbol",
+        "kind",
+        "language",
+        "score",
+        "packed",
+        "text",
+        "explain",
+    }
+    assert hit["path"] == "web/cookies.js" and hit["kind"] == "method"
+    lines = (sample_repo / hit["path"]).read_text().split("\n")
+    assert hit["text"].split("\n")[-1] == lines[hit["end_line"] - 1]
+    assert {"bm25_rank", "vector_rank", "fused_score", "signals", "final_score"} == set(
+        hit["explain"]
+    )
+    assert "bm25" in payload["timings_ms"]
+    scores = [h["score"] for h in payload["hits"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_budget_limits_what_is_packed(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["index", str(sample_repo), "--index-dir", str(index_root), "-q"])
+    capsys.readouterr()
+    main(
+        [
+            "search",
+            str(sample_repo),
+            "retry",
+            "--json",
+            "--budget",
+            "60",
+            "--index-dir",
+            str(index_root),
+        ]
+    )
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    assert sum(len(h["text"]) for h in hits) / 3.6 <= 60
+    assert hits
+
+
+def test_index_summary_and_stats_report_skipped_reasons(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (sample_repo / "generated").mkdir()
+    (sample_repo / "generated" / "big.py").write_text("x = 1\n")
+    (sample_repo / "logo.py").write_bytes(b"\x89PNG\x00\x00\x00binary")
+    assert main(["index", str(sample_repo), "--index-dir", str(index_root), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "files" in out and "chunks" in out and "skipped" in out and "time" in out
+    assert main(["stats", str(sample_repo), "--index-dir", str(index_root), "--coverage"]) == 0
+    out = capsys.readouterr().out
+    assert "ignored" in out and "generated" in out
+    assert "binary" in out and "logo.py" in out
+    assert "coverage" in out
+
+
+def test_errors_are_one_clear_line_and_exit_1(
+    tmp_path: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("hello\n")
+    assert main(["index", str(a_file), "--index-dir", str(index_root)]) == 1
+    assert capsys.readouterr().err.startswith("repolens-tui: error: ")
+    assert main(["stats", str(tmp_path), "--index-dir", str(index_root)]) == 1
+    assert "not indexed yet" in capsys.readouterr().err
+
+
+def test_second_index_run_is_refused_while_one_runs(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index_dir = paths.index_dir_for(index_root, sample_repo)
+    with WriteLock(index_dir):
+        assert main(["index", str(sample_repo), "--index-dir", str(index_root), "-q"]) == 1
+    assert "is being written by pid" in capsys.readouterr().err
+
+
+def test_index_from_a_newer_version_is_refused(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index_dir = paths.index_dir_for(index_root, sample_repo)
+    index_dir.mkdir(parents=True)
+    (index_dir / "manifest.json").write_text(json.dumps({"schema_version": SCHEMA_VERSION + 1}))
+    assert main(["search", str(sample_repo), "x", "--index-dir", str(index_root)]) == 1
+    assert "newer repolens-tui" in capsys.readouterr().err
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().out
