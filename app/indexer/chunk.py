@@ -29,6 +29,7 @@ from app.indexer.chunk_text import (
     trim_blank,
     window_chunks,
 )
+from app.indexer.delegation import delegates
 from app.indexer.languages import (
     DATA_LANGUAGES,
     MARKDOWN_LANGUAGES,
@@ -172,6 +173,7 @@ def _tree_sitter(
                 doc=doc,
                 part=p.part,
                 parts=p.parts,
+                delegates=p.parts == 1 and delegates(d),
             )  # fmt: skip
         )
     symbols: tuple[Symbol, ...] = ()

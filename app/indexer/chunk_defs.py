@@ -351,7 +351,7 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
     return Found(defs, roots, comments, attributes)
 
 
-def _find_body(core: Node) -> Node | None:
+def find_body(core: Node) -> Node | None:
     """The first body-like node under a definition, breadth first (deep for wrapped calls)."""
     queue = deque([core])
     seen = 0
@@ -375,7 +375,7 @@ def signature(d: Definition, language: str, src: bytes, starts: list[int], skip:
     while row in skip and row < d.end_line:
         row += 1
     begin = max(d.start_byte, starts[row - 1])
-    body = _find_body(d.core) if language not in _FIRST_LINE_SIGNATURE else None
+    body = find_body(d.core) if language not in _FIRST_LINE_SIGNATURE else None
     if body is not None and body.start_byte > begin:
         stop, last = body.start_byte, body.start_point.row + 1
         brace = src[stop : stop + 1] == b"{"

@@ -122,6 +122,7 @@ def make_chunk(
     doc: str = "",
     part: int = 1,
     parts: int = 1,
+    delegates: bool = False,
 ) -> Chunk:
     """A Chunk over lines start..end (1-based, inclusive)."""
     return Chunk(
@@ -138,6 +139,7 @@ def make_chunk(
         text="\n".join(lines[start - 1 : end]),
         part=part,
         parts=parts,
+        delegates=delegates,
     )
 
 

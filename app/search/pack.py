@@ -35,22 +35,26 @@ def pack(
     limit: int,
     measure: Callable[[str], int] = estimate_tokens,
 ) -> list[Packed]:
-    """Take candidates in order until `limit` are packed or nothing more fits."""
-    packed: list[Packed] = []
+    """Up to `limit` candidates, in order. First every one gets its signature (a pointer is
+    cheap and keeps good hits from being crowded out by one long body); then, best first,
+    each is upgraded to its whole body while the budget allows."""
+    chosen: list[tuple[Packable, str, str]] = []  # candidate, signature text, body text
     used = 0
     for candidate in candidates:
-        if len(packed) >= limit:
+        if len(chosen) >= limit:
             break
         prefix = f"{candidate.parent_signature}\n    ...\n" if candidate.parent_signature else ""
-        body = prefix + candidate.body
-        cost = measure(body)
-        if used + cost <= budget_tokens:
-            packed.append(Packed(candidate.chunk_id, body, "body"))
-            used += cost
-            continue
         signature = prefix + (candidate.signature or candidate.body.split("\n", 1)[0])
         cost = measure(signature)
         if used + cost <= budget_tokens:
-            packed.append(Packed(candidate.chunk_id, signature, "signature"))
+            chosen.append((candidate, signature, prefix + candidate.body))
             used += cost
+    packed: list[Packed] = []
+    for candidate, signature, body in chosen:
+        extra = measure(body) - measure(signature)
+        if used + extra <= budget_tokens:
+            used += extra
+            packed.append(Packed(candidate.chunk_id, body, "body"))
+        else:
+            packed.append(Packed(candidate.chunk_id, signature, "signature"))
     return packed

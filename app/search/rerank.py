@@ -10,6 +10,9 @@ TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
+WRAPPER_FACTOR = 0.6  # a body that is one call forwards to the code that does the work
+DECLARATION_FACTOR = 0.8  # interfaces and type aliases describe shapes, not behaviour
+DECLARATION_KINDS = frozenset({"interface", "type"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +26,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
+    delegates: bool = False
 
 
 def signals_for(candidate: Candidate) -> list[Signal]:
@@ -33,6 +37,10 @@ def signals_for(candidate: Candidate) -> list[Signal]:
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":
         found.append(Signal("glue", GLUE_FACTOR, "module-level glue between definitions"))
+    if candidate.delegates:
+        found.append(Signal("wrapper", WRAPPER_FACTOR, "its body only forwards to another call"))
+    if candidate.kind in DECLARATION_KINDS:
+        found.append(Signal("declaration", DECLARATION_FACTOR, f"a {candidate.kind} declaration"))
     if candidate.line_count <= 2:
         found.append(Signal("tiny", TINY_FACTOR, f"only {candidate.line_count} line(s)"))
     return found

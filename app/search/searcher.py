@@ -51,6 +51,7 @@ class Searcher:
                 line_count=row["end_line"] - row["start_line"] + 1,
                 is_test=is_test_path(row["path"]),
                 is_prose=row["language"] in _PROSE,
+                delegates=bool(row["delegates"]),
             )
             for row in self.rows
         ]

@@ -46,6 +46,7 @@ CHUNK_SCHEMA = pa.schema(
         ("content_hash", pa.string()),
         ("embed_key", pa.string()),
         ("search_text", pa.string()),
+        ("delegates", pa.bool_()),
     ]
 )
 FILE_SCHEMA = pa.schema(
@@ -121,7 +122,10 @@ class Store:
             manifest.schema_version != SCHEMA_VERSION or not manifest.table_versions
         )
         if manifest is None or outdated:
-            shutil.rmtree(index_dir / "tables", ignore_errors=True)
+            # Vectors are keyed by the text embedded and survive a schema change; the rest
+            # is rebuilt from the files.
+            for name in VERSIONED_TABLES:
+                shutil.rmtree(index_dir / "tables" / f"{name}.lance", ignore_errors=True)
             manifest = Manifest(repo_root=str(repo_root))
         store = cls(index_dir, manifest)
         store._ensure_tables()
