@@ -11,18 +11,18 @@ def _flags(path: str, source: str) -> dict[str, bool]:
 
 def test_python_wrapper_with_docstring_is_detected() -> None:
     source = '''
-class Client:
-    def get(self, url):
-        """Send a GET request."""
-        return self.request("GET", url)
+def get(url):
+    """Send a GET request."""
+    return request("GET", url)
 
-    def request(self, method, url):
-        request = self.build(method, url)
-        return self.send(request)
+
+def request(method, url):
+    prepared = build(method, url)
+    return send(prepared)
 '''
     flags = _flags("client.py", source)
-    assert flags["Client.get"] is True
-    assert flags["Client.request"] is False
+    assert flags["get"] is True
+    assert flags["request"] is False
 
 
 def test_typescript_factory_returning_new_as_any_is_a_wrapper() -> None:
