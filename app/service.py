@@ -107,8 +107,9 @@ class Service:
         files = store.files()
         chunks = store.chunk_table(["path", "kind", "language", "embed_key"])
         skipped = store.skipped()
-        vectors = store.vectors(manifest.embedding_model) if manifest.embedding_model else {}
         keys = chunks.column("embed_key").to_pylist()
+        model = manifest.embedding_model
+        vectors = store.vector_keys(model) if model else set()
         result: dict[str, Any] = {
             "repository": str(self.root),
             "index_dir": str(self.index_dir),

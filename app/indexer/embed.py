@@ -81,6 +81,11 @@ def default_model_dir(cache_root: Path | None = None) -> Path:
     return target
 
 
+def model_id_for(model_name: str, max_tokens: int) -> str:
+    """What the index records: a change of model or truncation means new vectors."""
+    return f"{model_name}@{max_tokens}"
+
+
 class Embedder:
     """A loaded embedding model; `model_id` names model + truncation, stored with the index."""
 
@@ -101,7 +106,7 @@ class Embedder:
 
     @property
     def model_id(self) -> str:
-        return f"{self.model_name}@{self.max_tokens}"
+        return model_id_for(self.model_name, self.max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

@@ -159,16 +159,11 @@ def embed_missing(
 ) -> None:
     """Embed every chunk whose embedding text has no vector yet for this model, batch by
     batch (each batch committed), shortest texts first so batches pad little."""
-    from app.indexer.embed import Embedder
+    from app.indexer.embed import Embedder, model_id_for
 
     started = time.perf_counter()
-    embedder = Embedder(
-        settings.embedding_model,
-        max_tokens=settings.embedding_max_tokens,
-        threads=settings.embedding_threads,
-        batch_size=settings.embedding_batch_size,
-    )
-    done_keys = set(store.vectors(embedder.model_id))
+    model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
+    done_keys = store.vector_keys(model_id)
     rows = store.chunk_table().to_pylist()
     max_chars = embed_chars(settings)
     todo: dict[str, str] = {}
@@ -177,17 +172,27 @@ def embed_missing(
         if key not in done_keys and key not in todo:
             todo[key] = embed_text(chunk_from_row(row), max_chars)
     ordered = sorted(todo.items(), key=lambda item: len(item[1]))
+    embedder = None
+    if ordered:  # loading the model costs a second; an up-to-date index needs none of it
+        embedder = Embedder(
+            settings.embedding_model,
+            max_tokens=settings.embedding_max_tokens,
+            threads=settings.embedding_threads,
+            batch_size=settings.embedding_batch_size,
+        )
     batch_size = max(settings.embedding_batch_size * 4, 64)
     for start in range(0, len(ordered), batch_size):
         if should_stop():
             break
         batch = ordered[start : start + batch_size]
         progress(IndexProgress("embed", start, len(ordered), "embedding chunks"))
+        assert embedder is not None
         matrix = embedder.embed([text for _, text in batch])
-        store.add_vectors(embedder.model_id, [key for key, _ in batch], matrix)
+        store.add_vectors(model_id, [key for key, _ in batch], matrix)
         report.vectors_added += len(batch)
     progress(IndexProgress("embed", len(ordered), len(ordered), "vectors ready"))
-    store.manifest.embedding_model = embedder.model_id
+    store.manifest.embedding_model = model_id
     store.save_manifest()
-    report.vectors_total = len(done_keys) + report.vectors_added
+    have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
+    report.vectors_total = sum(1 for row in rows if row["embed_key"] in have)
     report.seconds["embed"] = time.perf_counter() - started

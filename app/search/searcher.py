@@ -17,6 +17,8 @@ from app.search.tokenize import token_text
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
+BM25_WEIGHT = 1.0
+VECTOR_WEIGHT = 1.0
 _PROSE = frozenset({"markdown", "text", "rst"})
 
 
@@ -61,7 +63,7 @@ class Searcher:
             self._load_vectors(embedder.model_id)
 
     def _load_vectors(self, model_id: str) -> None:
-        vectors = self.store.vectors(model_id)
+        vectors = self.store.vectors(model_id, (row["embed_key"] for row in self.rows))
         have = [index for index, row in enumerate(self.rows) if row["embed_key"] in vectors]
         if have:
             self.matrix = np.stack([vectors[self.rows[index]["embed_key"]] for index in have])
@@ -90,7 +92,7 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        fused = reciprocal_rank_fusion([lexical, dense])
+        fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
         explained: dict[str, Explanation] = {}

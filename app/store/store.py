@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from app.store.manifest import (
     SCHEMA_VERSION,
@@ -100,6 +101,10 @@ class Store:
         self.index_dir = index_dir
         self.manifest = manifest or Manifest()
         self._db = lancedb.connect(str(index_dir / "tables"))
+        # Vectors are keyed by the embedded text, so every repository under one index root
+        # shares them: a second checkout or another branch re-embeds only what differs.
+        self.vectors_dir = index_dir.parent / "vectors"
+        self._vectors_db = lancedb.connect(str(self.vectors_dir))
         self._tables: dict[str, Any] = {}
 
     # -- opening ---------------------------------------------------------------------------
@@ -122,10 +127,7 @@ class Store:
             manifest.schema_version != SCHEMA_VERSION or not manifest.table_versions
         )
         if manifest is None or outdated:
-            # Vectors are keyed by the text embedded and survive a schema change; the rest
-            # is rebuilt from the files.
-            for name in VERSIONED_TABLES:
-                shutil.rmtree(index_dir / "tables" / f"{name}.lance", ignore_errors=True)
+            shutil.rmtree(index_dir / "tables", ignore_errors=True)
             manifest = Manifest(repo_root=str(repo_root))
         store = cls(index_dir, manifest)
         store._ensure_tables()
@@ -260,25 +262,36 @@ class Store:
         """The model's vectors table, or None. A table a killed run left half-created holds
         no committed rows; it is dropped so the next batch can create it afresh."""
         name = vector_table_name(model_id)
-        if name not in self._table_names():
+        if name not in set(self._vectors_db.list_tables().tables):
             return None
         try:
-            return self._db.open_table(name)
+            return self._vectors_db.open_table(name)
         except (ValueError, OSError, RuntimeError):
-            shutil.rmtree(self.index_dir / "tables" / f"{name}.lance", ignore_errors=True)
+            shutil.rmtree(self.vectors_dir / f"{name}.lance", ignore_errors=True)
             return None
 
-    def vectors(self, model_id: str) -> dict[str, np.ndarray]:
+    def vector_keys(self, model_id: str) -> set[str]:
+        table = self._vector_table(model_id)
+        if table is None:
+            return set()
+        keys = table.search().select(["key"]).limit(None).to_arrow().column("key")
+        return set(keys.to_pylist())
+
+    def vectors(self, model_id: str, keys: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+        """Vectors by key, limited to `keys` when given (the table is shared by repositories)."""
         table = self._vector_table(model_id)
         if table is None:
             return {}
         data = table.to_arrow()
-        keys = data.column("key").to_pylist()
-        if not keys:
+        if keys is not None:
+            wanted = pa.array(sorted(set(keys)), pa.string())
+            data = data.filter(pc.is_in(data.column("key"), value_set=wanted))
+        names = data.column("key").to_pylist()
+        if not names:
             return {}
         flat = data.column("vector").combine_chunks()
-        matrix = flat.values.to_numpy(zero_copy_only=False).reshape(len(keys), -1)
-        return dict(zip(keys, matrix, strict=True))
+        matrix = flat.values.to_numpy(zero_copy_only=False).reshape(len(names), -1)
+        return dict(zip(names, matrix, strict=True))
 
     def add_vectors(self, model_id: str, keys: Sequence[str], matrix: np.ndarray) -> None:
         """Append one batch; each append is atomic, so a killed run keeps finished batches."""
@@ -294,6 +307,6 @@ class Store:
         )
         table = self._vector_table(model_id)
         if table is None:
-            self._db.create_table(vector_table_name(model_id), data=data, schema=schema)
+            self._vectors_db.create_table(vector_table_name(model_id), data=data, schema=schema)
         else:
             table.add(data)

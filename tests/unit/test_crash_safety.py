@@ -60,7 +60,7 @@ def test_kill_during_embedding_resumes_without_re_embedding(tmp_path: Path) -> N
     process = _start_index(repo, index_root)
     deadline = time.time() + 120
     # Wait until at least one batch of vectors is committed, then kill without warning.
-    while not list(index_root.glob("*/tables/vectors_*.lance/_versions/*.manifest")):
+    while not list(index_root.glob("vectors/vectors_*.lance/_versions/*.manifest")):
         assert process.poll() is None, "index finished before it could be killed"
         assert time.time() < deadline
         time.sleep(0.05)
