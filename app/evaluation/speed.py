@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,7 +63,15 @@ def _ripgrep(root: Path, query: str) -> float:
 
 
 def measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int = 3) -> SpeedReport:
-    """Cold index into a fresh index directory, then warm searches."""
+    """Cold index into a fresh, temporary index root (no cached vectors), then warm searches."""
+    scratch = Path(tempfile.mkdtemp(prefix="repolens-bench-"))
+    try:
+        return _measure(root, settings.model_copy(update={"index_dir": scratch}), queries, repeat)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int) -> SpeedReport:
     from app.indexer.context import embed_text
     from app.indexer.embed import Embedder
     from app.indexer.rows import chunk_from_row, embed_chars
@@ -70,7 +79,7 @@ def measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int 
 
     service = Service(root, settings)
     report = SpeedReport(str(service.root))
-    index = service.index(rebuild=True)
+    index = service.index()
     report.files, report.chunks = index.files_seen, index.chunks_total
     report.index_seconds = {k: round(v, 2) for k, v in index.seconds.items()}
     if index.vectors_added and index.seconds.get("embed"):

@@ -122,3 +122,34 @@ def test_index_and_search_work_with_the_network_blocked(
     service = Service(sample_repo, settings)
     service.index()
     assert service.search("exponential backoff with jitter", k=1).hits[0].symbol == "retry_backoff"
+
+
+def test_bad_input_is_skipped_with_reasons_and_the_rest_indexed(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "messy"
+    repo.mkdir()
+    (repo / "good.py").write_text("def parse_config(path):\n    return open(path).read()\n")
+    (repo / "latin1.py").write_bytes(b"# caf\xe9\ndef menu():\n    return 'caf\xe9'\n")
+    (repo / "nul.py").write_bytes(b"def x():\n    return 1\n\x00\x00\x00\x01\x02")
+    (repo / "bundle.js").write_text("var a=1;" * 2000)  # one 16,000-character line
+    (repo / "huge.txt").write_text("x" * 2_000_000)
+    (repo / "loop").symlink_to(repo, target_is_directory=True)
+    (repo / "root").symlink_to("/", target_is_directory=True)
+    (repo / "dangling.py").symlink_to(repo / "missing.py")
+    (repo / "node_modules").mkdir()
+    (repo / "node_modules" / "dep.js").write_text("module.exports = 1;\n")
+    (repo / "package-lock.json").write_text("{}\n")
+
+    service = Service(repo, settings)
+    report = service.index(with_vectors=False)
+    reasons = report.skipped_by_reason
+    for reason in ("binary", "minified", "too-large", "symlink-outside", "broken-symlink",
+                   "denied"):
+        assert reasons.get(reason), f"no {reason} in {reasons}"
+    store = Store.open(service.index_dir)
+    assert sorted(store.files()) == ["good.py", "latin1.py"]
+    symbols = store.chunk_table(["symbol"]).column("symbol").to_pylist()
+    assert {"parse_config", "menu"} <= set(symbols)
+    stats = service.stats()
+    assert {entry["path"] for entry in stats["skipped"]} >= {"nul.py", "bundle.js", "root"}
