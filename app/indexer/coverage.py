@@ -30,7 +30,7 @@ def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]
         text, _ = read_source(root / record.path)
         if text is None:
             continue
-        inside = set()
+        inside: set[int] = set()
         for start, end in ranges.get(record.path, []):
             inside.update(range(start, end + 1))
         non_blank = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]

@@ -98,8 +98,12 @@ def index_repository(
             if number % 200 == 0 or number == total:
                 progress(IndexProgress("parse", number, total, walked_file.path))
             old = previous.get(walked_file.path)
-            fresh = old is not None and same_strategy and old.strategy_version == STRATEGY_VERSION
-            if fresh and old.size == walked_file.size and old.mtime_ns == walked_file.mtime_ns:
+            fresh = same_strategy and old is not None and old.strategy_version == STRATEGY_VERSION
+            if (
+                fresh
+                and old
+                and (old.size, old.mtime_ns) == (walked_file.size, walked_file.mtime_ns)
+            ):
                 report.files_unchanged += 1
                 continue
             text, problem = read_source(
@@ -113,7 +117,7 @@ def index_repository(
                     replaced.add(walked_file.path)
                 continue
             sha = _sha256(text)
-            if fresh and old.sha256 == sha:
+            if fresh and old and old.sha256 == sha:
                 touched_rows.append(
                     _file_row(walked_file, sha, old.language, old.strategy, old.chunk_count)
                 )

@@ -16,7 +16,7 @@ from typing import IO, Any
 # Bump when the tables' columns or meaning change; older indexes are rebuilt, newer refused.
 SCHEMA_VERSION = 2
 # Bump when chunking or token text changes: every file is re-processed.
-STRATEGY_VERSION = "chunk-2"
+STRATEGY_VERSION = "chunk-3"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
