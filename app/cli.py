@@ -65,7 +65,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"  files   {report.files_seen} seen, {report.files_parsed} parsed, "
         f"{report.files_unchanged} unchanged, {report.files_removed} removed\n"
         f"  chunks  {report.chunks_total} ({report.chunks_added} new)\n"
-        f"  vectors {report.vectors_total} ({report.vectors_added} new)\n"
+        f"  vectors {report.vectors_total} of {report.vectors_wanted} ({report.vectors_added} new;"
+        " test files are left to BM25 unless embed_tests is set)\n"
         f"  skipped {skipped}\n"
         f"  time    {total:.1f} s ("
         + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())

@@ -84,7 +84,11 @@ class Service:
     def searcher(self) -> Searcher:
         with self._lock:
             if self._searcher is None:
-                self._searcher = Searcher(Store.open(self.index_dir), self.embedder())
+                self._searcher = Searcher(
+                    Store.open(self.index_dir),
+                    self.embedder(),
+                    embed_tests=self.settings.embed_tests,
+                )
             return self._searcher
 
     def search(

@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     embedding_threads: int | None = None
     """ONNX Runtime threads; default lets the runtime decide (all cores)."""
 
+    embed_tests: bool = False
+    """Embed chunks of test files too. Off by default: tests rank below the code they test
+    anyway, and they are often a third to a half of a repository, so leaving them to BM25
+    saves that share of the embedding time."""
+
     max_file_bytes: int = Field(default=1_000_000, ge=1_000)
     """Files larger than this are skipped (reason `too-large`)."""
 

@@ -12,6 +12,7 @@ from app.evaluation import devbench, swebench
 from app.evaluation.baselines import BM25Index, TextUnit, grep_and_read
 from app.evaluation.devbench import DevScore, ResultChunk
 from app.evaluation.swebench import InstanceScore, SweMetrics
+from app.indexer.context import is_test_path
 
 ENGINE = "engine"
 GREP = "grep-and-read"
@@ -164,7 +165,7 @@ def run_swebench(
         elif not dest.is_dir():
             raise FileNotFoundError(f"no checkout for {inst.instance_id} at {dest}")
         searcher, units, paths = make_searcher(inst.instance_id, dest)
-        tests_indexed = tests_indexed or any(swebench.is_test_path(p) for p in paths)
+        tests_indexed = tests_indexed or any(is_test_path(p) for p in paths)
         runs = _systems(engine_name, searcher, BM25Index(units), dest, paths, k)
         for system, fn in runs.items():
             ranked, latency[system][inst.instance_id] = _timed(fn, inst.problem_statement)

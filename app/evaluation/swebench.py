@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from app.evaluation.devbench import ResultChunk, norm_path
 
@@ -131,21 +131,6 @@ def _extract(git_dir: Path, commit: str, into: Path) -> None:
     if archive.returncode or tar.returncode:
         detail = (git_err or tar.stderr).decode("utf-8", errors="replace").strip()
         raise MaterialiseError(f"git archive {commit} from {git_dir} failed: {detail}")
-
-
-def is_test_path(path: str) -> bool:
-    """Test files by the usual layouts (pytest keeps its own tests under `testing/`)."""
-    parts = PurePosixPath(norm_path(path)).parts
-    if not parts:
-        return False
-    name = parts[-1]
-    dirs = set(parts[:-1])
-    return (
-        bool(dirs & {"test", "tests", "testing"})
-        or name.startswith("test_")
-        or name.endswith(("_test.py", "_test.go"))
-        or name == "conftest.py"
-    )
 
 
 def ranked_files(chunks: Sequence[ResultChunk]) -> list[str]:

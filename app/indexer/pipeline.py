@@ -14,7 +14,7 @@ from app.core.events import IndexProgress, ProgressCallback, ignore_progress
 from app.core.models import SkippedFile
 from app.core.settings import Settings
 from app.indexer.chunk import parse_file
-from app.indexer.context import embed_text
+from app.indexer.context import embed_text, is_test_path
 from app.indexer.rows import chunk_from_row, chunk_row, embed_chars
 from app.indexer.walk import WalkedFile, read_source, walk
 from app.store.manifest import STRATEGY_VERSION, WriteLock
@@ -32,6 +32,7 @@ class IndexReport:
     chunks_added: int = 0
     chunks_total: int = 0
     skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    vectors_wanted: int = 0  # chunks that get a vector (test files only with embed_tests)
     vectors_added: int = 0
     vectors_total: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
@@ -171,6 +172,9 @@ def embed_missing(
     rows = store.chunk_table().to_pylist()
     max_chars = embed_chars(settings)
     todo: dict[str, str] = {}
+    if not settings.embed_tests:
+        rows = [row for row in rows if not is_test_path(row["path"])]
+    report.vectors_wanted = len(rows)
     for row in rows:
         key = row["embed_key"]
         if key not in done_keys and key not in todo:

@@ -33,7 +33,7 @@ class SearchResult:
 class Searcher:
     """Holds one index's chunks and vectors in memory; cheap to query many times."""
 
-    def __init__(self, store: Store, embedder: Any | None) -> None:
+    def __init__(self, store: Store, embedder: Any | None, *, embed_tests: bool = False) -> None:
         self.store = store
         self.embedder = embedder
         table = store.chunk_table()
@@ -57,21 +57,25 @@ class Searcher:
             )
             for row in self.rows
         ]
+        self.embeddable = [
+            index for index, c in enumerate(self.candidates) if embed_tests or not c.is_test
+        ]
         self.matrix = np.zeros((0, 0), dtype=np.float32)
         self.vector_rows = np.zeros(0, dtype=np.int64)
         if embedder is not None:
             self._load_vectors(embedder.model_id)
 
     def _load_vectors(self, model_id: str) -> None:
-        vectors = self.store.vectors(model_id, (row["embed_key"] for row in self.rows))
-        have = [index for index, row in enumerate(self.rows) if row["embed_key"] in vectors]
+        keys = (self.rows[index]["embed_key"] for index in self.embeddable)
+        vectors = self.store.vectors(model_id, keys)
+        have = [index for index in self.embeddable if self.rows[index]["embed_key"] in vectors]
         if have:
             self.matrix = np.stack([vectors[self.rows[index]["embed_key"]] for index in have])
             self.vector_rows = np.asarray(have, dtype=np.int64)
 
     @property
     def vectors_ready(self) -> float:
-        return len(self.vector_rows) / len(self.rows) if self.rows else 1.0
+        return len(self.vector_rows) / len(self.embeddable) if self.embeddable else 1.0
 
     def search(self, query: str, k: int, budget_tokens: int) -> SearchResult:
         timings: dict[str, float] = {}

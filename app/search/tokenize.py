@@ -33,7 +33,8 @@ def _stem(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def _word_tokens(word: str) -> tuple[str, ...]:
     parts = [part.lower() for part in _CAMEL.findall(word)]
-    out = [_stem(part) for part in parts if (len(part) > 1 or part.isdigit()) and part not in STOP_WORDS]
+    kept = [p for p in parts if (len(p) > 1 or p.isdigit()) and p not in STOP_WORDS]
+    out = [_stem(part) for part in kept]
     if len(parts) > 1:
         joined = "".join(parts)
         if len(joined) > 2:

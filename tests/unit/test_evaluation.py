@@ -21,6 +21,7 @@ from app.evaluation.baselines import (
 )
 from app.evaluation.devbench import ResultChunk
 from app.evaluation.runner import BM25, GREP, Searcher, run_dev, run_swebench
+from app.indexer.context import is_test_path
 
 REFERENCE_SCORER = Path("/work/shared/bench/dev/score.py")
 
@@ -281,7 +282,7 @@ def test_swebench_scoring_on_a_hand_made_ranking() -> None:
     m = swebench.aggregate([one, two, none])
     assert (m.instances, m.acc5, m.hit1, m.hit5) == (3, 1 / 3, 1 / 3, 2 / 3)
     assert m.mrr == pytest.approx((1 / 3 + 1.0) / 3)
-    assert swebench.is_test_path("testing/test_x.py") and not swebench.is_test_path("src/a.py")
+    assert is_test_path("testing/test_x.py") and not is_test_path("src/a.py")
 
 
 def git(repo: Path, *args: str) -> str:
