@@ -93,7 +93,7 @@ class Embedder:
         self,
         model_name: str = DEFAULT_EMBEDDING_MODEL,
         *,
-        max_tokens: int = 256,
+        max_tokens: int = 384,
         threads: int | None = None,
         batch_size: int = 32,
     ) -> None:
