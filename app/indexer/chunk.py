@@ -212,10 +212,14 @@ def parse_file(
 
 def coverage(parsed: ParsedFile, text: str) -> tuple[int, int]:
     """(non-blank lines inside definition chunks, non-blank lines) of one file."""
-    lines = text.split("\n")
+    ranges = [(c.start_line, c.end_line) for c in parsed.chunks if c.kind in DEFINITION_KINDS]
+    return covered_lines(text, ranges)
+
+
+def covered_lines(text: str, ranges: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """(non-blank lines inside any of the 1-based inclusive ranges, non-blank lines)."""
     covered: set[int] = set()
-    for chunk in parsed.chunks:
-        if chunk.kind in DEFINITION_KINDS:
-            covered.update(range(chunk.start_line, chunk.end_line + 1))
-    nonblank = [i for i, line in enumerate(lines, 1) if line.strip()]
+    for start, end in ranges:
+        covered.update(range(start, end + 1))
+    nonblank = [i for i, line in enumerate(text.split("\n"), 1) if line.strip()]
     return sum(1 for i in nonblank if i in covered), len(nonblank)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.models import DEFINITION_KINDS
+from app.indexer.chunk import covered_lines
 from app.indexer.languages import DATA_LANGUAGES
 from app.indexer.walk import read_source
 from app.store.store import Store
@@ -30,21 +31,12 @@ def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]
         text, _ = read_source(root / record.path)
         if text is None:
             continue
-        inside: set[int] = set()
-        for start, end in ranges.get(record.path, []):
-            inside.update(range(start, end + 1))
-        non_blank = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]
-        covered = sum(1 for n in non_blank if n in inside)
+        covered, lines = covered_lines(text, ranges.get(record.path, []))
         covered_total += covered
-        lines_total += len(non_blank)
-        if non_blank:
+        lines_total += lines
+        if lines:
             per_file.append(
-                {
-                    "path": record.path,
-                    "covered": covered,
-                    "lines": len(non_blank),
-                    "share": covered / len(non_blank),
-                }
+                {"path": record.path, "covered": covered, "lines": lines, "share": covered / lines}
             )
     per_file.sort(key=lambda item: (item["share"], -item["lines"]))
     return {
