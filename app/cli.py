@@ -154,7 +154,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     print(f"repository  {stats['repository']}\nindex       {stats['index_dir']}")
     print(f"files       {stats['files']}\nchunks      {stats['chunks']}")
     model = stats["embedding_model"] or "none"
-    print(f"vectors     {stats['vectors']} of {stats['chunks']} ({model})")
+    left = stats["chunks"] - stats["vectors_wanted"]
+    print(
+        f"vectors     {stats['vectors']} of {stats['vectors_wanted']} ({model})"
+        + (f"; {left} test-file chunks are left to BM25" if left else "")
+    )
     print("languages   " + ", ".join(f"{k} {v}" for k, v in stats["languages"].items()))
     print("kinds       " + ", ".join(f"{k} {v}" for k, v in stats["chunk_kinds"].items()))
     from app.indexer.walk import SKIP_REASONS

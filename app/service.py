@@ -10,6 +10,7 @@ from typing import Any
 from app.core import paths
 from app.core.events import ProgressCallback, ignore_progress
 from app.core.settings import Settings, load_settings
+from app.indexer.context import is_test_path
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
 from app.store.manifest import IndexCorrupt, read_manifest
@@ -111,7 +112,12 @@ class Service:
         files = store.files()
         chunks = store.chunk_table(["path", "kind", "language", "embed_key"])
         skipped = store.skipped()
-        keys = chunks.column("embed_key").to_pylist()
+        paths = chunks.column("path").to_pylist()
+        keys = [
+            key
+            for key, path in zip(chunks.column("embed_key").to_pylist(), paths, strict=True)
+            if self.settings.embed_tests or not is_test_path(path)
+        ]
         model = manifest.embedding_model
         vectors = store.vector_keys(model) if model else set()
         result: dict[str, Any] = {
@@ -123,6 +129,7 @@ class Service:
             "files": len(files),
             "chunks": chunks.num_rows,
             "vectors": sum(1 for key in keys if key in vectors),
+            "vectors_wanted": len(keys),
             "languages": dict(Counter(f.language for f in files.values()).most_common()),
             "chunk_kinds": dict(Counter(chunks.column("kind").to_pylist()).most_common()),
             "skipped_by_reason": dict(Counter(s["reason"] for s in skipped).most_common()),
