@@ -68,12 +68,24 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"  vectors {report.vectors_total} of {report.vectors_wanted} ({report.vectors_added} new;"
         " test files are left to BM25 unless embed_tests is set)\n"
         f"  skipped {skipped}\n"
-        f"  time    {total:.1f} s ("
+        + _graph_line(report.graph)
+        + f"  time    {total:.1f} s ("
         + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
         + ")\n"
         f"  index   {service.index_dir}"
     )
     return EXIT_OK
+
+
+def _graph_line(graph: dict[str, Any]) -> str:
+    if not graph:
+        return "  graph   unchanged\n"
+    tiers = graph["edges_by_tier"]
+    return (
+        f"  graph   {graph['symbols']} symbols, {graph['calls']} calls ({graph['resolved_calls']}"
+        f" resolved this run): {tiers['certain']} certain, {tiers['probable']} probable, "
+        f"{tiers['uncertain']} uncertain edges, {graph['unresolved']} unresolved\n"
+    )
 
 
 def _hit_json(hit: Any, explain: bool) -> dict[str, Any]:
@@ -211,7 +223,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui",
-        description="Local, offline repository intelligence: index a repository, then search it.",
+        description="Local, offline repository intelligence. `repolens-tui [PATH]` opens the "
+        "terminal UI on PATH (default: the current directory); the commands below work headless.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -260,15 +273,53 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_arguments(p)
     common(p)
     p.set_defaults(run=cmd_eval)
+
+    from app.answer.commands import add_ask_parser
+
+    add_ask_parser(sub, common)
+
+    from app.graph.commands import add_graph_parsers
+
+    add_graph_parsers(sub, common)
     return parser
+
+
+def _run_tui(path: str) -> int:
+    from app.core.settings import load_settings
+    from app.tui.app import run
+
+    run(Path(path), load_settings())
+    return EXIT_OK
+
+
+def _remember_commands(parser: argparse.ArgumentParser) -> None:
+    """So `repolens-tui PATH` can tell a path from a command before parsing."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parser.set_defaults(known_commands=tuple(action.choices))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _remember_commands(parser)
+    words = sys.argv[1:] if argv is None else argv
+    commands = set(parser.get_default("known_commands"))
+    opens_tui = not words or (
+        len(words) == 1 and words[0] not in commands and not words[0].startswith("-")
+    )
+    if opens_tui:
+        from app.service import RepositoryError
+
+        try:
+            return _run_tui(words[0] if words else ".")
+        except RepositoryError as error:
+            print(f"repolens-tui: error: {error}", file=sys.stderr)
+            return EXIT_ERROR
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    from app.answer.model import AnswerModelUnavailable
     from app.indexer.embed import ModelUnavailable
     from app.indexer.walk import WalkError
     from app.service import RepositoryError
@@ -276,7 +327,13 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return int(args.run(args))
-    except (RepositoryError, WalkError, IndexStoreError, ModelUnavailable) as error:
+    except (
+        RepositoryError,
+        WalkError,
+        IndexStoreError,
+        ModelUnavailable,
+        AnswerModelUnavailable,
+    ) as error:
         print(f"repolens-tui: error: {error}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core import paths
 from app.core.events import ProgressCallback, ignore_progress
@@ -15,6 +15,9 @@ from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
 from app.store.manifest import IndexCorrupt, read_manifest
 from app.store.store import Store
+
+if TYPE_CHECKING:
+    from app.answer.engine import Answer, Answerer, CitationCallback, TokenCallback
 
 
 class RepositoryError(Exception):
@@ -35,6 +38,8 @@ class Service:
         self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
         self._searcher: Searcher | None = None
         self._embedder: Any | None = None
+        self._answerer: Answerer | None = None
+        self._graph: Any | None = None  # app.graph.navigate.GraphView, loaded on first use
         self._lock = threading.Lock()
 
     # -- indexing --------------------------------------------------------------------------
@@ -55,6 +60,7 @@ class Service:
         )
         with self._lock:
             self._searcher = None
+            self._graph = None
         return report
 
     def _drop_index(self) -> None:
@@ -100,6 +106,80 @@ class Service:
             k or self.settings.search_k,
             budget_tokens or self.settings.search_budget_tokens,
         )
+
+    # -- answering -------------------------------------------------------------------------
+    def answerer(self, model_file: Path | None = None) -> Answerer:
+        """The answer side, loaded once; `model_file` overrides the `answer_model` setting."""
+        from app.answer.engine import Answerer
+
+        with self._lock:
+            if self._answerer is None or (model_file and self._answerer.model_file != model_file):
+                self._answerer = Answerer(self.settings, model_file)
+            return self._answerer
+
+    def ask(
+        self,
+        question: str,
+        *,
+        on_token: TokenCallback | None = None,
+        on_citation: CitationCallback | None = None,
+        cancel: threading.Event | None = None,
+        budget_tokens: int | None = None,
+        max_tokens: int | None = None,
+        model_file: Path | None = None,
+    ) -> Answer:
+        """A streamed, cited answer (app.answer.engine.Answer); a newer call cancels this one."""
+        return self.answerer(model_file).ask(
+            question,
+            lambda query, budget: self.search(
+                query, k=self.settings.answer_k, budget_tokens=budget
+            ),
+            budget_tokens=budget_tokens,
+            max_tokens=max_tokens,
+            on_token=on_token,
+            on_citation=on_citation,
+            cancel=cancel,
+        )
+
+    def source(self, path: str) -> str:
+        """The current text of a repository file (for previews), or a one-line reason."""
+        from app.indexer.walk import read_source
+
+        target = (self.root / path).resolve()
+        if not target.is_relative_to(self.root):
+            return f"{path} lies outside the repository"
+        text, problem = read_source(target, max_file_bytes=self.settings.max_file_bytes)
+        if text is None:
+            return f"{path} cannot be shown: {problem.reason if problem else 'unreadable'}"
+        return text
+
+    # -- call graph ------------------------------------------------------------------------
+    def graph(self) -> Any:
+        """The published call graph in memory (app.graph.navigate.GraphView)."""
+        with self._lock:
+            if self._graph is None:
+                from app.graph.navigate import GraphView
+
+                manifest = read_manifest(self.index_dir)
+                if manifest is None or "graph_files" not in manifest.table_versions:
+                    state = "is not indexed yet" if manifest is None else "has no call graph yet"
+                    raise IndexCorrupt(f"{self.root} {state}: run `repolens-tui index {self.root}`")
+                self._graph = GraphView(Store.open(self.index_dir))
+            return self._graph
+
+    def callers(self, symbol: str, min_tier: str = "uncertain") -> Any:
+        """Who calls `symbol` (name, Class.method or qualified name), most confident first."""
+        return self.graph().callers(symbol, min_tier)
+
+    def callees(self, symbol: str, min_tier: str = "uncertain") -> Any:
+        return self.graph().callees(symbol, min_tier)
+
+    def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:
+        return list(self.graph().hotspots(n, include_tests=include_tests))
+
+    def symbol(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Definitions whose qualified name fuzzily matches `query` (rapidfuzz)."""
+        return list(self.graph().search_symbols(query, limit))
 
     # -- reporting -------------------------------------------------------------------------
     def stats(self, *, coverage: bool = False) -> dict[str, Any]:

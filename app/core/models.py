@@ -83,14 +83,88 @@ class Symbol:
 
 
 @dataclass(frozen=True, slots=True)
+class Import:
+    """One name an import binds in a file: `from m import name as alias`, `import m as alias`.
+
+    `name` is "" when the whole module is bound (`import os.path`, `import * as m`)."""
+
+    module: str  # as written: "os.path", "./client", "github.com/x/y", "crate::a::b"
+    name: str
+    alias: str  # the local name the file uses
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """One call expression: who makes it (qualified name, "" at module level), what it names."""
+
+    caller: str
+    callee: str  # the called name: "send" in `self.client.send(x)`
+    receiver: str  # "self", "super", "" (a bare call), or the receiver's text ("client")
+    line: int
+    receiver_type: str = ""  # the receiver's class when the same function says (`c = Client()`)
+
+
+@dataclass(frozen=True, slots=True)
+class Inheritance:
+    """A class naming a base (or an implemented interface / trait) as written."""
+
+    child: str  # qualified name of the class
+    base: str  # the base's text with generics removed: "Base", "mod.Base"
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A resolved call, with its evidence: where the call is and which rule resolved it.
+
+    Symbol ids are `path::qualified_name` (`path::` for a file's module-level code)."""
+
+    caller: str
+    callee: str
+    path: str
+    line: int
+    confidence: float
+    rule: str
+
+    @property
+    def tier(self) -> str:
+        return tier_of(self.confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """A call no project definition answers (library, builtin, dynamic, too ambiguous)."""
+
+    caller: str
+    callee: str  # the called text
+    path: str
+    line: int
+    reason: str
+
+
+TIERS = ("certain", "probable", "uncertain")
+
+
+def tier_of(confidence: float) -> str:
+    """certain >= 0.9, probable >= 0.7, uncertain below."""
+    if confidence >= 0.9:
+        return "certain"
+    return "probable" if confidence >= 0.7 else "uncertain"
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedFile:
-    """What one parse of one file yields."""
+    """What one parse of one file yields (imports, calls and bases feed the call graph)."""
 
     path: str
     language: str
     chunks: tuple[Chunk, ...]
     symbols: tuple[Symbol, ...]
     strategy: str  # "tree-sitter", "markdown", "lines": how the file was chunked
+    imports: tuple[Import, ...] = ()
+    calls: tuple[CallSite, ...] = ()
+    bases: tuple[Inheritance, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

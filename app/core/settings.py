@@ -61,6 +61,26 @@ class Settings(BaseSettings):
     search_budget_tokens: int = Field(default=1000, ge=50)
     """Token budget the packer fills with hits (a token is about 3.6 characters of code)."""
 
+    answer_model: str = "repolens/qwen2.5-coder-0.5b-instruct"
+    """The answer model: the offline default (assembled from installed packages into the
+    cache) or the path of any local GGUF file."""
+
+    answer_budget_tokens: int = Field(default=600, ge=50, le=6000)
+    """Token budget of the excerpts an answer is written from. Prompt evaluation dominates
+    the time to first token on two cores, so it stays modest."""
+
+    answer_k: int = Field(default=6, ge=1, le=50)
+    """Hits an answer is written from (each excerpt's header costs prompt tokens too)."""
+
+    answer_max_tokens: int = Field(default=256, ge=8, le=2048)
+    """Longest answer, in model tokens."""
+
+    answer_context_tokens: int = Field(default=4096, ge=512, le=32768)
+    """The model's context window (prompt + answer)."""
+
+    answer_threads: int | None = None
+    """llama.cpp threads; default: the machine's cores (at most 8)."""
+
     @classmethod
     def settings_customise_sources(
         cls,

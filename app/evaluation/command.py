@@ -16,7 +16,9 @@ UNLIMITED_BUDGET = 10**9  # file-level scoring looks at ranks, not at what fits 
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("set", choices=["dev", "swebench"], help="which bench set to run")
+    parser.add_argument(
+        "set", choices=["dev", "swebench", "answers"], help="which bench set to run"
+    )
     parser.add_argument(
         "--bench",
         type=Path,
@@ -40,6 +42,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         "--results", type=Path, help="dev: write the engine's results here (score.py's format)"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    from app.answer.bench import add_answer_eval_arguments
+
+    add_answer_eval_arguments(parser)
 
 
 def _log(message: str) -> None:
@@ -76,6 +81,10 @@ def _make_searcher(args: argparse.Namespace, budget: int | None) -> Any:
 def run_eval_command(args: argparse.Namespace) -> int:
     from app.evaluation import report, runner
 
+    if args.set == "answers":
+        from app.answer.bench import run_answer_eval
+
+        return run_answer_eval(args)
     if args.set == "dev":
         if args.corpora is None:
             _log(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.core.models import DEFINITION_KINDS, Chunk, ParsedFile, Symbol
+from app.graph.extract import extract
 from app.indexer.chunk_defs import (
     CONTAINERS,
     Definition,
@@ -182,7 +184,18 @@ def _tree_sitter(
             Symbol(d.name, d.kind, d.qualified, path, d.core_line, d.end_line, d.parent, language)
             for d in found.definitions
         )
-    return ParsedFile(path, language, tuple(chunks), symbols, "tree-sitter")
+    imports, calls, bases = (
+        _graph_facts(language, tree.root_node, found) if symbols else ((), (), ())
+    )
+    return ParsedFile(path, language, tuple(chunks), symbols, "tree-sitter", imports, calls, bases)
+
+
+def _graph_facts(language: str, root: Any, found: Found) -> tuple[Any, Any, Any]:
+    """Call-graph facts from the same tree; a failure there must not cost the file its chunks."""
+    try:
+        return extract(language, root, found)
+    except Exception:  # noqa: BLE001 - the file then simply has no call sites in the graph
+        return (), (), ()
 
 
 def parse_file(

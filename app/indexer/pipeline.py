@@ -13,6 +13,8 @@ from typing import Any
 from app.core.events import IndexProgress, ProgressCallback, ignore_progress
 from app.core.models import SkippedFile
 from app.core.settings import Settings
+from app.graph.build import update_graph
+from app.graph.facts import FileFacts
 from app.indexer.chunk import parse_file
 from app.indexer.context import embed_text, is_test_path
 from app.indexer.rows import chunk_from_row, chunk_row, embed_chars
@@ -36,6 +38,7 @@ class IndexReport:
     vectors_added: int = 0
     vectors_total: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
+    graph: dict[str, Any] = field(default_factory=dict)  # app.graph.build.GraphReport
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -92,6 +95,7 @@ def index_repository(
         file_rows: list[dict[str, Any]] = []
         touched_rows: list[dict[str, Any]] = []
         max_chars = embed_chars(settings)
+        graph_facts: dict[str, FileFacts] = {}
         total = len(walked.files)
         for number, walked_file in enumerate(walked.files, 1):
             if should_stop():
@@ -126,6 +130,8 @@ def index_repository(
                 continue
             parsed = parse_file(walked_file.path, text, max_chunk_lines=settings.max_chunk_lines)
             replaced.add(walked_file.path)
+            if parsed.symbols or parsed.calls:
+                graph_facts[walked_file.path] = FileFacts.from_parsed(parsed)
             chunk_rows.extend(chunk_row(chunk, max_chars) for chunk in parsed.chunks)
             file_rows.append(
                 _file_row(walked_file, sha, parsed.language, parsed.strategy, len(parsed.chunks))
@@ -146,6 +152,11 @@ def index_repository(
         report.chunks_total = int(store.chunk_table(["id"]).num_rows)
         report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
         report.seconds["write"] = time.perf_counter() - started
+        started = time.perf_counter()
+        if replaced or graph_facts or not store.manifest.table_versions:
+            progress(IndexProgress("graph", 0, 1, "resolving calls"))
+            report.graph = update_graph(store, graph_facts, replaced).as_dict()
+        report.seconds["graph"] = time.perf_counter() - started
         store.publish(**{k: v for k, v in report.as_dict().items() if k != "seconds"})
         progress(IndexProgress("write", 1, 1, "lexical search ready"))
 

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from app.store.graph_tables import GRAPH_SCHEMAS, GRAPH_TABLES
 from app.store.manifest import (
     SCHEMA_VERSION,
     STRATEGY_VERSION,
@@ -26,7 +27,7 @@ from app.store.manifest import (
 CHUNKS = "chunks"
 FILES = "files"
 SKIPPED = "skipped"
-VERSIONED_TABLES = (CHUNKS, FILES, SKIPPED)
+VERSIONED_TABLES = (CHUNKS, FILES, SKIPPED, *GRAPH_TABLES)
 
 CHUNK_SCHEMA = pa.schema(
     [
@@ -140,6 +141,7 @@ class Store:
             (CHUNKS, CHUNK_SCHEMA),
             (FILES, FILE_SCHEMA),
             (SKIPPED, SKIPPED_SCHEMA),
+            *GRAPH_SCHEMAS,
         ):
             if name in existing:
                 self._tables[name] = self._db.open_table(name)
@@ -157,8 +159,10 @@ class Store:
     def _checkout(self) -> None:
         try:
             for name in VERSIONED_TABLES:
-                table = self._table(name)
                 version = self.manifest.table_versions.get(name)
+                if version is None and name in GRAPH_TABLES:
+                    continue  # an index from before the call graph: search still works
+                table = self._table(name)
                 if version is not None and table.version != version:
                     table.checkout(version)
         except Exception as error:  # lance raises ValueError, OSError, RuntimeError...
@@ -185,6 +189,13 @@ class Store:
 
     def chunk_table(self, columns: Sequence[str] | None = None) -> pa.Table:
         table = self._table(CHUNKS)
+        if columns is None:
+            return table.to_arrow()
+        return table.search().select(list(columns)).limit(None).to_arrow()
+
+    def read_table(self, name: str, columns: Sequence[str] | None = None) -> pa.Table:
+        """A whole table at its published version (the graph tables are read this way)."""
+        table = self._table(name)
         if columns is None:
             return table.to_arrow()
         return table.search().select(list(columns)).limit(None).to_arrow()
@@ -219,6 +230,21 @@ class Store:
             self._table(CHUNKS).add(pa.Table.from_pylist(chunk_rows, schema=CHUNK_SCHEMA))
         if file_rows:
             self._table(FILES).add(pa.Table.from_pylist(file_rows, schema=FILE_SCHEMA))
+
+    def replace_rows(
+        self, name: str, schema: pa.Schema, rows: list[dict[str, Any]], paths: Iterable[str] | None
+    ) -> None:
+        """Drop the rows of `paths` (every row when None), then add `rows`."""
+        table = self._table(name)
+        if paths is None:
+            table.delete("true")
+        else:
+            ordered = sorted(set(paths))
+            for start in range(0, len(ordered), 500):
+                batch = ordered[start : start + 500]
+                table.delete("path IN (" + ", ".join(_quote(p) for p in batch) + ")")
+        for start in range(0, len(rows), 100_000):
+            table.add(pa.Table.from_pylist(rows[start : start + 100_000], schema=schema))
 
     def touch_files(self, file_rows: list[dict[str, Any]]) -> None:
         """Update size/mtime of files whose content did not change."""

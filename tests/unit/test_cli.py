@@ -132,6 +132,18 @@ def test_index_from_a_newer_version_is_refused(
     assert "newer repolens-tui" in capsys.readouterr().err
 
 
-def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 2
-    assert "usage" in capsys.readouterr().out
+def test_help_names_the_tui_and_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "terminal UI" in out
+    for command in ("index", "search", "stats", "eval", "bench"):
+        assert command in out
+
+
+def test_a_missing_path_does_not_open_the_tui(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "nowhere")]) == 1
+    assert "does not exist" in capsys.readouterr().err

@@ -1,0 +1,164 @@
+"""Answer a question: retrieve and pack, prompt, stream from the warm local model, check
+citations. A newer question on the same answerer cancels the one in flight."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from app.answer.citations import Citation, CitationStream
+from app.answer.llm import LocalModel, default_threads, load_model
+from app.answer.model import resolve_model_file
+from app.answer.prompt import EXAMPLE_MARKERS, Prompt, build_prompt, clip_question
+from app.core.models import Hit
+from app.core.settings import Settings
+from app.search.searcher import SearchResult
+
+TokenCallback = Callable[[str], None]
+CitationCallback = Callable[[Citation], None]
+NO_CONTEXT = "Nothing in the index matches this question, so there is nothing to answer from."
+EMPTY_QUESTION = "The question is empty: ask something about the repository."
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    question: str
+    text: str
+    citations: list[Citation]
+    context: list[Hit]  # the packed chunks, excerpt n is context[n - 1]
+    grounded: bool  # at least one valid citation
+    finish: str  # "stop", "length", "cancelled" or "no-context"
+    prompt_tokens: int = 0
+    tokens: int = 0
+    tokens_per_s: float = 0.0
+    question_cut: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def all_citations_valid(self) -> bool:
+        return all(c.valid for c in self.citations)
+
+
+class Answerer:
+    """Holds the warm model for one settings object and the question in flight."""
+
+    def __init__(self, settings: Settings, model_file: Path | None = None) -> None:
+        self.settings = settings
+        self.model_file = model_file
+        self._current: threading.Event | None = None
+        self._guard = threading.Lock()
+
+    def model(self) -> LocalModel:
+        path = self.model_file or resolve_model_file(self.settings.answer_model)
+        self.model_file = path
+        return load_model(
+            path,
+            n_ctx=self.settings.answer_context_tokens,
+            threads=self.settings.answer_threads or default_threads(),
+        )
+
+    def _begin(self) -> threading.Event:
+        with self._guard:
+            if self._current is not None:
+                self._current.set()
+            self._current = threading.Event()
+            return self._current
+
+    def ask(
+        self,
+        question: str,
+        search: Callable[[str, int], SearchResult],
+        *,
+        budget_tokens: int | None = None,
+        max_tokens: int | None = None,
+        on_token: TokenCallback | None = None,
+        on_citation: CitationCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Answer:
+        superseded = self._begin()
+
+        def cancelled() -> bool:
+            return superseded.is_set() or (cancel is not None and cancel.is_set())
+
+        started = time.perf_counter()
+        clipped, cut = clip_question(question)
+        if not clipped:
+            return Answer(question, EMPTY_QUESTION, [], [], False, "no-context")
+        budget = budget_tokens or self.settings.answer_budget_tokens
+        result = search(clipped, budget)
+        timings = {"retrieve": _ms(started)}
+        if not result.hits:
+            timings["total"] = _ms(started)
+            return Answer(question, NO_CONTEXT, [], [], False, "no-context", timings_ms=timings)
+        model = self.model()
+        limit = max_tokens or self.settings.answer_max_tokens
+        prompt, tokens, stops = _fitted_prompt(model, question, result.hits, limit)
+        timings["prompt"] = _ms(started) - timings["retrieve"]
+        citations = CitationStream(prompt.excerpts)
+
+        def on_text(piece: str) -> None:
+            if on_token is not None:
+                on_token(piece)
+            for citation in citations.feed(piece):
+                if on_citation is not None:
+                    on_citation(citation)
+
+        generation = model.generate(
+            tokens, max_tokens=limit, stop=stops, on_text=on_text, cancelled=cancelled
+        )
+        checked = citations.finish()
+        if _echoes_example(generation.text, prompt):  # its citations point at the example
+            checked = [replace(c, valid=False) for c in checked]
+        before_model = timings["retrieve"] + timings["prompt"]
+        timings["prefill"] = generation.prefill_ms
+        if generation.first_token_ms is not None:
+            timings["first_token"] = round(before_model + generation.first_token_ms, 1)
+        timings["decode"] = generation.decode_ms
+        timings["total"] = _ms(started)
+        return Answer(
+            question=question,
+            text=generation.text.strip(),
+            citations=checked,
+            context=[e.hit for e in prompt.excerpts],
+            grounded=any(c.valid for c in checked),
+            finish=generation.finish,
+            prompt_tokens=generation.prompt_tokens,
+            tokens=generation.tokens,
+            tokens_per_s=round(generation.tokens_per_s, 2),
+            question_cut=cut,
+            timings_ms=timings,
+        )
+
+
+def _fitted_prompt(
+    model: LocalModel, question: str, hits: list[Hit], max_tokens: int
+) -> tuple[Prompt, list[int], list[str]]:
+    """The prompt with as many excerpts as the context window holds beside the answer."""
+    kept = list(hits)
+    while True:
+        prompt = build_prompt(question, kept)
+        tokens, stops = model.prompt_tokens(prompt.messages)
+        if len(tokens) + max_tokens <= model.n_ctx or len(kept) <= 1:
+            break
+        kept.pop()
+    room = model.n_ctx - max_tokens
+    if len(tokens) > room:  # one excerpt alone is too long: keep its beginning
+        hit = kept[0]
+        share = max(0.1, room / len(tokens) * 0.9)
+        text = hit.text[: int(len(hit.text) * share)]
+        kept = [replace(hit, text=text)]
+        prompt = build_prompt(question, kept)
+        tokens, stops = model.prompt_tokens(prompt.messages)
+    return prompt, tokens, stops
+
+
+def _echoes_example(text: str, prompt: Prompt) -> bool:
+    given = " ".join(e.hit.text for e in prompt.excerpts)
+    return any(marker in text and marker not in given for marker in EXAMPLE_MARKERS)
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

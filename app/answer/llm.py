@@ -1,0 +1,241 @@
+"""llama.cpp behind one small class: load a GGUF once, keep it warm, stream a completion that
+can be cancelled between prompt batches and between tokens."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.answer.model import DEFAULT_GGUF_NAME, AnswerModelUnavailable
+
+# Prompt tokens per llama_decode call. Cancellation does not wait for a step to end: an abort
+# callback stops llama.cpp between graph nodes (milliseconds).
+PREFILL_STEP = 256
+_CHATML_STOPS = ["<|im_end|>", "<|endoftext|>"]
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    text: str
+    prompt_tokens: int
+    tokens: int
+    prefill_ms: float  # prompt evaluation (tokens not already in the warm cache)
+    first_token_ms: float | None  # from the start of generate to the first text
+    decode_ms: float  # from the first text to the end
+    finish: str  # "stop", "length" or "cancelled"
+
+    @property
+    def tokens_per_s(self) -> float:
+        if self.tokens <= 1 or self.decode_ms <= 0:
+            return 0.0
+        return (self.tokens - 1) / (self.decode_ms / 1000)
+
+
+def default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+class LocalModel:
+    """A loaded GGUF. One generation at a time (llama.cpp contexts are not thread-safe)."""
+
+    def __init__(self, path: Path, *, n_ctx: int, threads: int) -> None:
+        # llama.cpp's OpenMP workers spin while they wait; on two cores shared with the
+        # embedder (or anything else) the spinning starves everyone: 3.0 tokens/s instead of
+        # 16.4 in the same loaded run. Read by libgomp when llama_cpp first loads it.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            from llama_cpp import Llama
+        except ImportError as error:
+            raise AnswerModelUnavailable(
+                f"llama-cpp-python is not installed ({error}): run the README's set-up command"
+            ) from error
+        self.path = path
+        self.n_ctx = n_ctx
+        self.lock = threading.Lock()
+        started = time.perf_counter()
+        try:
+            self.llm: Any = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=threads,
+                n_threads_batch=threads,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as error:
+            fix = (
+                "delete it and run again to re-assemble it"
+                if path.name == DEFAULT_GGUF_NAME
+                else "choose a complete GGUF file with --model-file FILE"
+            )
+            raise AnswerModelUnavailable(
+                f"llama.cpp could not load {path}: the file is truncated, corrupt or not a "
+                f"supported GGUF model ({error}); {fix}"
+            ) from error
+        self.load_ms = round((time.perf_counter() - started) * 1000, 1)
+        self._formatter = self._make_formatter()
+        self._stop: Callable[[], bool] = _never
+        self._install_abort_callback()
+
+    def _install_abort_callback(self) -> None:
+        import llama_cpp
+
+        def abort(_data: Any) -> bool:
+            return bool(self._stop())
+
+        self._abort = llama_cpp.ggml_abort_callback(abort)  # kept: C holds only a pointer
+        llama_cpp.llama_set_abort_callback(self.llm._ctx.ctx, self._abort, None)
+
+    def _make_formatter(self) -> Any:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        template = self.llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            return None
+        model = self.llm._model
+        eos, bos = self.llm.token_eos(), self.llm.token_bos()
+        return Jinja2ChatFormatter(
+            template=template,
+            eos_token=model.token_get_text(eos) if eos != -1 else "",
+            bos_token=model.token_get_text(bos) if bos != -1 else "",
+        )
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
+        """The chat-formatted prompt as tokens, and the stop strings of its template."""
+        if self._formatter is None:  # no template in the file: ChatML, the common default
+            text = "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages)
+            text += "<|im_start|>assistant\n"
+            return self.llm.tokenize(text.encode(), add_bos=False, special=True), _CHATML_STOPS
+        response = self._formatter(messages=messages)
+        stops = response.stop if isinstance(response.stop, list) else [response.stop or ""]
+        tokens = self.llm.tokenize(
+            response.prompt.encode(), add_bos=not response.added_special, special=True
+        )
+        return tokens, [s for s in stops + _CHATML_STOPS if s]
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.llm.tokenize(text.encode(), add_bos=False, special=False))
+
+    def generate(
+        self,
+        tokens: list[int],
+        *,
+        max_tokens: int,
+        stop: list[str],
+        on_text: Callable[[str], None],
+        cancelled: Callable[[], bool],
+    ) -> Generation:
+        with self.lock:
+            self._stop = cancelled
+            try:
+                return self._generate(tokens, max_tokens, stop, on_text, cancelled)
+            except RuntimeError:  # llama_decode returned "aborted"
+                if not cancelled():
+                    raise
+                return Generation("", len(tokens), 0, 0.0, None, 0.0, "cancelled")
+            finally:
+                self._stop = _never
+
+    def _generate(
+        self,
+        tokens: list[int],
+        max_tokens: int,
+        stop: list[str],
+        on_text: Callable[[str], None],
+        cancelled: Callable[[], bool],
+    ) -> Generation:
+        llm = self.llm
+        started = time.perf_counter()
+        # Keep the cached prefix shared with the last prompt (the instructions and the worked
+        # example, usually); evaluate the rest.
+        cached = llm.input_ids[: llm.n_tokens].tolist()
+        shared = 0
+        for old, new in zip(cached, tokens[:-1], strict=False):
+            if old != new:
+                break
+            shared += 1
+        llm.n_tokens = shared
+        for start in range(shared, len(tokens) - 1, PREFILL_STEP):
+            if cancelled():
+                return Generation("", len(tokens), 0, _ms(started), None, 0.0, "cancelled")
+            llm.eval(tokens[start : min(start + PREFILL_STEP, len(tokens) - 1)])
+        prefill_ms = _ms(started)
+        pieces: list[str] = []
+        first_at: float | None = None
+        finish = "stop"
+        stream = llm.create_completion(
+            prompt=tokens,
+            max_tokens=max_tokens,
+            temperature=0.0,
+            repeat_penalty=1.05,
+            stop=stop,
+            stream=True,
+        )
+        try:
+            for chunk in stream:
+                if cancelled():
+                    finish = "cancelled"
+                    break
+                choice = chunk["choices"][0]
+                piece = choice["text"]
+                if piece:
+                    if first_at is None:
+                        first_at = time.perf_counter()
+                    pieces.append(piece)
+                    on_text(piece)
+                if choice.get("finish_reason"):
+                    finish = choice["finish_reason"]
+        finally:
+            stream.close()
+        ended = time.perf_counter()
+        generated = max(0, llm.n_tokens - len(tokens))
+        first_ms = round((first_at - started) * 1000, 1) if first_at is not None else None
+        decode_ms = round((ended - first_at) * 1000, 1) if first_at is not None else 0.0
+        return Generation(
+            "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish
+        )
+
+    def raw_generate(self, tokens: list[int], *, max_tokens: int) -> Generation:
+        """The baseline: llama-cpp-python's own streaming on a cold cache, no app around it."""
+        with self.lock:
+            self.llm.reset()
+            started = time.perf_counter()
+            first_at: float | None = None
+            stream = self.llm.create_completion(
+                prompt=tokens, max_tokens=max_tokens, temperature=0.0, stream=True
+            )
+            for chunk in stream:
+                if first_at is None and chunk["choices"][0]["text"]:
+                    first_at = time.perf_counter()
+            ended = time.perf_counter()
+            generated = max(0, self.llm.n_tokens - len(tokens))
+            first_ms = round((first_at - started) * 1000, 1) if first_at is not None else None
+            decode_ms = round((ended - first_at) * 1000, 1) if first_at is not None else 0.0
+            return Generation("", len(tokens), generated, 0.0, first_ms, decode_ms, "stop")
+
+
+_LOADED: dict[tuple[str, int, int], LocalModel] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def load_model(path: Path, *, n_ctx: int, threads: int) -> LocalModel:
+    """The warm model for this file and shape; loaded on first use, then shared."""
+    key = (str(path.resolve()), n_ctx, threads)
+    with _LOADED_LOCK:
+        model = _LOADED.get(key)
+        if model is None:
+            model = LocalModel(path, n_ctx=n_ctx, threads=threads)
+            _LOADED[key] = model
+        return model
+
+
+def _never() -> bool:
+    return False
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

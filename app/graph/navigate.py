@@ -1,0 +1,208 @@
+"""The call graph in memory for answering: callers, callees, hotspots, fuzzy symbol lookup."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from app.core.models import TIERS, tier_of
+from app.graph.facts import split_id
+from app.indexer.context import is_test_path
+from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+
+MODULE_SYMBOL = "<module>"
+MAX_UNRESOLVED = 50
+HOTSPOT_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait"})
+
+
+class GraphError(Exception):
+    """A symbol the graph cannot answer for; the message is for people."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallEntry:
+    """One caller or callee, with the call line that is its evidence."""
+
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    tier: str
+    confidence: float
+    line: int
+    rule: str
+    call_path: str  # the file the call is in (the caller's)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "symbol": self.symbol,
+            "tier": self.tier,
+            "confidence": self.confidence,
+            "line": self.line,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CallsAnswer:
+    symbol: str  # the qualified name asked about
+    path: str
+    entries: tuple[CallEntry, ...]  # most confident first
+    unresolved: tuple[dict[str, Any], ...]
+
+    def by_tier(self) -> dict[str, list[CallEntry]]:
+        groups: dict[str, list[CallEntry]] = {tier: [] for tier in TIERS}
+        for entry in self.entries:
+            groups[entry.tier].append(entry)
+        return groups
+
+
+def tier_floor(min_tier: str) -> float:
+    return {"certain": 0.9, "probable": 0.7, "uncertain": 0.0}[min_tier]
+
+
+class GraphView:
+    """Symbols and edges of one published index, indexed both ways."""
+
+    def __init__(self, store: Any) -> None:
+        symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
+        self.symbols: dict[str, dict[str, Any]] = {row["id"]: row for row in symbols}
+        self.by_qualified: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for sid, row in self.symbols.items():
+            self.by_qualified[row["qualified_name"]].append(sid)
+            self.by_name[row["name"]].append(sid)
+        self.incoming: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.outgoing: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.unresolved_from: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.unresolved_named: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        columns = ["path", "caller", "callee", "callee_text", "line", "confidence", "rule"]
+        for row in store.read_table(GRAPH_EDGES, columns).to_pylist():
+            row["confidence"] = round(float(row["confidence"]), 3)
+            if row["callee"]:
+                self.incoming[row["callee"]].append(row)
+                self.outgoing[row["caller"]].append(row)
+            else:
+                self.unresolved_from[row["caller"]].append(row)
+                name = row["callee_text"].rsplit(".", 1)[-1]
+                self.unresolved_named[name].append(row)
+
+    def find(self, query: str) -> str:
+        """The one symbol `query` names: an id (`path::Q`), a qualified name, `Class.method`
+        or a bare name. Several matches are an error that lists them."""
+        if query in self.symbols:
+            return query
+        matches = self.by_qualified.get(query) or [
+            sid for sid in self.by_name.get(query.rsplit(".", 1)[-1], [])
+            if self.symbols[sid]["qualified_name"].endswith("." + query)
+        ] or self.by_name.get(query, [])  # fmt: skip
+        if not matches:
+            raise GraphError(f"no definition named {query!r} in the index; try `symbols QUERY`")
+        if len(matches) > 1:
+            code = [m for m in matches if not is_test_path(split_id(m)[0])]
+            matches = code if len(code) == 1 else matches
+        if len(matches) > 1:
+            listed = ", ".join(sorted(matches)[:6]) + (" ..." if len(matches) > 6 else "")
+            raise GraphError(
+                f"{query!r} names {len(matches)} definitions ({listed}); "
+                "give Class.method, the qualified name or path::qualified_name"
+            )
+        return matches[0]
+
+    def _entry(self, sid: str, edge: dict[str, Any]) -> CallEntry:
+        path, qualified = split_id(sid)
+        row = self.symbols.get(sid)
+        start, end = (row["start_line"], row["end_line"]) if row else (1, 1)
+        return CallEntry(
+            path, start, end, qualified or MODULE_SYMBOL, tier_of(edge["confidence"]),
+            edge["confidence"], edge["line"], edge["rule"], edge["path"],
+        )  # fmt: skip
+
+    def _answer(
+        self, sid: str, edges: list[dict[str, Any]], other: str, unresolved: list[dict[str, Any]],
+        min_tier: str,
+    ) -> CallsAnswer:  # fmt: skip
+        floor = tier_floor(min_tier)
+        entries = sorted(
+            (self._entry(e[other], e) for e in edges if e["confidence"] >= floor),
+            key=lambda c: (-c.confidence, c.call_path, c.line, c.symbol),
+        )
+        loose = [
+            {"path": u["path"], "line": u["line"], "callee": u["callee_text"], "reason": u["rule"],
+             "caller": split_id(u["caller"])[1] or MODULE_SYMBOL}
+            for u in sorted(unresolved, key=lambda u: (u["path"], u["line"]))[:MAX_UNRESOLVED]
+        ]  # fmt: skip
+        path, qualified = split_id(sid)
+        return CallsAnswer(qualified, path, tuple(entries), tuple(loose))
+
+    def callers(self, query: str, min_tier: str = "uncertain") -> CallsAnswer:
+        """Who calls it; `unresolved` lists calls of the same name nothing resolved."""
+        sid = self.find(query)
+        name = self.symbols[sid]["name"]
+        return self._answer(
+            sid, self.incoming.get(sid, []), "caller", self.unresolved_named.get(name, []), min_tier
+        )
+
+    def callees(self, query: str, min_tier: str = "uncertain") -> CallsAnswer:
+        """What it calls; `unresolved` lists its calls that resolve to nothing in the project."""
+        sid = self.find(query)
+        return self._answer(
+            sid, self.outgoing.get(sid, []), "callee", self.unresolved_from.get(sid, []), min_tier
+        )
+
+    def hotspots(
+        self, n: int = 20, *, include_tests: bool = False, min_tier: str = "probable"
+    ) -> list[dict[str, Any]]:
+        """The most central definitions. Stored ranks count certain and probable edges;
+        another tier re-ranks over the edges that pass it."""
+        table = self.symbols if min_tier == "probable" else self._rerank(tier_floor(min_tier))
+        rows = [
+            r for r in table.values()
+            if r["kind"] in HOTSPOT_KINDS and (include_tests or not is_test_path(r["path"]))
+        ]  # fmt: skip
+        rows.sort(key=lambda r: (-r["pagerank"], -r["fan_in"], r["id"]))
+        return [_symbol_json(r) for r in rows[:n]]
+
+    def _rerank(self, floor: float) -> dict[str, dict[str, Any]]:
+        from app.core.models import Edge
+        from app.graph.rank import rank_symbols
+
+        edges = [
+            Edge(e["caller"], e["callee"], e["path"], e["line"], e["confidence"], e["rule"])
+            for rows in self.incoming.values() for e in rows if e["confidence"] >= floor
+        ]  # fmt: skip
+        ranks = rank_symbols(list(self.symbols), edges, min_confidence=floor)
+        return {
+            sid: row | dict(zip(("fan_in", "fan_out", "pagerank"), ranks[sid], strict=True))
+            for sid, row in self.symbols.items()
+        }
+
+    def search_symbols(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Fuzzy match over qualified names (rapidfuzz), central symbols first among equals."""
+        from rapidfuzz import fuzz, process
+
+        choices = {sid: row["qualified_name"] for sid, row in self.symbols.items()}
+        found = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit * 3)
+        ranked = sorted(found, key=lambda m: (-round(m[1]), -self.symbols[m[2]]["pagerank"], m[2]))[
+            :limit
+        ]
+        return [
+            _symbol_json(self.symbols[sid]) | {"score": round(score, 1)} for _, score, sid in ranked
+        ]
+
+
+def _symbol_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "path": row["path"],
+        "start_line": row["start_line"],
+        "end_line": row["end_line"],
+        "symbol": row["qualified_name"],
+        "kind": row["kind"],
+        "fan_in": row["fan_in"],
+        "fan_out": row["fan_out"],
+        "pagerank": round(row["pagerank"], 6),
+    }

@@ -1,0 +1,360 @@
+"""The resolution cascade: each call site to zero or more definitions, with a confidence and
+the rule that decided it; what resolves to nothing stays as an explicit unresolved record."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+
+from app.core.models import CallSite, Edge, Symbol, Unresolved
+from app.graph.extract import TRUNCATED
+from app.graph.facts import FileFacts, symbol_id
+
+# Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
+RULES = {
+    "self-method": 0.95,
+    "super": 0.95,
+    "local-scope": 0.95,
+    "import": 0.95,
+    "module-attribute": 0.95,
+    "re-export": 0.9,
+    "class-member": 0.9,
+    "typed-receiver": 0.9,
+    "same-module": 0.9,
+    "same-package": 0.9,
+    "unique-name": 0.75,
+    "unique-method": 0.7,
+}
+AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
+MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
+MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
+MAX_REEXPORT_HOPS = 4
+
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
+FREE_KINDS = frozenset({"function", "class", "struct", "interface", "enum", "type", "trait"})
+FUNCTION_KINDS = frozenset({"function", "method"})
+# Languages whose files share one namespace per directory (package), or whose bare calls
+# inside a class may mean `this.`.
+PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift", "rust"})
+IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
+_JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
+_JS = frozenset({"javascript", "typescript", "tsx"})
+
+ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
+Result = tuple[list[str], str]  # (symbol ids, rule)
+
+
+def _dir(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+def _scope(path: str, language: str) -> str:
+    return _dir(path) if language in ("go", "rust") else path
+
+
+class Resolver:
+    """Indexes over every file's facts; `resolve` answers one call site."""
+
+    def __init__(self, files: dict[str, FileFacts]) -> None:
+        self.files = files
+        self.symbols: dict[str, Symbol] = {}
+        self.scoped: dict[str, dict[tuple[str, str], list[str]]] = defaultdict(
+            lambda: defaultdict(list)
+        )  # path -> (parent, name) -> ids
+        self.dir_top: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        self.free: dict[str, list[str]] = defaultdict(list)
+        self.methods: dict[str, list[str]] = defaultdict(list)
+        self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
+        self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
+        self.py_modules: dict[str, list[str]] = defaultdict(list)
+        self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
+        self.rust_modules: dict[str, list[str]] = defaultdict(list)
+        for path, facts in files.items():
+            self._index_file(path, facts)
+        self._base_cache: dict[ClassKey, list[ClassKey]] = {}
+
+    def _index_file(self, path: str, facts: FileFacts) -> None:
+        kinds = {s.qualified_name: s.kind for s in facts.symbols}
+        lang = facts.language
+        for s in facts.symbols:
+            sid = symbol_id(path, s.qualified_name)
+            if sid in self.symbols:
+                continue  # a redefinition (property setter, #ifdef): one node
+            self.symbols[sid] = s
+            self.scoped[path][(s.parent, s.name)].append(sid)
+            nested_in_function = kinds.get(s.parent, "") in FUNCTION_KINDS
+            if s.kind in FREE_KINDS and not nested_in_function and s.kind != "method":
+                self.free[s.name].append(sid)
+                if not s.parent or lang in PACKAGE_LANGUAGES:
+                    self.dir_top[_dir(path)][s.name].append(sid)
+            if s.kind == "method":
+                self.methods[s.name].append(sid)
+            if s.kind in CLASS_KINDS:
+                key = (_scope(path, lang), s.qualified_name)
+                if key not in self.classes[s.name]:
+                    self.classes[s.name].append(key)
+            if s.parent and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS):
+                self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
+        for b in facts.bases:
+            self.bases[(_scope(path, lang), b.child)].append((path, b.base))
+        if lang == "python":
+            parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
+            if parts[-1] == "__init__":
+                parts.pop()
+            for i in range(len(parts)):
+                self.py_modules[".".join(parts[i:])].append(path)
+        elif lang in ("go", "java"):  # every tail of the folder: src/demo/shapes ~ demo.shapes
+            parts = _dir(path).split("/") if _dir(path) else [""]
+            for i in range(len(parts)):
+                self.go_dirs["/".join(parts[i:])].append(path)
+        elif lang == "rust":
+            stem = posixpath.basename(path).removesuffix(".rs")
+            if stem in ("mod", "lib", "main"):
+                stem = posixpath.basename(_dir(path))
+            self.rust_modules[stem].append(path)
+
+    # -- modules -----------------------------------------------------------------------------
+    def module_files(self, facts: FileFacts, module: str) -> list[str] | None:
+        """Project files an import's module names; None when it lies outside the project."""
+        lang = facts.language
+        if lang == "python":
+            if module.startswith("."):
+                level = len(module) - len(module.lstrip("."))
+                base = _dir(facts.path).split("/") if _dir(facts.path) else []
+                base = base[: len(base) - (level - 1)] if level > 1 else base
+                rest = [p for p in module.lstrip(".").split(".") if p]
+                module = ".".join(base + rest)
+            return self.py_modules.get(module) or None
+        if lang in _JS:
+            if not module.startswith("."):
+                return None
+            target = posixpath.normpath(posixpath.join(_dir(facts.path), module))
+            stem = target.removesuffix(".js") if target.endswith(".js") else target
+            for cand in (
+                target,
+                *(stem + e for e in _JS_EXT),
+                *(f"{stem}/index{e}" for e in _JS_EXT),
+            ):
+                if cand in self.files:
+                    return [cand]
+            return None
+        if lang == "rust":
+            parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
+            return self.rust_modules.get(parts[-1]) if parts else None
+        if lang in ("go", "java"):
+            parts = module.split("/" if lang == "go" else ".")
+            for i in range(len(parts)):
+                if found := self.go_dirs.get("/".join(parts[i:])):
+                    return found
+            return None
+        return None
+
+    def _top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:
+        """A top-level definition named `name` in these files, following re-exports."""
+        ids = [sid for p in paths for sid in self.scoped[p].get(("", name), [])]
+        if ids:
+            return ids, "import" if hops == 0 else "re-export"
+        if hops >= MAX_REEXPORT_HOPS:
+            return [], ""
+        for p in paths:
+            facts = self.files[p]
+            for imp in facts.imports:
+                star = imp.name == "*"
+                if star or (imp.alias == name and imp.name):
+                    target = self.module_files(facts, imp.module)
+                    if target and p not in target:
+                        found, _ = self._top(target, name if star else imp.name, hops + 1)
+                        if found:
+                            return found, "re-export"
+        return [], ""
+
+    # -- classes -----------------------------------------------------------------------------
+    def class_of(self, facts: FileFacts, caller: str) -> ClassKey | None:
+        """The class a caller's `self`/`this` means: its nearest class-like ancestor."""
+        qualified = caller
+        for _ in range(16):
+            sym = self.symbols.get(symbol_id(facts.path, qualified))
+            if sym is None:
+                return None
+            if sym.kind in CLASS_KINDS:
+                return (_scope(facts.path, facts.language), qualified)
+            if not sym.parent:
+                return None
+            parent = self.symbols.get(symbol_id(facts.path, sym.parent))
+            if parent is None or parent.kind in CLASS_KINDS:
+                # Go/JS methods name a receiver type that may live in another file.
+                return (_scope(facts.path, facts.language), sym.parent)
+            qualified = sym.parent
+        return None
+
+    def type_keys(self, facts: FileFacts, text: str) -> list[ClassKey]:
+        """Classes a written type name (`Base`, `mod.Base`) means from this file."""
+        head, _, name = text.rpartition(".")
+        if head:  # mod.Base: the module's own definition
+            for imp in facts.imports:
+                if imp.alias == head and not imp.name:
+                    target = self.module_files(facts, imp.module) or []
+                    return [self._key(sid) for sid in self._top(target, name)[0]]
+        ids, rule = self.lookup(facts, "", name, types_only=True)
+        if not ids or RULES.get(rule, 0) < 0.9:
+            keys = self.classes.get(name, [])
+            return keys if len(keys) == 1 else []
+        return [self._key(sid) for sid in ids]
+
+    def _key(self, sid: str) -> ClassKey:
+        sym = self.symbols[sid]
+        return (_scope(sym.path, sym.language), sym.qualified_name)
+
+    def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
+        """The class and its bases, breadth first, bounded; True when a base is outside."""
+        order, seen, outside = [key], {key}, False
+        i = 0
+        while i < len(order) and len(order) < MAX_HIERARCHY:
+            current = order[i]
+            i += 1
+            for path, text in self.bases.get(current, []):
+                found = self.type_keys(self.files[path], text)
+                outside = outside or not found
+                for base in found:
+                    if base not in seen:
+                        seen.add(base)
+                        order.append(base)
+        return order, outside
+
+    def _is_external(self, facts: FileFacts, type_text: str) -> bool:
+        """True when the type's name (or its module) comes from an import outside the project."""
+        head = type_text.split(".", 1)[0]
+        for imp in facts.imports:
+            if imp.alias == head and self.module_files(facts, imp.module) is None:
+                return facts.language in ("python", "javascript", "typescript", "tsx", "go", "java")
+        return False
+
+    def member(self, keys: list[ClassKey], name: str) -> list[str]:
+        for key in keys:
+            if ids := self.members.get(key, {}).get(name):
+                return ids
+        return []
+
+    # -- names -------------------------------------------------------------------------------
+    def lookup(
+        self, facts: FileFacts, caller: str, name: str, *, types_only: bool = False
+    ) -> Result:
+        """A bare name: local scope, imports, same module, same package, then the project."""
+        path = facts.path
+        scoped = self.scoped[path]
+        qualified = caller
+        while qualified:  # closures and nested definitions see their enclosing function's names
+            sym = self.symbols.get(symbol_id(path, qualified))
+            if sym is None or sym.kind not in FUNCTION_KINDS:
+                break
+            if ids := scoped.get((qualified, name)):
+                return ids, "local-scope"
+            qualified = sym.parent
+        for imp in facts.imports:
+            if imp.alias == name and imp.name:
+                target = self.module_files(facts, imp.module)
+                if target is None:
+                    return [], "external"
+                ids, rule = self._top(target, imp.name)
+                if ids:
+                    return ids, rule
+        if ids := scoped.get(("", name)):
+            return ids, "same-module"
+        if facts.language in PACKAGE_LANGUAGES:
+            ids = self.dir_top[_dir(path)].get(name, [])
+            if ids:
+                return ids, "same-package"
+        for imp in facts.imports:
+            if imp.name == "*" and (target := self.module_files(facts, imp.module)):
+                ids, _ = self._top(target, name)
+                if ids:
+                    return ids, "re-export"
+        candidates = self.free.get(name, [])
+        if types_only:
+            candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
+        if len(candidates) == 1:
+            return candidates, "unique-name"
+        return candidates, "ambiguous-name" if candidates else ""
+
+    def resolve(self, facts: FileFacts, call: CallSite) -> tuple[list[Edge], Unresolved | None]:
+        caller = symbol_id(facts.path, call.caller)
+        ids, rule, reason = self._cascade(facts, call)
+        if not ids:
+            text = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
+            return [], Unresolved(caller, text or "(dynamic)", facts.path, call.line, reason)
+        if len(ids) > MAX_CANDIDATES:
+            text = call.callee
+            why = f"ambiguous: {len(ids)} definitions named {text}"
+            return [], Unresolved(caller, text, facts.path, call.line, why)
+        if rule in RULES and len(ids) == 1:
+            confidence = RULES[rule]
+        elif rule in RULES:  # several certain candidates (a name in two imported files)
+            confidence, rule = RULES[rule] / len(ids), f"{rule}-split"
+        else:
+            confidence = min(AMBIGUOUS_TOTAL / len(ids), 0.35)
+        edges = [
+            Edge(caller, sid, facts.path, call.line, round(confidence, 3), rule) for sid in ids
+        ]
+        return edges, None
+
+    def _cascade(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
+        name, receiver = call.callee, call.receiver
+        if receiver == TRUNCATED:
+            return [], "", f"{name} not extracted: the file has too many calls"
+        if not name:
+            return [], "", "dynamic call"
+        lang = facts.language
+        if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
+            key = self.class_of(facts, call.caller)
+            if key is not None:
+                keys, outside = self.hierarchy(key)
+                if receiver == "super":
+                    keys = keys[1:]
+                if ids := self.member(keys, name):
+                    return ids, "super" if receiver == "super" else "self-method", ""
+                if receiver:
+                    why = "inherited from a class outside the project" if outside else "no method"
+                    return [], "", f"{why} {name} on {key[1]}"
+        if not receiver:
+            ids, rule = self.lookup(facts, call.caller, name)
+            return ids, rule, "external import" if rule == "external" else "no definition"
+        if call.receiver_type:  # `c = Client()` earlier in the same function
+            keys = self.type_keys(facts, call.receiver_type)
+            if keys:
+                order, outside = self.hierarchy(keys[0])
+                if ids := self.member(order, name):
+                    return ids, "typed-receiver", ""
+                if not outside:
+                    return [], "", f"no method {name} on {call.receiver_type}"
+            elif self._is_external(facts, call.receiver_type):
+                return [], "", f"method of {call.receiver_type}, a type outside the project"
+        head = receiver.split(".", 1)[0]
+        for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
+            if imp.name and imp.alias == receiver and lang == "python":
+                dots = imp.module if not imp.module.strip(".") else imp.module + "."
+                target = self.module_files(facts, dots + imp.name)
+            elif not imp.name and imp.alias in (receiver, head):
+                target = self.module_files(facts, imp.module)
+                if target is None:
+                    return [], "", f"external module {imp.module}"
+            else:
+                continue
+            if target and (ids := self._top(target, name)[0]):
+                return ids, "module-attribute", ""
+        if lang == "rust" and ("::" in receiver or receiver.islower()):  # util::square
+            target = self.module_files(facts, receiver)
+            if target and (ids := self._top(target, name)[0]):
+                return ids, "module-attribute", ""
+            receiver = receiver.rsplit("::", 1)[-1]
+        if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
+            keys = self.type_keys(facts, receiver)
+            if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
+                return ids, "class-member", ""
+            if not keys and receiver.isidentifier():
+                return [], "", f"{receiver} is not a type defined in the project"
+        candidates = self.methods.get(name, [])
+        if len(candidates) == 1:
+            return candidates, "unique-method", ""
+        return candidates, "ambiguous-method", "no method of that name in the project"

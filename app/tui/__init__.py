@@ -1,0 +1,1 @@
+"""The Textual front end: one App, its messages and its stylesheet."""

@@ -1,0 +1,257 @@
+"""The Textual App: workers call the service in threads; handlers own every state change."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, Input
+from textual.worker import Worker, WorkerState
+
+from app.core.models import Hit
+from app.tui import state
+from app.tui.messages import (
+    AnswerFinished,
+    AnswerToken,
+    HitsReady,
+    IndexFinished,
+    IndexProgressed,
+    IndexSummary,
+    SearchFailed,
+    SourceLoaded,
+)
+from themes import DEFAULT_THEME, THEMES
+from widgets.answer_pane import AnswerPane
+from widgets.code_preview import CodePreview
+from widgets.hit_list import HitList
+from widgets.index_status import IndexStatus
+
+SEARCH_DEBOUNCE_S = 0.12
+MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
+
+
+class RepolensApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "repolens"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+f", "focus_search", "Search"),
+        Binding("ctrl+r", "focus_results", "Results"),
+        Binding("ctrl+x", "toggle_maximize", "Maximize"),
+        Binding("ctrl+t", "next_theme", "Theme"),
+    ]
+
+    def __init__(self, service: Any, theme_name: str | None = None) -> None:
+        super().__init__()
+        self.service = service
+        self.initial_theme = theme_name or state.load().get("theme", DEFAULT_THEME)
+        self.generation = 0
+        self.index_ready = False
+        self._debounce: Timer | None = None
+        self._answer_cancel: threading.Event | None = None
+        self.answer_generation = 0
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Ask about this repository…", id="search")
+        with Horizontal(id="panes"):
+            yield HitList(id="hits")
+            yield CodePreview(id="preview")
+            yield AnswerPane(id="answer-pane")
+        yield IndexStatus(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = (
+            self.initial_theme if self.initial_theme in self.available_themes else (DEFAULT_THEME)
+        )
+        self.sub_title = str(self.service.root)
+        self.query_one("#hits", HitList).border_title = "Ranked chunks"
+        self.query_one("#preview", CodePreview).border_title = "Code"
+        self.query_one("#answer-pane", AnswerPane).border_title = "Answer"
+        self.query_one("#search", Input).focus()
+        self._index()
+
+    # -- indexing ----------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="index")
+    def _index(self) -> None:
+        try:
+            report = self.service.index(lambda p: self.post_message(IndexProgressed(p)))
+        except Exception as error:  # shown in the status line; search keeps what it has
+            self.post_message(IndexFinished(None, str(error)))
+            return
+        summary = IndexSummary(
+            report.files_seen, report.chunks_total, report.vectors_total, report.vectors_wanted
+        )
+        self.post_message(IndexFinished(summary))
+
+    @on(IndexProgressed)
+    def _show_progress(self, message: IndexProgressed) -> None:
+        for status in self.query("#status").results(IndexStatus):  # none while closing
+            status.show_progress(message.progress)
+
+    @on(IndexFinished)
+    def _index_finished(self, message: IndexFinished) -> None:
+        found = list(self.query("#status").results(IndexStatus))
+        if not found:
+            return  # the app is closing; the index run finished anyway
+        status = found[0]
+        if message.summary is None:
+            status.show_error(message.error)
+            return
+        self.index_ready = True
+        s = message.summary
+        status.show_ready(s.files, s.chunks, s.vectors, s.vectors_wanted)
+        query = self.query_one("#search", Input).value
+        if query.strip():
+            self._start_search(query)
+
+    # -- searching ---------------------------------------------------------------------------
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        if self._debounce is not None:
+            self._debounce.stop()
+        query = event.value
+        self._debounce = self.set_timer(SEARCH_DEBOUNCE_S, lambda: self._start_search(query))
+
+    @on(Input.Submitted, "#search")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        self._start_search(event.value)
+        if not event.value.strip():
+            return
+        if self._answer_cancel is not None:
+            self._answer_cancel.set()  # a new question stops the answer in flight
+        self._answer_cancel = threading.Event()
+        self.answer_generation += 1
+        self.query_one("#answer-pane", AnswerPane).show_text("_Reading the excerpts…_")
+        self._ask(event.value[:MAX_QUERY_CHARS], self.answer_generation, self._answer_cancel)
+
+    @work(thread=True, exclusive=True, group="answer")
+    def _ask(self, question: str, generation: int, cancel: threading.Event) -> None:
+        try:
+            answer = self.service.ask(
+                question,
+                on_token=lambda text: self.post_message(AnswerToken(text, generation)),
+                cancel=cancel,
+            )
+        except Exception as error:  # no model, a broken file: say so; search keeps working
+            self.post_message(AnswerFinished(None, generation, str(error)))
+            return
+        self.post_message(AnswerFinished(answer, generation))
+
+    @on(AnswerToken)
+    def _answer_token(self, message: AnswerToken) -> None:
+        if message.generation == self.answer_generation:
+            pane = self.query_one("#answer-pane", AnswerPane)
+            if not getattr(pane, "streamed", ""):
+                pane.show_text("")
+            pane.append(message.text)
+
+    @on(AnswerFinished)
+    def _answer_finished(self, message: AnswerFinished) -> None:
+        if message.generation != self.answer_generation:
+            return
+        pane = self.query_one("#answer-pane", AnswerPane)
+        answer: Any = message.answer
+        if answer is None:
+            pane.show_text(f"**No answer:** {message.error}")
+            return
+        cited = [
+            f"[{c.n}] {c.path}:{c.start_line}-{c.end_line} {c.symbol}"
+            + ("" if c.valid else " (not an excerpt it was given)")
+            for c in answer.citations
+        ]
+        pane.finish(cited, answer.grounded)
+
+    def _start_search(self, query: str) -> None:
+        self.generation += 1
+        if not query.strip():
+            self.query_one("#hits", HitList).show_hits([])
+            return
+        self._search(query[:MAX_QUERY_CHARS], self.generation)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, query: str, generation: int) -> None:
+        try:
+            result = self.service.search(query)
+        except Exception as error:  # an index still being built says so; others are shown
+            self.post_message(SearchFailed(query, str(error)))
+            return
+        self.post_message(HitsReady(query, result.hits, result.timings_ms, generation))
+
+    @on(HitsReady)
+    def _show_hits(self, message: HitsReady) -> None:
+        if message.generation != self.generation:
+            return  # an answer to a query the user has already changed
+        hits = self.query_one("#hits", HitList)
+        hits.show_hits(message.hits)
+        hits.border_subtitle = f"{len(message.hits)} hits"
+        if not message.hits:
+            self.query_one("#preview", CodePreview).show_message("No results.")
+
+    @on(SearchFailed)
+    def _search_failed(self, message: SearchFailed) -> None:
+        text = "The index is still being built." if not self.index_ready else message.reason
+        self.query_one("#preview", CodePreview).show_message(text)
+
+    # -- preview -----------------------------------------------------------------------------
+    @on(HitList.HitSelected)
+    def _hit_selected(self, message: HitList.HitSelected) -> None:
+        self._load_source(message.hit)
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _load_source(self, hit: Hit) -> None:
+        self.post_message(SourceLoaded(hit, self.service.source(hit.path)))
+
+    @on(SourceLoaded)
+    def _show_source(self, message: SourceLoaded) -> None:
+        hit = message.hit
+        code_theme = "monokai" if self.current_theme.dark else "default"
+        self.query_one("#preview", CodePreview).show(
+            hit.path, message.text, hit.start_line, hit.end_line, code_theme
+        )
+
+    # -- everything else ---------------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.notify(str(event.worker.error), title="Something failed", severity="error")
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_focus_results(self) -> None:
+        self.query_one("#hits", HitList).focus()
+
+    def action_toggle_maximize(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+            return
+        focused = self.focused
+        pane: Widget = self.query_one("#hits", HitList)
+        for ancestor in focused.ancestors_with_self if focused else []:
+            if isinstance(ancestor, Widget) and ancestor.id in {"hits", "preview", "answer-pane"}:
+                pane = ancestor
+                break
+        self.screen.maximize(pane)
+
+    def action_next_theme(self) -> None:
+        names = [theme.name for theme in THEMES]
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+
+    def watch_theme(self, theme: str) -> None:
+        state.save({"theme": theme})
+
+
+def run(path: Path, settings: Any) -> None:
+    from app.service import Service
+
+    RepolensApp(Service(path, settings)).run()

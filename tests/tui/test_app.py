@@ -1,0 +1,108 @@
+"""The TUI driven with Pilot over a real index of the sample repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexFinished
+from widgets.code_preview import CodePreview, safe_code
+from widgets.hit_list import HitList, hit_prompt
+
+
+@pytest.fixture
+def tui_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("REPOLENS_STATE_FILE", str(path))
+    return path
+
+
+async def _wait_for(pilot, condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    waited = 0.0
+    while not condition():
+        await pilot.pause(0.1)
+        waited += 0.1
+        assert waited < timeout, "the app did not get there in time"
+
+
+async def test_type_a_question_and_read_the_code(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    seen: list[object] = []
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
+        await _wait_for(pilot, lambda: app.index_ready)
+        assert any(isinstance(m, IndexFinished) and m.summary for m in seen)
+        await pilot.press(*"exponential backoff with jitter")
+        hits = app.query_one("#hits", HitList)
+        await _wait_for(pilot, lambda: bool(hits.hits))
+        assert any(isinstance(m, HitsReady) for m in seen)
+        assert hits.hits[0].symbol == "retry_backoff"
+        preview = app.query_one("#preview", CodePreview)
+        await _wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+        await pilot.press("ctrl+r", "j")
+        assert hits.highlighted == 1
+        await _wait_for(pilot, lambda: f":{hits.hits[1].start_line}-" in str(preview.border_title))
+
+
+async def test_theme_switch_is_remembered(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 30)) as pilot:
+        first = app.theme
+        await pilot.press("ctrl+t")
+        assert app.theme != first
+        chosen = app.theme
+    assert chosen in tui_state.read_text()
+    again = RepolensApp(Service(sample_repo, settings))
+    async with again.run_test(size=(120, 30)):
+        assert again.theme == chosen
+
+
+async def test_maximize_and_small_terminals(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+r", "ctrl+x")
+        assert app.screen.maximized is app.query_one("#hits", HitList)
+        await pilot.press("ctrl+x")
+        assert app.screen.maximized is None
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.press("ctrl+f", *"cookie")
+        hits = app.query_one("#hits", HitList)
+        await _wait_for(pilot, lambda: bool(hits.hits))
+
+
+async def test_enter_streams_a_local_answer(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    seen: list[object] = []
+    short = settings.model_copy(update={"answer_max_tokens": 24})
+    app = RepolensApp(Service(sample_repo, short))
+    async with app.run_test(size=(120, 30), message_hook=seen.append) as pilot:
+        await _wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"how long to wait between retries", "enter")
+        await _wait_for(pilot, lambda: any(isinstance(m, AnswerFinished) for m in seen), 120)
+        finished = next(m for m in seen if isinstance(m, AnswerFinished))
+        assert finished.answer is not None, finished.error
+        assert any(isinstance(m, AnswerToken) for m in seen)
+        from textual.widgets import Markdown
+
+        assert app.query_one("#answer", Markdown).source.strip()
+
+
+def test_code_and_names_render_literally() -> None:
+    assert safe_code("print('\x1b[31mred')") == "print('\\x1b[31mred')"
+    assert safe_code("x" * 2000).endswith(" …")
+    from app.core.models import Hit
+
+    hit = Hit("id", "a.py", 1, 2, "[bold]x", "[bold]x", "function", "python", 1.0, "", "body")
+    assert "[bold]x" in hit_prompt(hit, 1.0).plain

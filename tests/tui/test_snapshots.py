@@ -1,0 +1,46 @@
+"""Pictures of each screen state and theme (pytest-textual-snapshot); update with
+`pytest tests/tui --snapshot-update` after a deliberate change, and look at the SVGs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+from widgets.hit_list import HitList
+
+
+@pytest.fixture
+def make_app(sample_repo: Path, settings: Settings, tmp_path: Path, monkeypatch: Any) -> Any:
+    monkeypatch.setenv("REPOLENS_STATE_FILE", str(tmp_path / "tui.json"))
+
+    # The sample repository is copied to a temporary path; the UI shows paths relative to it
+    # except the sub-title, which the snapshot must not depend on.
+    def make(theme: str) -> RepolensApp:
+        app = RepolensApp(Service(sample_repo, settings), theme_name=theme)
+        app.sub_title = ""
+        return app
+
+    return make
+
+
+async def _searched(pilot: Any) -> None:
+    app = pilot.app
+    while not app.index_ready:
+        await pilot.pause(0.1)
+    await pilot.press(*"exponential backoff with jitter")
+    hits = app.query_one("#hits", HitList)
+    while not hits.hits:
+        await pilot.pause(0.1)
+    await pilot.pause(0.5)
+    app.query_one("#search").blur()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("theme", ["repolens-dark", "repolens-light"])
+def test_main_screen_after_a_search(snap_compare: Any, make_app: Any, theme: str) -> None:
+    assert snap_compare(make_app(theme), terminal_size=(130, 32), run_before=_searched)

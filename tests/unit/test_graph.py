@@ -1,0 +1,215 @@
+"""The call graph's promises: bounded on bad input, incremental equals full, PageRank as
+networkx computes it, and the CLI's JSON contract."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.core.models import Edge
+from app.core.settings import Settings
+from app.graph.extract import MAX_CALLS_PER_FILE
+from app.graph.facts import FileFacts
+from app.graph.rank import pagerank, rank_symbols
+from app.graph.resolve import Resolver
+from app.indexer.chunk import parse_file
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "callgraph"
+
+
+def resolve_all(sources: dict[str, str]) -> tuple[list[Edge], list[tuple[str, int, str]]]:
+    files = {p: FileFacts.from_parsed(parse_file(p, text)) for p, text in sources.items()}
+    resolver = Resolver(files)
+    edges, unresolved = [], []
+    for facts in files.values():
+        for call in facts.calls:
+            found, missing = resolver.resolve(facts, call)
+            edges.extend(found)
+            if missing is not None:
+                unresolved.append((missing.path, missing.line, missing.reason))
+            assert found or missing is not None  # nothing dropped silently
+    return edges, unresolved
+
+
+def test_a_class_inheriting_from_itself_through_an_alias_stays_bounded() -> None:
+    edges, unresolved = resolve_all(
+        {
+            "m.py": "from m import A as B\n\n\nclass A(B):\n    def f(self):\n"
+            "        return self.missing()\n\n    def g(self):\n        return self.f()\n",
+            "n.py": "class X(Y):\n    def run(self):\n        return self.walk()\n\n\n"
+            "class Y(X):\n    def walk(self):\n        return self.nothing()\n",
+        }
+    )
+    assert {(e.path, e.line, e.callee) for e in edges} == {
+        ("m.py", 9, "m.py::A.f"),
+        ("n.py", 3, "n.py::Y.walk"),
+    }
+    assert ("m.py", 6, "no method missing on A") in unresolved
+    assert ("n.py", 8, "no method nothing on Y") in unresolved
+
+
+def test_a_5000_way_ambiguous_name_is_reported_not_guessed() -> None:
+    sources = {
+        f"gen/m{i}.py": "".join(
+            f"class C{i}_{j}:\n    def get(self):\n        return 1\n\n\n" for j in range(100)
+        )
+        + "".join(f"def get_{j}():\n    return 1\n\n\n" for j in range(2))
+        for i in range(50)
+    }
+    sources["use.py"] = "def caller(obj):\n    return obj.get()\n"
+    started = time.perf_counter()
+    edges, unresolved = resolve_all(sources)
+    assert time.perf_counter() - started < 10
+    assert not [e for e in edges if e.path == "use.py"]
+    assert ("use.py", 2, "ambiguous: 5000 definitions named get") in unresolved
+
+
+def test_a_generated_file_with_100000_calls_is_capped_explicitly() -> None:
+    text = "def f():\n    return 1\n\n\n" + "f()\n" * 100_000
+    started = time.perf_counter()
+    parsed = parse_file("generated.py", text)
+    assert time.perf_counter() - started < 60  # about 3 s idle; bounded, not a benchmark
+    assert len(parsed.calls) == MAX_CALLS_PER_FILE + 1
+    edges, unresolved = resolve_all({"generated.py": text[:2_000]})
+    assert edges and not unresolved
+    last = FileFacts.from_parsed(parsed)
+    resolver = Resolver({"generated.py": last})
+    _, missing = resolver.resolve(last, last.calls[-1])
+    assert missing is not None and missing.reason.startswith("80000 more calls not extracted")
+
+
+def test_syntax_errors_keep_the_calls_around_them() -> None:
+    text = (
+        "def a():\n    b(\n\n\ndef b():\n    return c()\n\n\n"
+        "def c():\n    return d(  # never closed\n\n\ndef d():\n    return a()\n"
+    )
+    edges, _ = resolve_all({"broken.py": text})
+    pairs = {(e.caller.split("::")[1], e.callee.split("::")[1]) for e in edges}
+    assert ("b", "c") in pairs and ("d", "a") in pairs
+
+
+def test_pagerank_matches_networkx_and_is_fast_at_50000_symbols() -> None:
+    import networkx as nx
+    from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
+
+    rng = random.Random(7)
+    nodes = [f"n{i}" for i in range(200)]
+    weights: dict[tuple[str, str], float] = {}
+    for _ in range(600):
+        key = (rng.choice(nodes), rng.choice(nodes[:40]))
+        weights[key] = weights.get(key, 0) + rng.choice([0.95, 0.75, 0.35])
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
+    reference = _pagerank_python(graph, weight="weight")
+    ours = pagerank(nodes, [(a, b, w) for (a, b), w in weights.items()])
+    assert max(abs(reference[n] - ours[n]) for n in nodes) < 1e-9
+
+    big = [f"s{i}" for i in range(50_000)]
+    edges = [
+        Edge(rng.choice(big), big[int(rng.paretovariate(1.2)) % 50_000], "p", 1, 0.9, "r")
+        for _ in range(200_000)
+    ]
+    weighted = [(e.caller, e.callee, e.confidence) for e in edges]
+    started = time.perf_counter()
+    pagerank(big, weighted)
+    assert time.perf_counter() - started < 2.0  # about 0.3 s on an idle 2-core machine
+    ranks = rank_symbols(big, edges)
+    assert sum(score for _, _, score in ranks.values()) == pytest.approx(1.0)
+
+
+def _edge_set(service: Service) -> set[tuple[object, ...]]:
+    rows = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    return {
+        (r["path"], r["caller"], r["callee"], r["callee_text"], r["line"],
+         round(r["confidence"], 3), r["rule"])
+        for r in rows
+    }  # fmt: skip
+
+
+def test_an_incremental_update_gives_the_graph_a_full_rebuild_gives(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "python", repo)
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        (repo / f"pkg/extra{i}.py").write_text(f"def helper{i}():\n    return len([])\n")
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    edits = [
+        ("pkg/base.py", lambda t: t + "\n    def radius(self):\n        return 0\n"),
+        ("pkg/util.py", lambda t: t.replace("def pong(n)", "def pong_renamed(n)")),
+        ("pkg/more.py", lambda t: "def fact(n):\n    return n\n\n\ndef main():\n    fact(1)\n"),
+        ("pkg/shapes.py", lambda t: t.replace("class Square(Model)", "class Square(Circle)")),
+    ]
+    for path, edit in edits:
+        target = repo / path
+        target.write_text(edit(target.read_text() if target.exists() else ""))
+        report = service.index(with_vectors=False)
+        assert report.graph["resolved_calls"] < report.graph["calls"]  # only what can change
+        fresh = Service(repo, Settings(index_dir=tmp_path / f"fresh-{path.replace('/', '-')}"))
+        fresh.index(with_vectors=False)
+        assert _edge_set(service) == _edge_set(fresh), path
+    (repo / "pkg/util.py").unlink()
+    service.index(with_vectors=False)
+    fresh = Service(repo, Settings(index_dir=tmp_path / "fresh-removed"))
+    fresh.index(with_vectors=False)
+    assert _edge_set(service) == _edge_set(fresh)
+
+
+def test_callers_json_contract_and_errors(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "python", repo)
+    index_dir = str(settings.index_dir)
+    assert main(["index", str(repo), "--no-vectors", "-q", "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["callers", str(repo), "Base.save", "--json", "--index-dir", index_dir]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["symbol"] == "Base.save"
+    assert payload["callers"] == [
+        {"path": "pkg/shapes.py", "start_line": 22, "end_line": 24, "symbol": "Square.describe",
+         "tier": "certain", "confidence": 0.95, "line": 23, "rule": "self-method"}
+    ]  # fmt: skip
+    assert payload["unresolved"] == []
+
+    args = ["callees", str(repo), "pkg/app.py::main", "--json", "--index-dir", index_dir]
+    assert main([*args, "--min-tier", "certain"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    confidences = [c["confidence"] for c in payload["callees"]]
+    assert confidences == sorted(confidences, reverse=True) and min(confidences) >= 0.9
+    assert {u["callee"] for u in payload["unresolved"]} >= {"json.dumps", "handler"}
+
+    assert main(["callers", str(repo), "area", "--index-dir", index_dir]) == 1
+    assert "names 2 definitions" in capsys.readouterr().err
+    assert main(["callers", str(repo), "nope", "--index-dir", index_dir]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("repolens-tui: error: ") and err.count("\n") == 1
+
+    assert main(["hotspots", str(repo), "--json", "-n", "3", "--index-dir", index_dir]) == 0
+    hot = json.loads(capsys.readouterr().out)["hotspots"]
+    assert len(hot) == 3 and hot[0]["pagerank"] >= hot[-1]["pagerank"]
+    assert main(["symbols", str(repo), "squar", "--json", "--index-dir", index_dir]) == 0
+    found = json.loads(capsys.readouterr().out)["symbols"]
+    assert found[0]["symbol"] in ("square", "Square")
+
+
+@pytest.mark.parametrize(
+    "module", ["app.graph.build", "app.graph.navigate", "app.graph.commands", "app.graph.bench"]
+)
+def test_graph_modules_import_no_ui(module: str) -> None:
+    import subprocess
+    import sys
+
+    code = f"import sys, {module}\nassert not [m for m in sys.modules if m.startswith('textual')]"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])

@@ -1,0 +1,60 @@
+"""The ranked chunks: symbol, path:lines, kind and a score bar per hit."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from app.core.models import Hit
+
+BAR_WIDTH = 8
+
+
+def hit_prompt(hit: Hit, best_score: float) -> Text:
+    """One hit as plain Text: code names never go through markup, so `[bold]` stays literal."""
+    share = hit.score / best_score if best_score > 0 else 0.0
+    filled = max(1, round(share * BAR_WIDTH))
+    name = hit.qualified_name or hit.symbol or hit.kind
+    line = Text(no_wrap=True, overflow="ellipsis")
+    line.append("█" * filled + "░" * (BAR_WIDTH - filled), style="bold")
+    line.append(" ")
+    line.append(name, style="bold")
+    line.append(f"  {hit.kind}", style="italic")
+    line.append(f"\n{hit.path}:{hit.start_line}-{hit.end_line}", style="dim")
+    if hit.packed == "signature":
+        line.append("  (signature)", style="dim")
+    return line
+
+
+class HitList(OptionList):
+    """Emits HitSelected when the highlight moves; j/k move like the arrow keys."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    class HitSelected(Message):
+        def __init__(self, hit: Hit) -> None:
+            super().__init__()
+            self.hit = hit
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.hits: list[Hit] = []
+
+    def show_hits(self, hits: list[Hit]) -> None:
+        self.hits = list(hits)
+        best = max((hit.score for hit in hits), default=0.0)
+        self.clear_options()
+        self.add_options([Option(hit_prompt(hit, best), id=hit.chunk_id) for hit in hits])
+        if hits:
+            self.highlighted = 0
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option_index < len(self.hits):
+            self.post_message(self.HitSelected(self.hits[event.option_index]))
