@@ -53,6 +53,8 @@ class HitList(OptionList):
         self.add_options([Option(hit_prompt(hit, best), id=hit.chunk_id) for hit in hits])
         if hits:
             self.highlighted = 0
+            # Re-highlighting the same row emits nothing; the preview must follow new results.
+            self.post_message(self.HitSelected(hits[0]))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

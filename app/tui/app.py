@@ -165,7 +165,7 @@ class RepolensApp(App[None]):
             pane.show_text(f"**No answer:** {message.error}")
             return
         cited = [
-            f"[{c.n}] {c.path}:{c.start_line}-{c.end_line} {c.symbol}"
+            f"\\[{c.n}\\] `{c.path}:{c.start_line}-{c.end_line}` `{c.symbol}`"
             + ("" if c.valid else " (not an excerpt it was given)")
             for c in answer.citations
         ]
