@@ -284,37 +284,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run_tui(path: str) -> int:
-    from app.core.settings import load_settings
-    from app.tui.app import run
-
-    run(Path(path), load_settings())
-    return EXIT_OK
-
-
-def _remember_commands(parser: argparse.ArgumentParser) -> None:
-    """So `repolens-tui PATH` can tell a path from a command before parsing."""
+def command_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommands, so a launcher can tell `repolens-tui PATH` from a command."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            parser.set_defaults(known_commands=tuple(action.choices))
+            return set(action.choices)
+    return set()
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The headless commands; `app.tui.main` is the console script and opens the UI."""
     parser = build_parser()
-    _remember_commands(parser)
     words = sys.argv[1:] if argv is None else argv
-    commands = set(parser.get_default("known_commands"))
-    opens_tui = not words or (
-        len(words) == 1 and words[0] not in commands and not words[0].startswith("-")
-    )
-    if opens_tui:
-        from app.service import RepositoryError
-
-        try:
-            return _run_tui(words[0] if words else ".")
-        except RepositoryError as error:
-            print(f"repolens-tui: error: {error}", file=sys.stderr)
-            return EXIT_ERROR
     args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
