@@ -20,7 +20,7 @@ from app.indexer.context import embed_text, is_test_path
 from app.indexer.rows import chunk_from_row, chunk_row, embed_chars
 from app.indexer.walk import WalkedFile, read_source, walk
 from app.store.manifest import STRATEGY_VERSION, WriteLock
-from app.store.store import Store
+from app.store.store import CHUNK_COLUMNS, Store
 
 
 @dataclass(slots=True)
@@ -159,6 +159,8 @@ def index_repository(
         report.seconds["graph"] = time.perf_counter() - started
         store.publish(**{k: v for k, v in report.as_dict().items() if k != "seconds"})
         progress(IndexProgress("write", 1, 1, "lexical search ready"))
+        # The rows are written; embedding reads them back, so hold no second copy meanwhile.
+        del chunk_rows, file_rows, touched_rows, graph_facts, walked, previous
 
         if with_vectors:
             embed_missing(store, settings, progress, report, should_stop)
@@ -180,7 +182,7 @@ def embed_missing(
     started = time.perf_counter()
     model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
     done_keys = store.vector_keys(model_id)
-    rows = store.chunk_table().to_pylist()
+    rows = store.chunk_table(CHUNK_COLUMNS).to_pylist()
     max_chars = embed_chars(settings)
     todo: dict[str, str] = {}
     if not settings.embed_tests:

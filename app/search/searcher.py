@@ -14,7 +14,7 @@ from app.search import rerank
 from app.search.fuse import reciprocal_rank_fusion
 from app.search.pack import Packable, pack
 from app.search.tokenize import token_text
-from app.store.store import Store
+from app.store.store import CHUNK_COLUMNS, Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
 BM25_WEIGHT = 1.0
@@ -36,7 +36,7 @@ class Searcher:
     def __init__(self, store: Store, embedder: Any | None, *, embed_tests: bool = False) -> None:
         self.store = store
         self.embedder = embedder
-        table = store.chunk_table()
+        table = store.chunk_table(CHUNK_COLUMNS)
         self.rows: list[dict[str, Any]] = table.to_pylist()
         self.position = {row["id"]: index for index, row in enumerate(self.rows)}
         self.signatures = {

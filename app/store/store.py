@@ -63,6 +63,8 @@ FILE_SCHEMA = pa.schema(
         ("chunk_count", pa.int32()),
     ]
 )
+# Every chunk column but the token text, which only the full-text index reads.
+CHUNK_COLUMNS = tuple(name for name in CHUNK_SCHEMA.names if name != "search_text")
 SKIPPED_SCHEMA = pa.schema(
     [("path", pa.string()), ("reason", pa.string()), ("detail", pa.string())]
 )
