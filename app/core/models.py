@@ -146,6 +146,35 @@ class Unresolved:
 TIERS = ("certain", "probable", "uncertain")
 
 
+@dataclass(frozen=True, slots=True)
+class SymbolRef:
+    """A definition as the symbol browser and graph navigator list it."""
+
+    symbol: str  # qualified name; "<module>" for a file's module-level code
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+
+    @property
+    def graph_id(self) -> str:
+        """The `path::qualified_name` id the call graph resolves without ambiguity."""
+        return f"{self.path}::{'' if self.symbol == '<module>' else self.symbol}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallLink:
+    """One caller or callee of a symbol with its evidence (the call's path:line).
+
+    `tier` is one of TIERS, or "unresolved" when no definition answers the call."""
+
+    target: SymbolRef | None  # None when unresolved: nothing to walk to
+    name: str
+    tier: str
+    call_path: str
+    call_line: int
+
+
 def tier_of(confidence: float) -> str:
     """certain >= 0.9, probable >= 0.7, uncertain below."""
     if confidence >= 0.9:

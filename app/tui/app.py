@@ -15,8 +15,9 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
-from app.core.models import Hit
+from app.core.models import Hit, SymbolRef
 from app.tui import state
+from app.tui.graph_screen import GraphScreen
 from app.tui.messages import (
     AnswerFinished,
     AnswerToken,
@@ -26,7 +27,10 @@ from app.tui.messages import (
     IndexSummary,
     SearchFailed,
     SourceLoaded,
+    SymbolOpened,
+    SymbolSourceLoaded,
 )
+from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
@@ -34,6 +38,9 @@ from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
 
 SEARCH_DEBOUNCE_S = 0.12
+MAIN_SCREEN_ACTIONS = frozenset(
+    {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
+)
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
 
 
@@ -44,8 +51,11 @@ class RepolensApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("ctrl+f", "focus_search", "Search"),
         Binding("ctrl+r", "focus_results", "Results"),
-        Binding("ctrl+x", "toggle_maximize", "Maximize"),
+        Binding("f11", "toggle_maximize", "Maximize"),  # ctrl+x is cut in the search field
         Binding("ctrl+t", "next_theme", "Theme"),
+        Binding("ctrl+o", "open_symbols", "Symbols"),
+        # ctrl+g is the one shown: most terminals send ctrl+h as backspace
+        Binding("ctrl+g,ctrl+h", "open_hotspots", "Hotspots"),
     ]
 
     def __init__(self, service: Any, theme_name: str | None = None) -> None:
@@ -218,6 +228,33 @@ class RepolensApp(App[None]):
         self.query_one("#preview", CodePreview).show(
             hit.path, message.text, hit.start_line, hit.end_line, code_theme
         )
+
+    # -- symbols and the call graph ----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # These act on the main screen's panes; elsewhere they are hidden from the footer.
+        return action not in MAIN_SCREEN_ACTIONS or self.screen is self.default_screen
+
+    def action_open_symbols(self) -> None:
+        self.push_screen(SymbolScreen(self.service))
+
+    def action_open_hotspots(self) -> None:
+        self.push_screen(GraphScreen(self.service, None))
+
+    @on(SymbolOpened)
+    def _symbol_opened(self, message: SymbolOpened) -> None:
+        self._load_symbol_source(message.symbol)
+        self.push_screen(GraphScreen(self.service, message.symbol))
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _load_symbol_source(self, symbol: SymbolRef) -> None:
+        self.post_message(SymbolSourceLoaded(symbol, self.service.source(symbol.path)))
+
+    @on(SymbolSourceLoaded)
+    def _show_symbol_source(self, message: SymbolSourceLoaded) -> None:
+        symbol = message.symbol
+        code_theme = "monokai" if self.current_theme.dark else "default"
+        for preview in self.query("#preview").results(CodePreview):  # the main screen's
+            preview.show(symbol.path, message.text, symbol.start_line, symbol.end_line, code_theme)
 
     # -- everything else ---------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

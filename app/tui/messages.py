@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from app.core.events import IndexProgress
-from app.core.models import Hit
+from app.core.models import CallLink, Hit, SymbolRef
 
 
 class HitsReady(Message):
@@ -63,6 +63,55 @@ class SourceLoaded(Message):
         super().__init__()
         self.hit = hit
         self.text = text
+
+
+class SymbolOpened(Message):
+    """The symbol browser chose a definition: show it in the preview and open its graph."""
+
+    def __init__(self, symbol: SymbolRef) -> None:
+        super().__init__()
+        self.symbol = symbol
+
+
+class SymbolSourceLoaded(Message):
+    def __init__(self, symbol: SymbolRef, text: str) -> None:
+        super().__init__()
+        self.symbol = symbol
+        self.text = text
+
+
+class SymbolsFound(Message):
+    """A fuzzy symbol search finished; `generation` drops answers to outdated queries."""
+
+    def __init__(self, symbols: list[SymbolRef], generation: int, error: str = "") -> None:
+        super().__init__()
+        self.symbols = symbols
+        self.generation = generation
+        self.error = error
+
+
+class CallsLoaded(Message):
+    """Callers and callees of one symbol, or `error` when the graph cannot answer."""
+
+    def __init__(
+        self,
+        symbol: SymbolRef | None,
+        callers: list[CallLink],
+        callees: list[CallLink],
+        error: str = "",
+    ) -> None:
+        super().__init__()
+        self.symbol = symbol
+        self.callers = callers
+        self.callees = callees
+        self.error = error
+
+
+class HotspotsLoaded(Message):
+    def __init__(self, symbols: list[SymbolRef], error: str = "") -> None:
+        super().__init__()
+        self.symbols = symbols
+        self.error = error
 
 
 class AnswerToken(Message):

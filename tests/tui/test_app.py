@@ -70,9 +70,9 @@ async def test_maximize_and_small_terminals(
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait_for(pilot, lambda: app.index_ready)
-        await pilot.press("ctrl+r", "ctrl+x")
+        await pilot.press("ctrl+r", "f11")
         assert app.screen.maximized is app.query_one("#hits", HitList)
-        await pilot.press("ctrl+x")
+        await pilot.press("f11")
         assert app.screen.maximized is None
         await pilot.resize_terminal(60, 20)
         await pilot.pause()

@@ -44,3 +44,46 @@ async def _searched(pilot: Any) -> None:
 @pytest.mark.parametrize("theme", ["repolens-dark", "repolens-light"])
 def test_main_screen_after_a_search(snap_compare: Any, make_app: Any, theme: str) -> None:
     assert snap_compare(make_app(theme), terminal_size=(130, 32), run_before=_searched)
+
+
+async def _symbols_typed(pilot: Any) -> None:
+    from widgets.symbol_list import SymbolList
+
+    app = pilot.app
+    while not app.index_ready:
+        await pilot.pause(0.1)
+    await pilot.press("ctrl+o", *"retry")
+    found = app.screen.query_one("#symbol-list", SymbolList)
+    while not found.symbols:
+        await pilot.pause(0.1)
+    await pilot.pause(0.3)
+
+
+async def _graph_opened(pilot: Any) -> None:
+    from widgets.call_list import CallList
+    from widgets.symbol_list import SymbolList
+
+    await _symbols_typed(pilot)
+    await pilot.press(*"policy.wait")
+    found = pilot.app.screen.query_one("#symbol-list", SymbolList)
+    while not found.symbols or found.symbols[0].symbol != "RetryPolicy.wait":
+        await pilot.pause(0.1)
+    await pilot.press("enter")
+    while not pilot.app.screen.query("#callees"):
+        await pilot.pause(0.1)
+    callees = pilot.app.screen.query_one("#callees", CallList)
+    while not callees.resolved_count:
+        await pilot.pause(0.1)
+    await pilot.pause(0.3)
+
+
+def test_symbol_browser(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(
+        make_app("repolens-dark"), terminal_size=(110, 30), run_before=_symbols_typed
+    )
+
+
+def test_graph_navigator(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(
+        make_app("repolens-dark"), terminal_size=(110, 30), run_before=_graph_opened
+    )

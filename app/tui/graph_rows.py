@@ -1,0 +1,25 @@
+"""Turns the call graph's answers (dicts, CallsAnswer) into the core models widgets show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.core.models import CallLink, SymbolRef
+
+
+def symbol_ref(row: dict[str, Any]) -> SymbolRef:
+    return SymbolRef(row["symbol"], row["kind"], row["path"], row["start_line"], row["end_line"])
+
+
+def call_links(answer: Any, side: str, kind_of: Callable[[str], str]) -> list[CallLink]:
+    """`side` is "callers" or "callees"; `kind_of` maps a graph id to its definition's kind."""
+    links = []
+    for entry in answer.entries:
+        sid = SymbolRef(entry.symbol, "", entry.path, 0, 0).graph_id
+        target = SymbolRef(entry.symbol, kind_of(sid), entry.path, entry.start_line, entry.end_line)
+        links.append(CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line))
+    for loose in answer.unresolved:
+        name = loose["caller"] if side == "callers" else loose["callee"]
+        links.append(CallLink(None, name, "unresolved", loose["path"], loose["line"]))
+    return links

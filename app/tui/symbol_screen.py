@@ -1,0 +1,94 @@
+"""The symbol browser: a fuzzy finder over every definition; Enter opens one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input
+
+from app.tui.graph_rows import symbol_ref
+from app.tui.messages import SymbolOpened, SymbolsFound
+from widgets.symbol_list import SymbolList
+
+SYMBOL_LIMIT = 100
+EMPTY_QUERY_HOTSPOTS = 30
+
+
+class SymbolScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("enter", "open_highlighted", "Open", priority=True),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+    ]
+
+    def __init__(self, service: Any) -> None:
+        super().__init__()
+        self.service = service
+        self.generation = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="symbol-browser"):
+            yield Input(placeholder="Find a symbol…", id="symbol-query")
+            yield SymbolList(id="symbol-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#symbol-browser").border_title = "Symbols"
+        self.query_one("#symbol-list", SymbolList).show_message("Loading the call graph…")
+        self._search("", self.generation)
+
+    @on(Input.Changed, "#symbol-query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.generation += 1
+        self._search(event.value.strip(), self.generation)
+
+    @work(thread=True, exclusive=True, group="symbols")
+    def _search(self, query: str, generation: int) -> None:
+        try:
+            if query:
+                rows = self.service.symbol(query, SYMBOL_LIMIT)
+            else:
+                rows = self.service.hotspots(EMPTY_QUERY_HOTSPOTS)
+        except Exception as error:  # no index, no graph yet: said in the list
+            self.post_message(SymbolsFound([], generation, str(error)))
+            return
+        self.post_message(SymbolsFound([symbol_ref(row) for row in rows], generation))
+
+    @on(SymbolsFound)
+    def _show_symbols(self, message: SymbolsFound) -> None:
+        if message.generation != self.generation:
+            return
+        found = self.query_one("#symbol-list", SymbolList)
+        if message.error:
+            found.show_message(f"No call graph: {message.error}")
+        elif not message.symbols:
+            found.show_message("No symbol matches.")
+        else:
+            found.show_symbols(message.symbols)
+        found.border_subtitle = f"{len(message.symbols)} shown"
+
+    @on(SymbolList.SymbolChosen)
+    def _symbol_chosen(self, message: SymbolList.SymbolChosen) -> None:
+        self.app.post_message(SymbolOpened(message.symbol))
+        self.dismiss()
+
+    def action_open_highlighted(self) -> None:
+        symbol = self.query_one("#symbol-list", SymbolList).highlighted_symbol
+        if symbol is not None:
+            self.app.post_message(SymbolOpened(symbol))
+            self.dismiss()
+
+    def action_cursor_down(self) -> None:
+        self.query_one("#symbol-list", SymbolList).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one("#symbol-list", SymbolList).action_cursor_up()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,131 @@
+"""The symbol browser and the call-graph navigator, driven with Pilot over the sample repo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.models import CallLink, SymbolRef
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+from app.tui.graph_screen import GraphScreen
+from app.tui.messages import CallsLoaded, SymbolOpened
+from app.tui.symbol_screen import SymbolScreen
+from tests.tui.test_app import _wait_for
+from widgets.call_list import CallList, call_prompt
+from widgets.code_preview import CodePreview
+from widgets.symbol_list import SymbolList, symbol_prompt
+
+
+@pytest.fixture
+def tui_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("REPOLENS_STATE_FILE", str(path))
+    return path
+
+
+def _names(calls: CallList) -> list[str]:
+    return [row.name for row in calls.rows if row is not None and row.target is not None]
+
+
+async def test_browse_open_walk_back_and_forward(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    seen: list[object] = []
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
+        await _wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, SymbolScreen)
+        found = app.screen.query_one("#symbol-list", SymbolList)
+        await pilot.press(*"RetryPolicy.wait")
+        await _wait_for(
+            pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"
+        )
+        await pilot.press("enter")
+        await _wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        assert any(isinstance(m, SymbolOpened) for m in seen)
+        graph = app.screen
+        assert isinstance(graph, GraphScreen)
+        callees = graph.query_one("#callees", CallList)
+        await _wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        preview = app.query_one("#preview", CodePreview)
+        await _wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+
+        # Walk to the callee: its callers now include RetryPolicy.wait.
+        callees.focus()
+        callees.highlighted = next(
+            i for i, row in enumerate(callees.rows) if row and row.name == "retry_backoff"
+        )
+        await pilot.press("enter")
+        assert graph.current is not None and graph.current.symbol == "retry_backoff"
+        callers = graph.query_one("#callers", CallList)
+        await _wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
+        loaded = [m for m in seen if isinstance(m, CallsLoaded) and not m.error]
+        assert {m.symbol.symbol for m in loaded if m.symbol} >= {
+            "RetryPolicy.wait",
+            "retry_backoff",
+        }
+
+        await pilot.press("backspace")
+        assert graph.current is not None and graph.current.symbol == "RetryPolicy.wait"
+        await _wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        await pilot.press("alt+right")
+        assert graph.current is not None and graph.current.symbol == "retry_backoff"
+        await pilot.press("alt+left")
+        assert graph.current is not None and graph.current.symbol == "RetryPolicy.wait"
+
+        await pilot.press("escape")
+        assert not isinstance(app.screen, GraphScreen)
+        assert app.screen is app.default_screen
+
+
+async def test_escape_closes_the_browser_and_hotspots_start_a_walk(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, SymbolScreen)
+        await pilot.press("escape")
+        assert app.screen is app.default_screen
+
+        await pilot.press("ctrl+h")
+        graph = app.screen
+        assert isinstance(graph, GraphScreen) and graph.current is None
+        hotspots = graph.query_one("#hotspots", SymbolList)
+        await _wait_for(pilot, lambda: bool(hotspots.symbols))
+        first = hotspots.symbols[0]
+        await pilot.press("enter")
+        assert graph.current == first
+        await pilot.press("backspace")
+        assert graph.current is None
+        await pilot.press("escape")
+        assert app.screen is app.default_screen
+
+
+async def test_an_index_without_a_graph_says_so(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    # Nothing indexed: the graph screen opens at once and says there is no graph yet.
+    app = RepolensApp(Service(sample_repo, settings))
+    app._index = lambda: None  # type: ignore[method-assign]  # keep the index empty
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("ctrl+g")
+        graph = app.screen
+        assert isinstance(graph, GraphScreen)
+        hotspots = graph.query_one("#hotspots", SymbolList)
+        await _wait_for(
+            pilot, lambda: "No call graph" in str(hotspots.get_option_at_index(0).prompt)
+        )
+
+
+def test_names_render_literally() -> None:
+    ref = SymbolRef("[bold]x", "function", "a.py", 3, 4)
+    assert "[bold]x" in symbol_prompt(ref).plain
+    link = CallLink(ref, "[red]y", "certain", "b.py", 9)
+    assert "[red]y  b.py:9" in call_prompt(link).plain
+    assert ref.graph_id == "a.py::[bold]x"

@@ -1,0 +1,76 @@
+"""Callers or callees of one symbol, grouped by tier, each with the call's path:line."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from app.core.models import TIERS, CallLink
+
+GROUPS = (*TIERS, "unresolved")
+
+
+def call_prompt(link: CallLink) -> Text:
+    """One call as plain Text: code names never go through markup."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    line.append("  ")
+    line.append(link.name, style="bold" if link.target else "dim")
+    line.append(f"  {link.call_path}:{link.call_line}", style="dim")
+    return line
+
+
+class CallList(OptionList):
+    """Tier headings are disabled rows; Enter on a resolved call emits CallChosen."""
+
+    BINDINGS = [
+        Binding("enter", "select", "Walk"),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    class CallChosen(Message):
+        def __init__(self, link: CallLink) -> None:
+            super().__init__()
+            self.link = link
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.rows: list[CallLink | None] = []  # None for a heading
+
+    def show_links(self, links: list[CallLink], empty: str) -> None:
+        self.clear_options()
+        self.rows = []
+        options: list[Option] = []
+        for tier in GROUPS:
+            group = [link for link in links if link.tier == tier]
+            if not group:
+                continue
+            options.append(Option(Text(f"{tier} ({len(group)})", style="bold"), disabled=True))
+            self.rows.append(None)
+            for link in group:
+                options.append(Option(call_prompt(link), disabled=link.target is None))
+                self.rows.append(link)
+        if not options:
+            options.append(Option(Text(empty, style="dim"), disabled=True))
+            self.rows.append(None)
+        self.add_options(options)
+        first = next((i for i, row in enumerate(self.rows) if row and row.target), None)
+        self.highlighted = first
+
+    def show_message(self, message: str) -> None:
+        self.clear_options()
+        self.rows = [None]
+        self.add_option(Option(Text(message, style="dim"), disabled=True))
+
+    @property
+    def resolved_count(self) -> int:
+        return sum(1 for row in self.rows if row and row.target)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        row = self.rows[event.option_index] if event.option_index < len(self.rows) else None
+        if row is not None and row.target is not None:
+            self.post_message(self.CallChosen(row))
