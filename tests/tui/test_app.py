@@ -4,29 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
 from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexFinished
+from tests.tui.conftest import wait_for
 from widgets.code_preview import CodePreview, safe_code
 from widgets.hit_list import HitList, hit_prompt
-
-
-@pytest.fixture
-def tui_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("REPOLENS_STATE_FILE", str(path))
-    return path
-
-
-async def _wait_for(pilot, condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    waited = 0.0
-    while not condition():
-        await pilot.pause(0.1)
-        waited += 0.1
-        assert waited < timeout, "the app did not get there in time"
 
 
 async def test_type_a_question_and_read_the_code(
@@ -35,18 +19,18 @@ async def test_type_a_question_and_read_the_code(
     seen: list[object] = []
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
-        await _wait_for(pilot, lambda: app.index_ready)
+        await wait_for(pilot, lambda: app.index_ready)
         assert any(isinstance(m, IndexFinished) and m.summary for m in seen)
         await pilot.press(*"exponential backoff with jitter")
         hits = app.query_one("#hits", HitList)
-        await _wait_for(pilot, lambda: bool(hits.hits))
+        await wait_for(pilot, lambda: bool(hits.hits))
         assert any(isinstance(m, HitsReady) for m in seen)
         assert hits.hits[0].symbol == "retry_backoff"
         preview = app.query_one("#preview", CodePreview)
-        await _wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+        await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
         await pilot.press("ctrl+r", "j")
         assert hits.highlighted == 1
-        await _wait_for(pilot, lambda: f":{hits.hits[1].start_line}-" in str(preview.border_title))
+        await wait_for(pilot, lambda: f":{hits.hits[1].start_line}-" in str(preview.border_title))
 
 
 async def test_theme_switch_is_remembered(
@@ -69,7 +53,7 @@ async def test_maximize_and_small_terminals(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait_for(pilot, lambda: app.index_ready)
+        await wait_for(pilot, lambda: app.index_ready)
         await pilot.press("ctrl+r", "f11")
         assert app.screen.maximized is app.query_one("#hits", HitList)
         await pilot.press("f11")
@@ -78,7 +62,7 @@ async def test_maximize_and_small_terminals(
         await pilot.pause()
         await pilot.press("ctrl+f", *"cookie")
         hits = app.query_one("#hits", HitList)
-        await _wait_for(pilot, lambda: bool(hits.hits))
+        await wait_for(pilot, lambda: bool(hits.hits))
 
 
 async def test_enter_streams_a_local_answer(
@@ -88,9 +72,9 @@ async def test_enter_streams_a_local_answer(
     short = settings.model_copy(update={"answer_max_tokens": 24})
     app = RepolensApp(Service(sample_repo, short))
     async with app.run_test(size=(120, 30), message_hook=seen.append) as pilot:
-        await _wait_for(pilot, lambda: app.index_ready)
+        await wait_for(pilot, lambda: app.index_ready)
         await pilot.press(*"how long to wait between retries", "enter")
-        await _wait_for(pilot, lambda: any(isinstance(m, AnswerFinished) for m in seen), 120)
+        await wait_for(pilot, lambda: any(isinstance(m, AnswerFinished) for m in seen), 120)
         finished = next(m for m in seen if isinstance(m, AnswerFinished))
         assert finished.answer is not None, finished.error
         assert any(isinstance(m, AnswerToken) for m in seen)

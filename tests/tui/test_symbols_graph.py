@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from app.core.models import CallLink, SymbolRef
 from app.core.settings import Settings
 from app.service import Service
@@ -13,17 +11,10 @@ from app.tui.app import RepolensApp
 from app.tui.graph_screen import GraphScreen
 from app.tui.messages import CallsLoaded, SymbolOpened
 from app.tui.symbol_screen import SymbolScreen
-from tests.tui.test_app import _wait_for
+from tests.tui.conftest import wait_for
 from widgets.call_list import CallList, call_prompt
 from widgets.code_preview import CodePreview
 from widgets.symbol_list import SymbolList, symbol_prompt
-
-
-@pytest.fixture
-def tui_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("REPOLENS_STATE_FILE", str(path))
-    return path
 
 
 def _names(calls: CallList) -> list[str]:
@@ -36,23 +27,23 @@ async def test_browse_open_walk_back_and_forward(
     seen: list[object] = []
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
-        await _wait_for(pilot, lambda: app.index_ready)
+        await wait_for(pilot, lambda: app.index_ready)
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, SymbolScreen)
         found = app.screen.query_one("#symbol-list", SymbolList)
         await pilot.press(*"RetryPolicy.wait")
-        await _wait_for(
+        await wait_for(
             pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"
         )
         await pilot.press("enter")
-        await _wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         assert any(isinstance(m, SymbolOpened) for m in seen)
         graph = app.screen
         assert isinstance(graph, GraphScreen)
         callees = graph.query_one("#callees", CallList)
-        await _wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        await wait_for(pilot, lambda: "retry_backoff" in _names(callees))
         preview = app.query_one("#preview", CodePreview)
-        await _wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+        await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
 
         # Walk to the callee: its callers now include RetryPolicy.wait.
         callees.focus()
@@ -62,7 +53,7 @@ async def test_browse_open_walk_back_and_forward(
         await pilot.press("enter")
         assert graph.current is not None and graph.current.symbol == "retry_backoff"
         callers = graph.query_one("#callers", CallList)
-        await _wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
+        await wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
         loaded = [m for m in seen if isinstance(m, CallsLoaded) and not m.error]
         assert {m.symbol.symbol for m in loaded if m.symbol} >= {
             "RetryPolicy.wait",
@@ -71,7 +62,7 @@ async def test_browse_open_walk_back_and_forward(
 
         await pilot.press("backspace")
         assert graph.current is not None and graph.current.symbol == "RetryPolicy.wait"
-        await _wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        await wait_for(pilot, lambda: "retry_backoff" in _names(callees))
         await pilot.press("alt+right")
         assert graph.current is not None and graph.current.symbol == "retry_backoff"
         await pilot.press("alt+left")
@@ -87,7 +78,7 @@ async def test_escape_closes_the_browser_and_hotspots_start_a_walk(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(120, 30)) as pilot:
-        await _wait_for(pilot, lambda: app.index_ready)
+        await wait_for(pilot, lambda: app.index_ready)
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, SymbolScreen)
         await pilot.press("escape")
@@ -97,7 +88,7 @@ async def test_escape_closes_the_browser_and_hotspots_start_a_walk(
         graph = app.screen
         assert isinstance(graph, GraphScreen) and graph.current is None
         hotspots = graph.query_one("#hotspots", SymbolList)
-        await _wait_for(pilot, lambda: bool(hotspots.symbols))
+        await wait_for(pilot, lambda: bool(hotspots.symbols))
         first = hotspots.symbols[0]
         await pilot.press("enter")
         assert graph.current == first
@@ -118,7 +109,7 @@ async def test_an_index_without_a_graph_says_so(
         graph = app.screen
         assert isinstance(graph, GraphScreen)
         hotspots = graph.query_one("#hotspots", SymbolList)
-        await _wait_for(
+        await wait_for(
             pilot, lambda: "No call graph" in str(hotspots.get_option_at_index(0).prompt)
         )
 
