@@ -185,6 +185,30 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"  {reason:<16} {entry['path']}  {detail}")
     if len(stats["skipped"]) > args.skipped:
         print(f"  ... {len(stats['skipped']) - args.skipped} more (--skipped N shows more)")
+    pending = stats["pending"]
+    counts = {kind: len(paths) for kind, paths in pending.items() if paths}
+    print(
+        "pending     "
+        + (
+            ", ".join(f"{n} {kind}" for kind, n in counts.items())
+            + " since the last index run (`repolens-tui index` or `watch` picks them up)"
+            if counts
+            else "none: the index matches the files on disk"
+        )
+    )
+    for kind, paths in pending.items():
+        for path in paths[:5]:
+            print(f"  {kind:<8} {path}")
+    if args.check:
+        from app.store.check import check_index
+
+        problems = check_index(service.index_dir)
+        print("check       " + ("consistent" if not problems else f"{len(problems)} problems"))
+        for problem in problems:
+            print(f"  {problem}")
+        if problems:
+            print("  rebuild with `repolens-tui index PATH --rebuild`")
+            return EXIT_ERROR
     if args.coverage:
         cov = stats["coverage"]
         print(
@@ -255,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--coverage", action="store_true", help="share of code inside definitions")
     p.add_argument("--skipped", type=int, default=20, help="list this many skipped paths")
+    p.add_argument(
+        "--check", action="store_true", help="check the index is consistent (exit 1 if not)"
+    )
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_stats)
@@ -281,6 +308,10 @@ def build_parser() -> argparse.ArgumentParser:
     from app.graph.commands import add_graph_parsers
 
     add_graph_parsers(sub, common)
+
+    from app.watch_command import add_watch_parser
+
+    add_watch_parser(sub, common)
     return parser
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.core import paths
-from app.core.events import ProgressCallback, ignore_progress
+from app.core.events import ProgressCallback, RunControl, ignore_progress
 from app.core.settings import Settings, load_settings
 from app.indexer.context import is_test_path
 from app.indexer.pipeline import IndexReport, index_repository
@@ -52,16 +53,88 @@ class Service:
         *,
         with_vectors: bool = True,
         rebuild: bool = False,
+        control: RunControl | None = None,
+        changed: Collection[str] | None = None,
+        with_graph: bool = True,
     ) -> IndexReport:
+        """Bring the index up to date: everything, or the `changed` paths (the watcher's).
+        Searches made meanwhile see the old index until the new one is published, then the
+        new chunks at once and their vectors as they are embedded."""
         if rebuild:
             self._drop_index()
-        report = index_repository(
-            self.root, self.index_dir, self.settings, progress, with_vectors=with_vectors
+            with self._lock:
+                self._searcher = None
+        return index_repository(
+            self.root,
+            self.index_dir,
+            self.settings,
+            progress,
+            with_vectors=with_vectors,
+            control=control,
+            changed=changed,
+            on_publish=self._published,
+            on_vectors=self._vectors_arrived,
+            with_graph=with_graph,
+            embedder=self._embedder,
         )
-        with self._lock:
-            self._searcher = None
-            self._graph = None
+
+    def catch_up_graph(self, control: RunControl | None = None) -> dict[str, Any] | None:
+        """Resolve the calls an index run left pending (see `index(with_graph=False)`);
+        None when `control` stopped it first."""
+        from app.indexer.pipeline import catch_up_graph_run
+
+        report = catch_up_graph_run(self.root, self.index_dir, self.settings, control)
+        if report:
+            self._published(set())
         return report
+
+    def _published(self, paths: set[str] | None) -> None:
+        """Follow a publish: searches use the new chunks from now on."""
+        with self._lock:
+            current = self._searcher
+            self._graph = None
+        if current is None or paths == set():
+            return  # no searcher yet, or only the graph changed
+        store = Store.open(self.index_dir)
+        if paths is None:
+            fresh = Searcher(store, current.embedder, embed_tests=self.settings.embed_tests)
+        else:
+            fresh = current.updated(store, paths)
+        with self._lock:
+            if self._searcher is current:
+                self._searcher = fresh
+
+    def _vectors_arrived(self, keys: list[str], matrix: Any) -> None:
+        with self._lock:
+            current = self._searcher
+        if current is not None:
+            current.add_vectors(keys, matrix)
+
+    def pending_changes(self) -> dict[str, list[str]]:
+        """Files that differ from the index right now (by size and mtime, nothing is read):
+        `changed`, `added` and `removed` paths, sorted."""
+        from app.indexer.walk import walk
+
+        store = Store.open(self.index_dir)
+        indexed = store.files()
+        walked = walk(
+            self.root,
+            max_file_bytes=self.settings.max_file_bytes,
+            extra_ignores=self.settings.extra_ignores,
+        )
+        on_disk = {f.path: f for f in walked.files}
+        changed = [
+            path
+            for path, f in on_disk.items()
+            if path in indexed
+            and (indexed[path].size, indexed[path].mtime_ns) != (f.size, f.mtime_ns)
+        ]
+        skipped = {s["path"] for s in store.skipped()}
+        return {
+            "changed": sorted(changed),
+            "added": sorted(p for p in on_disk if p not in indexed and p not in skipped),
+            "removed": sorted(p for p in indexed if p not in on_disk),
+        }
 
     def _drop_index(self) -> None:
         import shutil
@@ -85,6 +158,7 @@ class Service:
                 self.settings.embedding_model,
                 max_tokens=self.settings.embedding_max_tokens,
                 threads=self.settings.embedding_threads,
+                batch_size=self.settings.embedding_batch_size,
             )
         return self._embedder
 
@@ -215,6 +289,7 @@ class Service:
             "skipped_by_reason": dict(Counter(s["reason"] for s in skipped).most_common()),
             "skipped": skipped,
             "last_run": manifest.last_run,
+            "pending": self.pending_changes(),
         }
         if coverage:
             result["coverage"] = self._coverage(store)

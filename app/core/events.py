@@ -1,19 +1,22 @@
-"""Progress events the engine reports to any front end (plain data, no UI)."""
+"""Progress events and run control shared by the engine and any front end (no UI here)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
 class IndexProgress:
-    """Where an index run is: `phase` is walk, read, parse, write, embed or done."""
+    """Where an index run is. `phase` is walk, parse, write, graph, embed or done; `done` and
+    `total` count files while parsing and vectors while embedding."""
 
     phase: str
     done: int
     total: int
     message: str = ""
+    eta_seconds: float | None = None  # while embedding, from the rate so far
 
 
 ProgressCallback = Callable[[IndexProgress], None]
@@ -21,3 +24,36 @@ ProgressCallback = Callable[[IndexProgress], None]
 
 def ignore_progress(_: IndexProgress) -> None:
     return None
+
+
+class RunControl:
+    """Pause, resume or cancel an index run from another thread. The run checks in between
+    files and between embedding batches; nothing half-written is ever published."""
+
+    def __init__(self) -> None:
+        self._cancelled = threading.Event()
+        self._running = threading.Event()
+        self._running.set()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        self._running.set()  # a paused run wakes up to stop
+
+    def pause(self) -> None:
+        self._running.clear()
+
+    def resume(self) -> None:
+        self._running.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def checkpoint(self) -> bool:
+        """Wait while paused; True when the run should stop now."""
+        self._running.wait()
+        return self._cancelled.is_set()

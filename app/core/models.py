@@ -241,3 +241,4 @@ class Hit:
     text: str
     packed: str  # "body", "signature"
     explanation: Explanation = field(default_factory=lambda: Explanation(None, None, 0.0))
+    stale: bool = False  # the file changed on disk after it was indexed (re-index pending)

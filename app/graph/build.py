@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,18 +98,37 @@ def _edge_row(path: str, index: int, e: Any, text: str) -> dict[str, Any]:
     }
 
 
+class GraphStopped(Exception):
+    """The graph step was asked to stop (newer changes are waiting); nothing was written."""
+
+
 def update_graph(
-    store: Any, parsed: dict[str, FileFacts], replaced: set[str], *, full: bool = False
+    store: Any,
+    parsed: dict[str, FileFacts],
+    replaced: set[str],
+    *,
+    full: bool = False,
+    should_stop: Callable[[], bool] = lambda: False,
 ) -> GraphReport:
     """`parsed`: facts of the files parsed this run; `replaced`: every path whose old facts are
-    gone (re-parsed or removed). Writes the graph tables; the caller publishes."""
+    gone (re-parsed or removed). Writes the graph tables; the caller publishes. `should_stop`
+    is checked often before anything is written (raising GraphStopped)."""
+
+    def check() -> None:
+        if should_stop():
+            raise GraphStopped
+
     old = {row["path"]: row for row in store.read_table(GRAPH_FILES).to_pylist()}
     previous_edges = store.read_table(GRAPH_EDGES).to_pylist() if old else []
     changed = (set(replaced) & set(old)) | set(parsed)
-    files: dict[str, FileFacts] = {
-        path: FileFacts.from_row(row) for path, row in old.items() if path not in replaced
-    }
+    files: dict[str, FileFacts] = {}
+    for number, (path, row) in enumerate(old.items()):
+        if number % 200 == 0:
+            check()
+        if path not in replaced:
+            files[path] = FileFacts.from_row(row)
     files.update(parsed)
+    check()
     resolver = Resolver(files)
     report = GraphReport(files=len(files), symbols=len(resolver.symbols))
     full = full or not old or len(changed) > FULL_REBUILD_SHARE * max(len(files), 1)
@@ -130,7 +150,9 @@ def update_graph(
             r for r in previous_edges if r["path"] in files and (r["path"], r["call"]) not in todo
         ]
     rows = kept
-    for path, index in sorted(todo):
+    for number, (path, index) in enumerate(sorted(todo)):
+        if number % 2_000 == 0:
+            check()
         facts = files[path]
         call = facts.calls[index]
         text = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
@@ -148,6 +170,7 @@ def update_graph(
     tiers = Counter(tier_of(e.confidence) for e in edges)
     report.edges_by_tier = {t: tiers.get(t, 0) for t in ("certain", "probable", "uncertain")}
     report.unresolved = sum(1 for r in rows if not r["callee"])
+    check()
     ranks = rank_symbols(list(resolver.symbols), edges)
     symbol_rows = []
     for sid, s in resolver.symbols.items():
@@ -168,6 +191,7 @@ def update_graph(
                 "pagerank": score,
             }  # fmt: skip
         )
+    check()
     store.replace_rows(
         GRAPH_FILES,
         GRAPH_FILE_SCHEMA,

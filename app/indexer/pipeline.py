@@ -1,32 +1,43 @@
-"""The index run: walk, read changed files, chunk, write, publish, then embed what is missing."""
+"""The index run: find what changed, read and chunk it, write, publish, then embed what is
+missing. A full run walks the repository; a run given `changed` paths (from the watcher)
+looks at those alone unless one of them needs a walk (a directory, an ignore file)."""
 
 from __future__ import annotations
 
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.core.events import IndexProgress, ProgressCallback, ignore_progress
+from app.core.events import IndexProgress, ProgressCallback, RunControl, ignore_progress
 from app.core.models import SkippedFile
 from app.core.settings import Settings
-from app.graph.build import update_graph
+from app.graph.build import GraphStopped
 from app.graph.facts import FileFacts
 from app.indexer.chunk import parse_file
-from app.indexer.context import embed_text, is_test_path
-from app.indexer.rows import chunk_from_row, chunk_row, embed_chars
+from app.indexer.graph_step import catch_up_graph
+from app.indexer.rows import chunk_row, embed_chars
+from app.indexer.targets import classify_paths
+from app.indexer.vectors import VectorCallback, embed_missing
 from app.indexer.walk import WalkedFile, read_source, walk
 from app.store.manifest import STRATEGY_VERSION, WriteLock
-from app.store.store import CHUNK_COLUMNS, Store
+from app.store.store import Store
+
+FLUSH_ROWS = 5_000  # chunk rows held in memory before they are written (not yet published)
+
+# Called after each publish with the paths whose chunks changed (None: too many to list).
+PublishCallback = Callable[[set[str] | None], None]
 
 
 @dataclass(slots=True)
 class IndexReport:
     """What an index run did, for the summary line and `stats`."""
 
+    mode: str = "full"  # "full" (walked everything) or "paths" (looked at changed paths only)
+    rescan_reason: str = ""  # why a run given paths walked everything instead
     files_seen: int = 0
     files_parsed: int = 0
     files_unchanged: int = 0
@@ -37,11 +48,23 @@ class IndexReport:
     vectors_wanted: int = 0  # chunks that get a vector (test files only with embed_tests)
     vectors_added: int = 0
     vectors_total: int = 0
+    cancelled: bool = False
+    graph_pending: int = 0  # changed paths whose calls are not yet resolved (graph deferred)
     seconds: dict[str, float] = field(default_factory=dict)
     graph: dict[str, Any] = field(default_factory=dict)  # app.graph.build.GraphReport
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What a run looks at: files to check, paths to drop, and the skipped list to record."""
+
+    files: list[WalkedFile]
+    removed: set[str]  # indexed paths that are gone or no longer indexable
+    skipped: list[SkippedFile]
+    skipped_scope: set[str] | None  # paths whose skipped rows this run replaces; None: all
 
 
 def _sha256(text: str) -> str:
@@ -70,150 +93,187 @@ def index_repository(
     progress: ProgressCallback = ignore_progress,
     *,
     with_vectors: bool = True,
-    should_stop: Callable[[], bool] = lambda: False,
+    control: RunControl | None = None,
+    changed: Collection[str] | None = None,
+    on_publish: PublishCallback | None = None,
+    on_vectors: VectorCallback | None = None,
+    with_graph: bool = True,
+    embedder: Any | None = None,
 ) -> IndexReport:
     """Bring the index of `root` up to date. Only files whose size, mtime (then hash) or the
-    chunking strategy changed are re-read; readers see the old index until `publish`."""
+    chunking strategy changed are re-read; readers see the old index until `publish`.
+
+    Chunks are published first, then the call graph (unless `with_graph` is False: the
+    watcher defers it to `catch_up_graph_run` while edits keep coming), then vectors."""
+    control = control or RunControl()
     report = IndexReport()
     with WriteLock(index_dir):
         store = Store.open_for_write(index_dir, root)
         started = time.perf_counter()
-        progress(IndexProgress("walk", 0, 0, f"walking {root}"))
-        walked = walk(
-            root, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
-        )
-        report.seconds["walk"] = time.perf_counter() - started
-        report.files_seen = len(walked.files)
-
-        started = time.perf_counter()
         previous = store.files()
-        same_strategy = store.manifest.strategy_version == STRATEGY_VERSION
-        skipped: list[SkippedFile] = list(walked.skipped)
-        replaced: set[str] = set(previous) - {f.path for f in walked.files}
-        report.files_removed = len(replaced)
-        chunk_rows: list[dict[str, Any]] = []
-        file_rows: list[dict[str, Any]] = []
-        touched_rows: list[dict[str, Any]] = []
-        max_chars = embed_chars(settings)
-        graph_facts: dict[str, FileFacts] = {}
-        total = len(walked.files)
-        for number, walked_file in enumerate(walked.files, 1):
-            if should_stop():
-                return report
-            if number % 200 == 0 or number == total:
-                progress(IndexProgress("parse", number, total, walked_file.path))
-            old = previous.get(walked_file.path)
-            fresh = same_strategy and old is not None and old.strategy_version == STRATEGY_VERSION
-            if (
-                fresh
-                and old
-                and (old.size, old.mtime_ns) == (walked_file.size, walked_file.mtime_ns)
-            ):
-                report.files_unchanged += 1
-                continue
-            text, problem = read_source(
-                walked_file.abs_path, max_file_bytes=settings.max_file_bytes
+        plan = None
+        if changed is not None and store.manifest.table_versions:
+            plan = _plan_for_paths(root, settings, changed, previous, report)
+        if plan is None:
+            progress(IndexProgress("walk", 0, 0, f"walking {root}"))
+            walked = walk(
+                root, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
             )
-            if text is None:
-                reason = problem.reason if problem else "unreadable"
-                detail = problem.detail if problem else ""
-                skipped.append(SkippedFile(walked_file.path, reason, detail))
-                if old is not None:
-                    replaced.add(walked_file.path)
-                continue
-            sha = _sha256(text)
-            if fresh and old and old.sha256 == sha:
-                touched_rows.append(
-                    _file_row(walked_file, sha, old.language, old.strategy, old.chunk_count)
-                )
-                report.files_unchanged += 1
-                continue
-            parsed = parse_file(walked_file.path, text, max_chunk_lines=settings.max_chunk_lines)
-            replaced.add(walked_file.path)
-            if parsed.symbols or parsed.calls:
-                graph_facts[walked_file.path] = FileFacts.from_parsed(parsed)
-            chunk_rows.extend(chunk_row(chunk, max_chars) for chunk in parsed.chunks)
-            file_rows.append(
-                _file_row(walked_file, sha, parsed.language, parsed.strategy, len(parsed.chunks))
-            )
-            report.files_parsed += 1
-        report.seconds["parse"] = time.perf_counter() - started
+            seen = {f.path for f in walked.files}
+            plan = _Plan(walked.files, set(previous) - seen, walked.skipped, None)
+        report.seconds["walk"] = time.perf_counter() - started
+        report.files_seen = len(plan.files)
 
-        started = time.perf_counter()
-        progress(IndexProgress("write", 0, 1, f"writing {len(chunk_rows)} chunks"))
-        store.replace_files(replaced, chunk_rows, file_rows)
-        store.touch_files(touched_rows)
-        store.set_skipped(
-            [{"path": s.path, "reason": s.reason, "detail": s.detail} for s in skipped]
-        )
-        if replaced or chunk_rows or not store.manifest.table_versions:
-            store.build_text_index()
-        report.chunks_added = len(chunk_rows)
-        report.chunks_total = int(store.chunk_table(["id"]).num_rows)
-        report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
-        report.seconds["write"] = time.perf_counter() - started
-        started = time.perf_counter()
-        if replaced or graph_facts or not store.manifest.table_versions:
+        written = _write_changes(store, plan, previous, settings, progress, control, report)
+        if written is None:
+            report.cancelled = True
+            return report  # nothing was published; the next writer rolls the tables back
+        touched, facts, parsed_paths = written
+        if on_publish is not None:
+            on_publish(touched if len(touched) <= 2_000 else None)
+        if with_graph:
+            started = time.perf_counter()
             progress(IndexProgress("graph", 0, 1, "resolving calls"))
-            report.graph = update_graph(store, graph_facts, replaced).as_dict()
-        report.seconds["graph"] = time.perf_counter() - started
-        store.publish(**{k: v for k, v in report.as_dict().items() if k != "seconds"})
-        progress(IndexProgress("write", 1, 1, "lexical search ready"))
-        # The rows are written; embedding reads them back, so hold no second copy meanwhile.
-        del chunk_rows, file_rows, touched_rows, graph_facts, walked, previous
-
-        if with_vectors:
-            embed_missing(store, settings, progress, report, should_stop)
+            report.graph = catch_up_graph(store, root, settings, facts, parsed_paths)
+            report.graph_pending = 0
+            store.publish(**_run_summary(report))
+            report.seconds["graph"] = time.perf_counter() - started
+            if on_publish is not None:
+                on_publish(set())
+        del facts, parsed_paths, previous, plan
+        if with_vectors and not control.checkpoint():
+            scope = touched if report.mode == "paths" else None
+            embed_missing(store, settings, progress, report, control, scope, on_vectors, embedder)
+            report.cancelled = control.cancelled
         progress(IndexProgress("done", 1, 1, "index up to date"))
     return report
 
 
-def embed_missing(
+def _plan_for_paths(
+    root: Path,
+    settings: Settings,
+    changed: Collection[str],
+    previous: dict[str, Any],
+    report: IndexReport,
+) -> _Plan | None:
+    targets = classify_paths(
+        root, changed, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
+    )
+    if targets.rescan:
+        report.rescan_reason = targets.rescan
+        return None
+    report.mode = "paths"
+    dropped = targets.gone | targets.outside | {s.path for s in targets.skipped}
+    scope = dropped | {f.path for f in targets.files}
+    return _Plan(targets.files, dropped & set(previous), targets.skipped, scope)
+
+
+def _write_changes(
     store: Store,
+    plan: _Plan,
+    previous: dict[str, Any],
     settings: Settings,
     progress: ProgressCallback,
+    control: RunControl,
     report: IndexReport,
-    should_stop: Callable[[], bool] = lambda: False,
-) -> None:
-    """Embed every chunk whose embedding text has no vector yet for this model, batch by
-    batch (each batch committed), shortest texts first so batches pad little."""
-    from app.indexer.embed import Embedder, model_id_for
+) -> tuple[set[str], dict[str, FileFacts], set[str]] | None:
+    """Read, chunk and write every changed file, then publish. Returns the paths whose chunks
+    changed, the graph facts parsed on the way and the paths parsed, or None when cancelled
+    before publishing."""
+    started = time.perf_counter()
+    same_strategy = store.manifest.strategy_version == STRATEGY_VERSION
+    skipped = list(plan.skipped)
+    removed = set(plan.removed)
+    replaced: set[str] = set(removed)
+    store.replace_files(removed, [], [])
+    report.files_removed = len(removed)
+    pending_rows: list[dict[str, Any]] = []
+    pending_files: list[dict[str, Any]] = []
+    touched_rows: list[dict[str, Any]] = []
+    max_chars = embed_chars(settings)
+    graph_facts: dict[str, FileFacts] = {}
+    parsed_paths: set[str] = set()
+    total = len(plan.files)
+    for number, walked_file in enumerate(plan.files, 1):
+        if control.checkpoint():
+            return None
+        if number % 200 == 0 or number == total:
+            progress(IndexProgress("parse", number, total, walked_file.path))
+        old = previous.get(walked_file.path)
+        fresh = same_strategy and old is not None and old.strategy_version == STRATEGY_VERSION
+        if fresh and old and (old.size, old.mtime_ns) == (walked_file.size, walked_file.mtime_ns):
+            report.files_unchanged += 1
+            continue
+        text, problem = read_source(walked_file.abs_path, max_file_bytes=settings.max_file_bytes)
+        if text is None:
+            reason = problem.reason if problem else "unreadable"
+            skipped.append(SkippedFile(walked_file.path, reason, problem.detail if problem else ""))
+            if old is not None:
+                removed.add(walked_file.path)
+                replaced.add(walked_file.path)
+                store.replace_files([walked_file.path], [], [])
+            continue
+        sha = _sha256(text)
+        if fresh and old and old.sha256 == sha:
+            touched_rows.append(
+                _file_row(walked_file, sha, old.language, old.strategy, old.chunk_count)
+            )
+            report.files_unchanged += 1
+            continue
+        parsed = parse_file(walked_file.path, text, max_chunk_lines=settings.max_chunk_lines)
+        replaced.add(walked_file.path)
+        parsed_paths.add(walked_file.path)
+        if parsed.symbols or parsed.calls:
+            graph_facts[walked_file.path] = FileFacts.from_parsed(parsed)
+        pending_rows.extend(chunk_row(chunk, max_chars) for chunk in parsed.chunks)
+        pending_files.append(
+            _file_row(walked_file, sha, parsed.language, parsed.strategy, len(parsed.chunks))
+        )
+        report.files_parsed += 1
+        report.chunks_added += len(parsed.chunks)
+        if len(pending_rows) >= FLUSH_ROWS:
+            store.replace_files([row["path"] for row in pending_files], pending_rows, pending_files)
+            pending_rows, pending_files = [], []
+    store.replace_files([row["path"] for row in pending_files], pending_rows, pending_files)
+    del pending_rows, pending_files
+    report.seconds["parse"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
-    done_keys = store.vector_keys(model_id)
-    rows = store.chunk_table(CHUNK_COLUMNS).to_pylist()
-    max_chars = embed_chars(settings)
-    todo: dict[str, str] = {}
-    if not settings.embed_tests:
-        rows = [row for row in rows if not is_test_path(row["path"])]
-    report.vectors_wanted = len(rows)
-    for row in rows:
-        key = row["embed_key"]
-        if key not in done_keys and key not in todo:
-            todo[key] = embed_text(chunk_from_row(row), max_chars)
-    ordered = sorted(todo.items(), key=lambda item: len(item[1]))
-    embedder = None
-    if ordered:  # loading the model costs a second; an up-to-date index needs none of it
-        embedder = Embedder(
-            settings.embedding_model,
-            max_tokens=settings.embedding_max_tokens,
-            threads=settings.embedding_threads,
-            batch_size=settings.embedding_batch_size,
-        )
-    batch_size = max(settings.embedding_batch_size * 4, 64)
-    for start in range(0, len(ordered), batch_size):
-        if should_stop():
-            break
-        batch = ordered[start : start + batch_size]
-        progress(IndexProgress("embed", start, len(ordered), "embedding chunks"))
-        assert embedder is not None
-        matrix = embedder.embed([text for _, text in batch])
-        store.add_vectors(model_id, [key for key, _ in batch], matrix)
-        report.vectors_added += len(batch)
-    progress(IndexProgress("embed", len(ordered), len(ordered), "vectors ready"))
-    store.manifest.embedding_model = model_id
-    store.save_manifest()
-    have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
-    report.vectors_total = sum(1 for row in rows if row["embed_key"] in have)
-    report.seconds["embed"] = time.perf_counter() - started
+    progress(IndexProgress("write", 0, 1, f"writing {report.chunks_added} chunks"))
+    store.touch_files(touched_rows)
+    skipped_rows = [{"path": s.path, "reason": s.reason, "detail": s.detail} for s in skipped]
+    store.replace_skipped(skipped_rows, plan.skipped_scope)
+    first_run = not store.manifest.table_versions
+    if replaced or first_run:
+        store.update_text_index(rebuild=first_run)
+    report.chunks_total = store.count_rows()
+    report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
+    store.manifest.graph_pending = sorted(set(store.manifest.graph_pending) | replaced)
+    report.graph_pending = len(store.manifest.graph_pending)
+    store.publish(**_run_summary(report))
+    report.seconds["write"] = time.perf_counter() - started
+    progress(IndexProgress("write", 1, 1, "lexical search ready"))
+    return replaced, graph_facts, parsed_paths
+
+
+def _run_summary(report: IndexReport) -> dict[str, Any]:
+    return {k: v for k, v in report.as_dict().items() if k != "seconds"}
+
+
+def catch_up_graph_run(
+    root: Path, index_dir: Path, settings: Settings, control: RunControl | None = None
+) -> dict[str, Any] | None:
+    """Resolve the calls of every path the graph has not caught up with, and publish.
+    Returns the graph report ({} when nothing was pending), or None when `control` was
+    cancelled first (nothing is written then; the paths stay pending)."""
+    control = control or RunControl()
+    with WriteLock(index_dir):
+        store = Store.open_for_write(index_dir, root)
+        if not store.manifest.graph_pending:
+            return {}
+        try:
+            report = catch_up_graph(store, root, settings, {}, (), lambda: control.cancelled)
+        except GraphStopped:
+            return None
+        store.publish(**store.manifest.last_run)
+        return report

@@ -47,6 +47,8 @@ class Manifest:
     embedding_model: str = ""
     updated_at: float = 0.0
     last_run: dict[str, Any] = field(default_factory=dict)
+    writes_since_optimize: int = 0  # small writes since the tables were last compacted
+    graph_pending: list[str] = field(default_factory=list)  # paths the graph has not caught up
 
 
 def read_manifest(index_dir: Path) -> Manifest | None:

@@ -28,6 +28,11 @@ CHUNKS = "chunks"
 FILES = "files"
 SKIPPED = "skipped"
 VERSIONED_TABLES = (CHUNKS, FILES, SKIPPED, *GRAPH_TABLES)
+TEXT_INDEX = "search_text_idx"
+# Small writes (the watcher's) leave new rows outside the BM25 index and many small files;
+# past either limit the tables are compacted and the new rows folded into the index.
+UNINDEXED_ROWS_LIMIT = 2_000
+WRITES_BEFORE_OPTIMIZE = 20
 
 CHUNK_SCHEMA = pa.schema(
     [
@@ -94,6 +99,10 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def _path_filter(paths: Sequence[str]) -> str:
+    return "path IN (" + ", ".join(_quote(p) for p in paths) + ")"
+
+
 class Store:
     """One index directory. Readers see the table versions the manifest names; a writer
     first rolls back anything a killed run left past them."""
@@ -109,6 +118,10 @@ class Store:
         self.vectors_dir = index_dir.parent / "vectors"
         self._vectors_db = lancedb.connect(str(self.vectors_dir))
         self._tables: dict[str, Any] = {}
+
+    @property
+    def repo_root(self) -> Path:
+        return Path(self.manifest.repo_root)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -202,6 +215,25 @@ class Store:
             return table.to_arrow()
         return table.search().select(list(columns)).limit(None).to_arrow()
 
+    def chunks_for_paths(self, paths: Iterable[str], columns: Sequence[str]) -> pa.Table:
+        """The chunk rows of `paths` (a few files: the watcher's changes)."""
+        ordered = sorted(set(paths))
+        parts = [
+            self._table(CHUNKS)
+            .search()
+            .where(_path_filter(ordered[start : start + 500]))
+            .select(list(columns))
+            .limit(None)
+            .to_arrow()
+            for start in range(0, len(ordered), 500)
+        ]
+        if not parts:
+            return CHUNK_SCHEMA.empty_table().select(list(columns))
+        return pa.concat_tables(parts)
+
+    def count_rows(self) -> int:
+        return int(self._table(CHUNKS).count_rows())
+
     def bm25(self, query_tokens: str, limit: int) -> list[tuple[str, float]]:
         if not query_tokens.strip():
             return []
@@ -227,7 +259,7 @@ class Store:
             table = self._table(table_name)
             for start in range(0, len(paths), 500):
                 batch = paths[start : start + 500]
-                table.delete("path IN (" + ", ".join(_quote(p) for p in batch) + ")")
+                table.delete(_path_filter(batch))
         if chunk_rows:
             self._table(CHUNKS).add(pa.Table.from_pylist(chunk_rows, schema=CHUNK_SCHEMA))
         if file_rows:
@@ -244,7 +276,7 @@ class Store:
             ordered = sorted(set(paths))
             for start in range(0, len(ordered), 500):
                 batch = ordered[start : start + 500]
-                table.delete("path IN (" + ", ".join(_quote(p) for p in batch) + ")")
+                table.delete(_path_filter(batch))
         for start in range(0, len(rows), 100_000):
             table.add(pa.Table.from_pylist(rows[start : start + 100_000], schema=schema))
 
@@ -254,13 +286,29 @@ class Store:
         if file_rows:
             self._table(FILES).add(pa.Table.from_pylist(file_rows, schema=FILE_SCHEMA))
 
-    def set_skipped(self, rows: list[dict[str, str]]) -> None:
-        table = self._table(SKIPPED)
-        table.delete("true")
-        if rows:
-            table.add(pa.Table.from_pylist(rows, schema=SKIPPED_SCHEMA))
+    def replace_skipped(self, rows: list[dict[str, str]], paths: Iterable[str] | None) -> None:
+        """Record why files were skipped: for `paths` only, or for the whole repository."""
+        self.replace_rows(SKIPPED, SKIPPED_SCHEMA, rows, paths)
 
-    def build_text_index(self) -> None:
+    def update_text_index(self, *, rebuild: bool) -> None:
+        """Build the BM25 index afresh, or fold new rows into it once enough have gathered.
+        Rows not yet in the index are still found (LanceDB searches them directly)."""
+        table = self._table(CHUNKS)
+        stats = None if rebuild else table.index_stats(TEXT_INDEX)
+        if stats is None:
+            self._build_text_index()
+            self.manifest.writes_since_optimize = 0
+            return
+        self.manifest.writes_since_optimize += 1
+        if (
+            stats.num_unindexed_rows > UNINDEXED_ROWS_LIMIT
+            or self.manifest.writes_since_optimize >= WRITES_BEFORE_OPTIMIZE
+        ):
+            for name in VERSIONED_TABLES:
+                self._table(name).optimize()
+            self.manifest.writes_since_optimize = 0
+
+    def _build_text_index(self) -> None:
         from lancedb.index import FTS
 
         # Tokens are made by app.search.tokenize on both sides; the index must not re-split.
@@ -272,7 +320,9 @@ class Store:
             ascii_folding=False,
             max_token_length=64,
         )
-        self._table(CHUNKS).create_index("search_text", config=config, replace=True)
+        self._table(CHUNKS).create_index(
+            "search_text", config=config, replace=True, name=TEXT_INDEX
+        )
 
     def publish(self, **run: Any) -> None:
         """Make everything written so far visible to readers, atomically."""
@@ -305,15 +355,42 @@ class Store:
         keys = table.search().select(["key"]).limit(None).to_arrow().column("key")
         return set(keys.to_pylist())
 
+    def present_keys(self, model_id: str, keys: Iterable[str]) -> set[str]:
+        """Which of `keys` already have a vector (a lookup, not a scan of the whole table)."""
+        table = self._vector_table(model_id)
+        wanted = sorted(set(keys))
+        if table is None or not wanted:
+            return set()
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            batch = ", ".join(_quote(k) for k in wanted[start : start + 500])
+            rows = table.search().where(f"key IN ({batch})").select(["key"]).limit(None)
+            found.update(rows.to_arrow().column("key").to_pylist())
+        return found
+
     def vectors(self, model_id: str, keys: Iterable[str] | None = None) -> dict[str, np.ndarray]:
         """Vectors by key, limited to `keys` when given (the table is shared by repositories)."""
         table = self._vector_table(model_id)
         if table is None:
             return {}
-        data = table.to_arrow()
-        if keys is not None:
-            wanted = pa.array(sorted(set(keys)), pa.string())
-            data = data.filter(pc.is_in(data.column("key"), value_set=wanted))
+        wanted = sorted(set(keys)) if keys is not None else None
+        if wanted is not None and len(wanted) <= 2_000:  # a few files' worth: look them up
+            parts = [
+                table.search()
+                .where("key IN (" + ", ".join(_quote(k) for k in wanted[i : i + 500]) + ")")
+                .select(["key", "vector"])
+                .limit(None)
+                .to_arrow()
+                for i in range(0, len(wanted), 500)
+            ]
+            if not parts:
+                return {}
+            data = pa.concat_tables(parts)
+        else:
+            data = table.to_arrow()
+        if wanted is not None:
+            value_set = pa.array(wanted, pa.string())
+            data = data.filter(pc.is_in(data.column("key"), value_set=value_set))
         names = data.column("key").to_pylist()
         if not names:
             return {}

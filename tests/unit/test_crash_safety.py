@@ -6,13 +6,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from app.core.settings import Settings
 from app.service import Service
+from app.store.check import check_index
 from app.store.manifest import read_manifest
 from app.store.store import Store
 
@@ -28,15 +28,7 @@ def _make_repo(root: Path, files: int = 40, functions: int = 15) -> None:
 
 
 def _assert_consistent(index_dir: Path) -> None:
-    store = Store.open(index_dir)
-    files = store.files()
-    rows = store.chunk_table(["id", "path"]).to_pylist()
-    ids = [row["id"] for row in rows]
-    assert len(ids) == len(set(ids)), "duplicate chunks"
-    per_path = Counter(row["path"] for row in rows)
-    assert set(per_path) <= set(files), "chunks of a file the files table does not know"
-    for path, record in files.items():
-        assert per_path[path] == record.chunk_count, f"{path}: chunks and files disagree"
+    assert check_index(index_dir) == []
 
 
 def _start_index(repo: Path, index_root: Path) -> subprocess.Popen[bytes]:

@@ -48,7 +48,7 @@ def _file_row(path: str) -> dict[str, object]:
 
 def _write(store: Store, path: str, name: str) -> None:
     store.replace_files([path], [chunk_row(_chunk(path, name, 1), 1000)], [_file_row(path)])
-    store.build_text_index()
+    store.update_text_index(rebuild=True)
 
 
 def test_published_writes_are_visible_and_searchable(tmp_path: Path) -> None:

@@ -1,0 +1,108 @@
+"""Embed every chunk that has no vector yet for the configured model, batch by batch, each
+batch committed on its own so a killed or cancelled run keeps what it finished."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.core.events import IndexProgress, ProgressCallback, RunControl
+from app.core.settings import Settings
+from app.indexer.context import embed_text, is_test_path
+from app.indexer.rows import chunk_from_row, embed_chars
+from app.store.store import CHUNK_COLUMNS, Store
+
+if TYPE_CHECKING:
+    from app.indexer.pipeline import IndexReport
+
+# Called with each committed batch (keys, matrix), so a searcher can use vectors as they come.
+VectorCallback = Callable[[list[str], np.ndarray], None]
+
+TEXTS_PER_STEP = 64  # texts handed to the model between progress reports and checkpoints
+
+
+def embed_missing(
+    store: Store,
+    settings: Settings,
+    progress: ProgressCallback,
+    report: IndexReport,
+    control: RunControl,
+    paths: Collection[str] | None = None,
+    on_vectors: VectorCallback | None = None,
+    embedder: Any | None = None,
+) -> None:
+    """Embed what is missing, among the chunks of `paths` (all chunks when None); shortest
+    texts first, so batches pad little."""
+    from app.indexer.embed import Embedder, model_id_for
+
+    started = time.perf_counter()
+    model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
+    rows = _rows(store, paths)
+    if not settings.embed_tests:
+        rows = [row for row in rows if not is_test_path(row["path"])]
+    row_keys = [row["embed_key"] for row in rows]
+    keys = set(row_keys)
+    done_keys = store.vector_keys(model_id) if paths is None else store.present_keys(model_id, keys)
+    max_chars = embed_chars(settings)
+    todo: dict[str, str] = {}
+    for row in rows:
+        key = row["embed_key"]
+        if key not in done_keys and key not in todo:
+            todo[key] = embed_text(chunk_from_row(row), max_chars)
+    if paths is None:
+        report.vectors_wanted = len(rows)
+    del rows
+    ordered = sorted(todo.items(), key=lambda item: len(item[1]))
+    del todo
+    if ordered and embedder is None:  # loading takes a second; skip it when nothing is new
+        embedder = Embedder(
+            settings.embedding_model,
+            max_tokens=settings.embedding_max_tokens,
+            threads=settings.embedding_threads,
+            batch_size=settings.embedding_batch_size,
+        )
+    step = max(settings.embedding_batch_size * 4, TEXTS_PER_STEP)
+    chars = np.cumsum([0] + [len(text) for _, text in ordered])
+    embed_started = time.perf_counter()
+    for start in range(0, len(ordered), step):
+        if control.checkpoint():
+            break
+        progress(
+            IndexProgress(
+                "embed", start, len(ordered), "embedding chunks", _eta(embed_started, start, chars)
+            )
+        )
+        batch = ordered[start : start + step]
+        assert embedder is not None
+        matrix = embedder.embed([text for _, text in batch])
+        batch_keys = [key for key, _ in batch]
+        store.add_vectors(model_id, batch_keys, matrix)
+        report.vectors_added += len(batch)
+        if on_vectors is not None:
+            on_vectors(batch_keys, matrix)
+    progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
+    if store.manifest.embedding_model != model_id:
+        store.manifest.embedding_model = model_id
+        store.save_manifest()
+    if paths is None:
+        have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
+        report.vectors_total = sum(1 for key in row_keys if key in have)
+    report.seconds["embed"] = time.perf_counter() - started
+
+
+def _rows(store: Store, paths: Collection[str] | None) -> list[dict[str, Any]]:
+    if paths is None:
+        return list(store.chunk_table(CHUNK_COLUMNS).to_pylist())
+    return list(store.chunks_for_paths(paths, CHUNK_COLUMNS).to_pylist())
+
+
+def _eta(started: float, done: int, chars: np.ndarray) -> float | None:
+    """Seconds left, from the characters embedded so far (later texts are longer);
+    `chars` holds the running total of text lengths in embedding order."""
+    if not done:
+        return None
+    chars_left = float(chars[-1] - chars[done])
+    return (time.perf_counter() - started) * chars_left / max(float(chars[done]), 1.0)

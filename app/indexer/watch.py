@@ -1,0 +1,153 @@
+"""Watch a repository with watchfiles and gather what changed into a queue of paths.
+
+The watcher only collects: it never indexes. Paths inside `.git`, dependency and build
+folders (the walk's deny list) and the index itself are dropped on arrival, so churn there
+costs nothing; ignore rules are applied later, per batch, by the index run.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from app.indexer.walk import _is_denied_dir
+
+STEP_MS = 50  # watchfiles yields once no new event came for this long
+MAX_BATCH_MS = 1_600  # ... or after this long in a steady stream of events
+
+
+class ChangeQueue:
+    """Paths changed since the last batch was taken; safe to use from several threads."""
+
+    def __init__(self) -> None:
+        self._paths: set[str] = set()
+        self._rescan = ""  # why the next batch must walk everything ("" when it need not)
+        self._last_event = 0.0
+        self._changed = threading.Condition()
+        self.on_event: list[threading.Event] = []  # set on every arrival (stops graph work)
+
+    def add(self, paths: Iterable[str]) -> None:
+        with self._changed:
+            before = len(self._paths)
+            self._paths.update(paths)
+            if len(self._paths) == before and not self._rescan:
+                return
+            self._last_event = time.monotonic()
+            for flag in self.on_event:
+                flag.set()
+            self._changed.notify_all()
+
+    def request_rescan(self, reason: str) -> None:
+        with self._changed:
+            self._rescan = self._rescan or reason
+            self._last_event = time.monotonic()
+            for flag in self.on_event:
+                flag.set()
+            self._changed.notify_all()
+
+    def wake(self) -> None:
+        """Wake a thread waiting in `wait` (to stop it)."""
+        with self._changed:
+            self._changed.notify_all()
+
+    def __len__(self) -> int:
+        with self._changed:
+            return len(self._paths)
+
+    @property
+    def has_work(self) -> bool:
+        with self._changed:
+            return bool(self._paths or self._rescan)
+
+    def quiet_for(self) -> float:
+        """Seconds since the last change arrived."""
+        with self._changed:
+            return time.monotonic() - self._last_event
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for work; True when there is some."""
+        with self._changed:
+            if not (self._paths or self._rescan):
+                self._changed.wait(timeout)
+            return bool(self._paths or self._rescan)
+
+    def take(self) -> tuple[set[str], str]:
+        """Everything gathered so far, and the rescan reason; the queue starts empty again."""
+        with self._changed:
+            paths, reason = self._paths, self._rescan
+            self._paths, self._rescan = set(), ""
+            return paths, reason
+
+
+class Watcher:
+    """A thread running watchfiles over `root`, feeding `queue` with relative paths."""
+
+    def __init__(self, root: Path, queue: ChangeQueue, *, skip_dirs: Iterable[Path] = ()) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.queue = queue
+        self.skip_dirs = [os.path.realpath(p) for p in skip_dirs]
+        self.error = ""  # why the watcher stopped, when it stopped on its own
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="repolens-watch", daemon=True)
+        self.started = threading.Event()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def relative(self, path: str) -> str | None:
+        """The repository-relative path of an event, or None when it is to be dropped."""
+        real = os.path.abspath(path)
+        if any(real == d or real.startswith(d + os.sep) for d in self.skip_dirs):
+            return None
+        try:
+            rel = os.path.relpath(real, self.root)
+        except ValueError:
+            return None
+        if rel.startswith(".."):
+            return None
+        rel = rel.replace(os.sep, "/")
+        parts = rel.split("/")
+        if any(part == ".git" or _is_denied_dir(part) for part in parts[:-1]):
+            return None
+        if parts[-1] == ".git" or (_is_denied_dir(parts[-1]) and os.path.isdir(real)):
+            return None
+        return rel
+
+    def _run(self) -> None:
+        import watchfiles
+
+        try:
+            changes_seen = watchfiles.watch(
+                self.root,
+                watch_filter=lambda _change, path: self.relative(path) is not None,
+                debounce=MAX_BATCH_MS,
+                step=STEP_MS,
+                stop_event=self._stop,
+                rust_timeout=500,
+                yield_on_timeout=True,
+                raise_interrupt=False,
+                ignore_permission_denied=True,
+            )
+            for number, changes in enumerate(changes_seen):
+                if number == 0:
+                    self.started.set()
+                if self._stop.is_set():
+                    break
+                relative = (self.relative(path) for _, path in changes)
+                self.queue.add(rel for rel in relative if rel is not None)
+        except Exception as error:  # the OS refused (watch limit, root removed...): say so
+            self.error = f"the file watcher stopped: {error}"
+            self.queue.request_rescan(self.error)
+        finally:
+            self.started.set()

@@ -1,0 +1,271 @@
+"""The live index: one long-lived thread that brings the index up to date, then keeps it so
+as files change, reporting every step as a `WorkerStatus` that any front end can show.
+
+Order of work: changed files first (their chunks are published at once, their vectors right
+after); the call graph once edits pause; a full rescan at start, when the watcher cannot
+say exactly what changed, and every `RESCAN_SECONDS` as a guard against missed events.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from app.core.events import IndexProgress, RunControl
+from app.indexer.watch import ChangeQueue, Watcher
+from app.store.manifest import IndexLocked, IndexStoreError
+
+if TYPE_CHECKING:
+    from app.service import Service
+
+SETTLE_SECONDS = 0.05  # a batch is taken once no change came for this long...
+BIG_BATCH = 200  # ... or, past this many paths (a branch switch), for BIG_SETTLE_SECONDS
+BIG_SETTLE_SECONDS = 0.5
+GRAPH_QUIET_SECONDS = 1.0  # the call graph is brought up to date after this long without edits
+RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
+RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerStatus:
+    """Everything a status line needs, as plain data."""
+
+    state: str = "starting"  # starting, indexing, watching, paused, stopped, failed
+    phase: str = ""  # of the current run: walk, parse, write, graph, embed, done
+    done: int = 0
+    total: int = 0
+    message: str = ""
+    eta_seconds: float | None = None
+    watching: bool = False  # the file watcher is running
+    pending: int = 0  # changed paths waiting for the next batch
+    graph_pending: bool = False  # the call graph trails the chunks
+    updates: int = 0  # batches indexed since start
+    last_update: str = ""  # one line about the last batch
+    error: str = ""
+
+
+StatusCallback = Callable[[WorkerStatus], None]
+
+
+class IndexWorker:
+    """Start it, observe it through `on_status`, pause, resume or stop it from any thread."""
+
+    def __init__(
+        self,
+        service: Service,
+        on_status: StatusCallback = lambda _: None,
+        *,
+        watch: bool = True,
+        with_vectors: bool = True,
+    ) -> None:
+        self.service = service
+        self.on_status = on_status
+        self.watch = watch
+        self.with_vectors = with_vectors
+        self.queue = ChangeQueue()
+        self._stop = threading.Event()
+        self._graph_interrupt = threading.Event()
+        self.queue.on_event.append(self._graph_interrupt)
+        self._control = RunControl()
+        self._paused = False
+        self._status = WorkerStatus()
+        self._status_lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="repolens-index", daemon=True)
+        self.watcher: Watcher | None = None
+        self.idle = threading.Event()  # set while nothing is queued or running
+
+    # -- control ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the worker to end (it ends on `stop`, or after one pass when not
+        watching); True when it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop at the next checkpoint; what was published stays, nothing half-written shows."""
+        self._stop.set()
+        self._control.cancel()
+        self._graph_interrupt.set()
+        self.queue.wake()
+        if self.watcher is not None:
+            self.watcher.stop()
+        self._thread.join(timeout)
+        self._emit(state="stopped", message="stopped")
+
+    def pause(self) -> None:
+        self._paused = True
+        self._control.pause()
+        self._emit(state="paused", message="paused: changes are queued until resumed")
+
+    def resume(self) -> None:
+        self._paused = False
+        self._control.resume()
+        self._emit(state="watching" if self.watch else "indexing", message="resumed")
+
+    def rescan(self, reason: str = "rescan requested") -> None:
+        self.queue.request_rescan(reason)
+
+    @property
+    def status(self) -> WorkerStatus:
+        with self._status_lock:
+            return self._status
+
+    # -- the loop --------------------------------------------------------------------------
+    def _emit(self, **changes: Any) -> None:
+        with self._status_lock:
+            self._status = replace(
+                self._status,
+                pending=len(self.queue),
+                watching=self.watcher is not None and self.watcher.alive,
+                **changes,
+            )
+            status = self._status
+        self.on_status(status)
+
+    def _progress(self, event: IndexProgress) -> None:
+        self._emit(
+            phase=event.phase,
+            done=event.done,
+            total=event.total,
+            message=event.message,
+            eta_seconds=event.eta_seconds,
+        )
+
+    def _run(self) -> None:
+        self.idle.clear()
+        if self.watch:  # watch first, so nothing changed during the first run is missed
+            self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
+            self.watcher.start()
+            self.watcher.started.wait(5)
+        self._index(None, "start-up scan")
+        last_rescan = time.monotonic()
+        while not self._stop.is_set():
+            if self._paused:
+                self._stop.wait(0.2)
+                continue
+            if self.queue.wait(0.25) and not self._paused:
+                self.idle.clear()
+                self._settle()
+                paths, reason = self.queue.take()
+                if self._stop.is_set():
+                    break
+                if reason:
+                    self._index(None, reason)
+                    last_rescan = time.monotonic()
+                elif paths:
+                    self._index(paths, "")
+                continue
+            if self._status.graph_pending and self.queue.quiet_for() >= GRAPH_QUIET_SECONDS:
+                self._catch_up_graph()
+                continue
+            if time.monotonic() - last_rescan > RESCAN_SECONDS:
+                self._index(None, "periodic rescan")
+                last_rescan = time.monotonic()
+                continue
+            if self.watch and self.watcher is not None and not self.watcher.alive:
+                self._emit(state="failed", error=self.watcher.error or "the file watcher stopped")
+            if not self._status.graph_pending:
+                if not self.watch:
+                    break
+                self.idle.set()
+        self.idle.set()
+
+    @property
+    def root(self) -> Any:
+        return self.service.root
+
+    @property
+    def index_root(self) -> Any:
+        return self.service.index_dir.parent
+
+    def _settle(self) -> None:
+        """Let a burst finish (a checkout writes thousands of files) so it is one batch."""
+        while not self._stop.is_set():
+            wait = BIG_SETTLE_SECONDS if len(self.queue) > BIG_BATCH else SETTLE_SECONDS
+            quiet = self.queue.quiet_for()
+            if quiet >= wait:
+                return
+            time.sleep(wait - quiet)
+
+    def _index(self, paths: set[str] | None, reason: str) -> None:
+        """One index run: everything (paths None) or the given paths; retried on failure."""
+        self._emit(
+            state="paused" if self._paused else "indexing",
+            error="",
+            message=reason or f"{len(paths or ())} changed",
+        )
+        started = time.perf_counter()
+        try:
+            report = self.service.index(
+                self._progress,
+                with_vectors=self.with_vectors,
+                control=self._control,
+                changed=paths,
+                with_graph=paths is None,  # a rescan resolves calls from what it just parsed
+            )
+        except IndexLocked as error:
+            self._retry(paths, reason, str(error), "waiting")
+            return
+        except (IndexStoreError, OSError) as error:
+            self._retry(paths, reason, str(error), "failed")
+            return
+        seconds = time.perf_counter() - started
+        mode = "rescan" if report.mode == "full" else "update"
+        why = f" ({report.rescan_reason or reason})" if report.mode == "full" else ""
+        line = (
+            f"{mode}{why}: {report.files_parsed} files re-read, {report.files_removed} removed, "
+            f"{report.chunks_added} chunks, {report.vectors_added} vectors in {seconds:.2f} s"
+        )
+        self._emit(
+            state="paused" if self._paused else ("watching" if self.watch else "indexing"),
+            updates=self._status.updates + 1,
+            last_update=line,
+            message=line,
+            graph_pending=report.graph_pending > 0,
+        )
+
+    def _retry(self, paths: set[str] | None, reason: str, error: str, state: str) -> None:
+        """Keep the work queued and try again later, saying why."""
+        if paths:
+            self.queue.add(paths)
+        else:
+            self.queue.request_rescan(reason or "retry")
+        self._emit(state=state, error=error, message=error)
+        self._stop.wait(RETRY_SECONDS)
+
+    def _catch_up_graph(self) -> None:
+        self._graph_interrupt.clear()
+        control = _InterruptibleControl(self._graph_interrupt, self._stop)
+        self._emit(state="indexing", phase="graph", message="resolving calls")
+        try:
+            report = self.service.catch_up_graph(control)
+        except (IndexStoreError, OSError) as error:
+            self._emit(state="failed", error=str(error), message=str(error))
+            self._stop.wait(RETRY_SECONDS)
+            return
+        if report is None:  # edits arrived: index them first, the graph waits
+            return
+        self._emit(
+            state="paused" if self._paused else ("watching" if self.watch else "indexing"),
+            phase="done",
+            graph_pending=False,
+            message="call graph up to date",
+        )
+
+
+class _InterruptibleControl(RunControl):
+    """Cancelled as soon as a new change arrives or the worker stops."""
+
+    def __init__(self, *events: threading.Event) -> None:
+        super().__init__()
+        self._events = events
+
+    @property
+    def cancelled(self) -> bool:
+        return any(event.is_set() for event in self._events)

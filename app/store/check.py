@@ -1,0 +1,43 @@
+"""A consistency check of one published index: what `stats --check` and the crash tests run."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from app.store.graph_tables import GRAPH_FILES
+from app.store.manifest import IndexStoreError
+from app.store.store import Store
+
+
+def check_index(index_dir: Path) -> list[str]:
+    """Problems found (an empty list means consistent): the manifest and every table open at
+    their published versions, chunks and files agree, and the graph knows only indexed files
+    or lists the rest as pending."""
+    try:
+        store = Store.open(index_dir)
+        files = store.files()
+        rows = store.chunk_table(["id", "path"]).to_pylist()
+    except IndexStoreError as error:
+        return [str(error)]
+    problems = []
+    ids = Counter(row["id"] for row in rows)
+    duplicates = [chunk_id for chunk_id, n in ids.items() if n > 1]
+    if duplicates:
+        problems.append(f"{len(duplicates)} chunk ids appear twice, e.g. {duplicates[0]}")
+    per_path = Counter(row["path"] for row in rows)
+    unknown = sorted(set(per_path) - set(files))
+    if unknown:
+        problems.append(f"chunks of {len(unknown)} files the files table lacks, e.g. {unknown[0]}")
+    for path, record in files.items():
+        if per_path[path] != record.chunk_count:
+            problems.append(
+                f"{path}: {per_path[path]} chunks, the files table says {record.chunk_count}"
+            )
+    if "graph_files" in store.manifest.table_versions:
+        graphed = set(store.read_table(GRAPH_FILES, ["path"]).column("path").to_pylist())
+        pending = set(store.manifest.graph_pending)
+        stray = sorted(graphed - set(files) - pending)
+        if stray:
+            problems.append(f"the call graph holds {len(stray)} files not indexed, e.g. {stray[0]}")
+    return problems

@@ -1,0 +1,233 @@
+"""The live index: targeted updates equal a full index, the watcher and worker keep search
+fresh (real watchfiles, real LanceDB, the real embedding model), and hits say when stale."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.settings import Settings
+from app.indexer.targets import classify_paths
+from app.indexer.worker import IndexWorker, WorkerStatus
+from app.service import Service
+from app.store.check import check_index
+from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+from app.store.store import Store
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not reached within {timeout} s")
+
+
+def snapshot(index_dir: Path) -> dict[str, Any]:
+    """What must be equal between an updated index and a fresh one."""
+    store = Store.open(index_dir)
+    chunks = store.chunk_table(["id", "content_hash", "embed_key"]).to_pylist()
+    edges = store.read_table(GRAPH_EDGES).to_pylist()
+    symbols = store.read_table(GRAPH_SYMBOLS, ["id", "fan_in", "fan_out"]).to_pylist()
+    return {
+        "chunks": sorted((r["id"], r["content_hash"], r["embed_key"]) for r in chunks),
+        "edges": sorted(
+            (e["path"], e["caller"], e["callee"], e["line"], round(e["confidence"], 3), e["rule"])
+            for e in edges
+        ),
+        "symbols": sorted((s["id"], s["fan_in"], s["fan_out"]) for s in symbols),
+        "files": sorted(store.files()),
+    }
+
+
+def fresh_snapshot(repo: Path, tmp_path: Path) -> dict[str, Any]:
+    service = Service(repo, Settings(index_dir=tmp_path / "fresh-index"))
+    service.index(with_vectors=False)
+    return snapshot(service.index_dir)
+
+
+def edit_repository(repo: Path) -> list[str]:
+    """Change, add, delete and rename files; return the paths touched."""
+    scanner = repo / "src" / "html_parser.py"
+    scanner.write_text(scanner.read_text() + "\n\ndef count_tags(document):\n    return 0\n")
+    (repo / "src" / "added.py").write_text(
+        "from html_parser import count_tags\n\n\ndef tally(doc):\n    return count_tags(doc)\n"
+    )
+    (repo / "web" / "cookies.js").unlink()
+    (repo / "README.md").rename(repo / "GUIDE.md")
+    return ["src/html_parser.py", "src/added.py", "web/cookies.js", "README.md", "GUIDE.md"]
+
+
+def test_an_update_of_changed_paths_equals_a_fresh_index(
+    sample_repo: Path, settings: Settings, tmp_path: Path
+) -> None:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    changed = edit_repository(sample_repo)
+
+    report = service.index(changed=changed, with_vectors=False, with_graph=False)
+    assert report.mode == "paths"
+    assert report.files_parsed == 3 and report.files_removed == 2
+    assert report.graph_pending > 0
+    assert service.search("count tags").hits[0].path == "src/html_parser.py"  # before the graph
+    assert service.catch_up_graph() is not None
+
+    assert snapshot(service.index_dir) == fresh_snapshot(sample_repo, tmp_path)
+    assert check_index(service.index_dir) == []
+
+
+def test_paths_that_only_a_walk_can_decide_ask_for_a_rescan(sample_repo: Path) -> None:
+    (sample_repo / ".gitignore").write_text("generated/\n*.log\n")
+    (sample_repo / "generated").mkdir()
+    (sample_repo / "generated" / "out.py").write_text("x = 1\n")
+    (sample_repo / "debug.log").write_text("noise\n")
+    (sample_repo / "node_modules" / "lib").mkdir(parents=True)
+    (sample_repo / "node_modules" / "lib" / "index.js").write_text("module.exports = 1\n")
+
+    quiet = classify_paths(
+        sample_repo,
+        [
+            "generated/out.py",
+            "debug.log",
+            "node_modules/lib/index.js",
+            "gone.py",
+            "src/html_parser.py",
+        ],
+    )
+    assert quiet.rescan == ""
+    assert [f.path for f in quiet.files] == ["src/html_parser.py"]
+    assert {s.path: s.reason for s in quiet.skipped} == {"debug.log": "ignored"}
+    assert quiet.outside == {"generated/out.py", "node_modules/lib/index.js"}
+    assert quiet.gone == {"gone.py"}
+
+    assert "ignore rules" in classify_paths(sample_repo, [".gitignore"]).rescan
+    assert "directory" in classify_paths(sample_repo, ["src"]).rescan
+
+
+def test_a_gitignore_change_drops_newly_ignored_files(
+    sample_repo: Path, settings: Settings, tmp_path: Path
+) -> None:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    (sample_repo / ".gitignore").write_text("src/html_parser.py\n")
+
+    report = service.index(changed=[".gitignore"], with_vectors=False)
+    assert report.mode == "full" and "ignore rules" in report.rescan_reason
+    assert "src/html_parser.py" not in Store.open(service.index_dir).files()
+    assert snapshot(service.index_dir) == fresh_snapshot(sample_repo, tmp_path)
+
+
+def test_a_hit_whose_file_changed_since_indexing_is_marked_stale(
+    sample_repo: Path, settings: Settings
+) -> None:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    hit = service.search("tag scanner scan").hits[0]
+    assert not hit.stale
+    target = sample_repo / hit.path
+    target.write_text(target.read_text() + "\n# edited\n")
+
+    assert service.search("tag scanner scan").hits[0].stale
+    assert service.stats()["pending"]["changed"] == [hit.path]
+    service.index(changed=[hit.path], with_vectors=False)
+    assert not service.search("tag scanner scan").hits[0].stale
+    assert service.stats()["pending"] == {"changed": [], "added": [], "removed": []}
+
+
+@pytest.fixture
+def worker_service(sample_repo: Path, settings: Settings) -> Service:
+    return Service(sample_repo, settings)
+
+
+def start_worker(service: Service) -> tuple[IndexWorker, list[WorkerStatus]]:
+    seen: list[WorkerStatus] = []
+    worker = IndexWorker(service, seen.append)
+    worker.start()
+    wait_until(lambda: worker.idle.is_set() and seen and seen[-1].updates >= 1, 120)
+    return worker, seen
+
+
+def found(service: Service, query: str, path: str) -> bool:
+    return any(hit.path == path for hit in service.search(query, k=5).hits)
+
+
+@pytest.mark.slow
+def test_the_worker_keeps_search_fresh_as_files_change(
+    worker_service: Service, sample_repo: Path, tmp_path: Path
+) -> None:
+    service = worker_service
+    worker, seen = start_worker(service)
+    try:
+        assert seen[-1].watching
+        (sample_repo / "src" / "weather.py").write_text(
+            "def forecast_rainfall(city):\n    return 'wet'\n"
+        )
+        wait_until(lambda: found(service, "forecast rainfall", "src/weather.py"))
+        dense = service.search("forecast rainfall").hits[0].explanation.vector_rank
+        wait_until(lambda: service.search("forecast rainfall").hits[0].explanation.vector_rank)
+        assert dense is None or dense >= 1
+
+        (sample_repo / "src" / "weather.py").rename(sample_repo / "src" / "climate.py")
+        wait_until(lambda: found(service, "forecast rainfall", "src/climate.py"))
+        assert not found(service, "forecast rainfall", "src/weather.py")
+
+        (sample_repo / "src" / "climate.py").unlink()
+        wait_until(lambda: not found(service, "forecast rainfall", "src/climate.py"))
+
+        before = seen[-1].updates
+        (sample_repo / "node_modules").mkdir()
+        (sample_repo / "node_modules" / "dep.js").write_text("module.exports = 1\n")
+        time.sleep(1.0)
+        assert seen[-1].updates == before, "an edit in an ignored folder cost an update"
+
+        wait_until(lambda: worker.idle.is_set() and not worker.status.graph_pending)
+        assert snapshot(service.index_dir) == fresh_snapshot(sample_repo, tmp_path)
+    finally:
+        worker.stop()
+    assert check_index(service.index_dir) == []
+
+
+@pytest.mark.slow
+def test_a_burst_of_changes_settles_in_one_batch_equal_to_a_fresh_index(
+    worker_service: Service, sample_repo: Path, tmp_path: Path
+) -> None:
+    service = worker_service
+    worker, seen = start_worker(service)
+    try:
+        before = seen[-1].updates
+        burst = sample_repo / "burst"
+        burst.mkdir()
+        for n in range(300):  # like a branch switch: many files within a moment
+            (burst / f"mod_{n}.py").write_text(f"def handler_{n}(event):\n    return {n}\n")
+        wait_until(lambda: found(service, "handler_299", "burst/mod_299.py"))
+        wait_until(lambda: worker.idle.is_set() and not worker.status.graph_pending)
+        assert seen[-1].updates - before == 1
+        assert snapshot(service.index_dir) == fresh_snapshot(sample_repo, tmp_path)
+    finally:
+        worker.stop()
+
+
+@pytest.mark.slow
+def test_a_paused_worker_queues_changes_until_resumed(
+    worker_service: Service, sample_repo: Path
+) -> None:
+    service = worker_service
+    worker, seen = start_worker(service)
+    try:
+        worker.pause()
+        (sample_repo / "src" / "paused.py").write_text("def while_paused_marker():\n    pass\n")
+        wait_until(lambda: worker.status.pending >= 1 or len(worker.queue) >= 1, 5)
+        time.sleep(0.5)
+        assert not found(service, "while paused marker", "src/paused.py")
+        assert worker.status.state == "paused"
+        worker.resume()
+        wait_until(lambda: found(service, "while paused marker", "src/paused.py"))
+    finally:
+        worker.stop()
+    assert worker.status.state == "stopped"
