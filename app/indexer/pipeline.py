@@ -23,7 +23,7 @@ from app.indexer.rows import chunk_row, embed_chars
 from app.indexer.targets import classify_paths
 from app.indexer.vectors import VectorCallback, embed_missing
 from app.indexer.walk import WalkedFile, read_source, walk
-from app.store.manifest import STRATEGY_VERSION, WriteLock
+from app.store.manifest import STRATEGY_VERSION, WriteLock, write_errors_explained
 from app.store.store import Store
 
 FLUSH_ROWS = 5_000  # chunk rows held in memory before they are written (not yet published)
@@ -107,7 +107,7 @@ def index_repository(
     watcher defers it to `catch_up_graph_run` while edits keep coming), then vectors."""
     control = control or RunControl()
     report = IndexReport()
-    with WriteLock(index_dir):
+    with write_errors_explained(index_dir), WriteLock(index_dir):
         store = Store.open_for_write(index_dir, root)
         started = time.perf_counter()
         previous = store.files()
@@ -267,7 +267,7 @@ def catch_up_graph_run(
     Returns the graph report ({} when nothing was pending), or None when `control` was
     cancelled first (nothing is written then; the paths stay pending)."""
     control = control or RunControl()
-    with WriteLock(index_dir):
+    with write_errors_explained(index_dir), WriteLock(index_dir):
         store = Store.open_for_write(index_dir, root)
         if not store.manifest.graph_pending:
             return {}

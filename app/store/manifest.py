@@ -9,6 +9,7 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -36,6 +37,39 @@ class IndexIncompatible(IndexStoreError):
 
 class IndexCorrupt(IndexStoreError):
     pass
+
+
+class IndexWriteError(IndexStoreError):
+    """The index cannot be written (disk full, read-only, no permission)."""
+
+
+# (errno, words LanceDB uses for it, what to tell the person)
+_WRITE_FAILURES = (
+    (28, "no space left", "the disk holding the index is full; free some space and run again"),
+    (122, "quota exceeded", "the disk quota of the index folder is used up"),
+    (30, "read-only file system", "the index folder is on a read-only file system"),
+    (13, "permission denied", "the index folder is not writable by this user"),
+    (1, "operation not permitted", "the index folder is not writable by this user"),
+)
+
+
+@contextlib.contextmanager
+def write_errors_explained(index_dir: Path) -> Iterator[None]:
+    """Turn an OS or LanceDB failure to write into one clear IndexWriteError. The index keeps
+    its last published state, because nothing is published after a failed write."""
+    try:
+        yield
+    except (OSError, RuntimeError, ValueError) as error:
+        text = str(error).lower()
+        code = getattr(error, "errno", None)
+        for number, words, advice in _WRITE_FAILURES:
+            if code == number or words in text or f"os error {number})" in text:
+                raise IndexWriteError(
+                    f"cannot write the index at {index_dir}: {advice} (or choose another folder "
+                    "with --index-dir or REPOLENS_INDEX_DIR); the index keeps its last "
+                    "published state"
+                ) from error
+        raise
 
 
 @dataclass(slots=True)
