@@ -244,6 +244,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_live_bench(args: argparse.Namespace) -> int:
+    from app.core.settings import load_settings
+    from app.evaluation.live import format_report, measure
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    report = measure(Path(args.path), settings, args.edits, args.branch_files)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui",
@@ -312,6 +322,16 @@ def build_parser() -> argparse.ArgumentParser:
     from app.watch_command import add_watch_parser
 
     add_watch_parser(sub, common)
+
+    p = sub.add_parser(
+        "live-bench", help="the live index on a scratch copy: save-to-search, restart, checkout"
+    )
+    p.add_argument("path")
+    p.add_argument("--edits", type=int, default=50, help="edits timed for save-to-search")
+    p.add_argument("--branch-files", type=int, default=2000, help="files the checkout changes")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_live_bench)
     return parser
 
 

@@ -78,6 +78,22 @@ class Service:
             embedder=self._embedder,
         )
 
+    def embed(
+        self, progress: ProgressCallback = ignore_progress, control: RunControl | None = None
+    ) -> IndexReport:
+        """Embed the chunks still without vectors; searches use each batch as it lands."""
+        from app.indexer.pipeline import embed_run
+
+        return embed_run(
+            self.root,
+            self.index_dir,
+            self.settings,
+            progress,
+            control=control,
+            on_vectors=self._vectors_arrived,
+            embedder=self._embedder,
+        )
+
     def catch_up_graph(self, control: RunControl | None = None) -> dict[str, Any] | None:
         """Resolve the calls an index run left pending (see `index(with_graph=False)`);
         None when `control` stopped it first."""

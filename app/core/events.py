@@ -53,6 +53,11 @@ class RunControl:
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
 
+    def should_yield(self) -> bool:
+        """True when long background work (embedding) should stop early for newer work; the
+        live index's worker says so when files changed. The work resumes later."""
+        return False
+
     def checkpoint(self) -> bool:
         """Wait while paused; True when the run should stop now."""
         self._running.wait()

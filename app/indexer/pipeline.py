@@ -50,6 +50,7 @@ class IndexReport:
     vectors_total: int = 0
     cancelled: bool = False
     graph_pending: int = 0  # changed paths whose calls are not yet resolved (graph deferred)
+    vectors_deferred: bool = False  # embedding stopped early for newer work; resumes later
     seconds: dict[str, float] = field(default_factory=dict)
     graph: dict[str, Any] = field(default_factory=dict)  # app.graph.build.GraphReport
 
@@ -248,6 +249,8 @@ def _write_changes(
         store.update_text_index(rebuild=first_run)
     report.chunks_total = store.count_rows()
     report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
+    if replaced:
+        store.manifest.vectors_complete = ""
     store.manifest.graph_pending = sorted(set(store.manifest.graph_pending) | replaced)
     report.graph_pending = len(store.manifest.graph_pending)
     store.publish(**_run_summary(report))
@@ -258,6 +261,26 @@ def _write_changes(
 
 def _run_summary(report: IndexReport) -> dict[str, Any]:
     return {k: v for k, v in report.as_dict().items() if k != "seconds"}
+
+
+def embed_run(
+    root: Path,
+    index_dir: Path,
+    settings: Settings,
+    progress: ProgressCallback = ignore_progress,
+    *,
+    control: RunControl | None = None,
+    on_vectors: VectorCallback | None = None,
+    embedder: Any | None = None,
+) -> IndexReport:
+    """Embed every chunk still without a vector (what a deferred or killed run left)."""
+    control = control or RunControl()
+    report = IndexReport()
+    with write_errors_explained(index_dir), WriteLock(index_dir):
+        store = Store.open_for_write(index_dir, root)
+        embed_missing(store, settings, progress, report, control, None, on_vectors, embedder)
+        report.cancelled = control.cancelled
+    return report
 
 
 def catch_up_graph_run(

@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 # Called with each committed batch (keys, matrix), so a searcher can use vectors as they come.
 VectorCallback = Callable[[list[str], np.ndarray], None]
 
-TEXTS_PER_STEP = 64  # texts handed to the model between progress reports and checkpoints
+# Vectors are committed (and survive a kill) this many at a time; between commits the run
+# checks in every two model batches, so a change waiting for the index waits little.
+VECTORS_PER_COMMIT = 256
 
 
 def embed_missing(
@@ -40,6 +42,12 @@ def embed_missing(
 
     started = time.perf_counter()
     model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
+    if store.manifest.vectors_complete == f"{model_id} tests={settings.embed_tests}":
+        # Nothing was written since every chunk got its vector: count, do not read.
+        chunk_paths = store.chunk_table(["path"]).column("path").to_pylist()
+        wanted = [p for p in chunk_paths if settings.embed_tests or not is_test_path(p)]
+        report.vectors_wanted = report.vectors_total = len(wanted)
+        return
     rows = _rows(store, paths)
     if not settings.embed_tests:
         rows = [row for row in rows if not is_test_path(row["path"])]
@@ -64,28 +72,42 @@ def embed_missing(
             threads=settings.embedding_threads,
             batch_size=settings.embedding_batch_size,
         )
-    step = max(settings.embedding_batch_size * 4, TEXTS_PER_STEP)
+    step = settings.embedding_batch_size * 2
     chars = np.cumsum([0] + [len(text) for _, text in ordered])
     embed_started = time.perf_counter()
+    waiting_keys: list[str] = []
+    waiting: list[np.ndarray] = []
+
+    def commit() -> None:
+        if waiting_keys:
+            matrix = np.concatenate(waiting)
+            store.add_vectors(model_id, waiting_keys, matrix)
+            report.vectors_added += len(waiting_keys)
+            if on_vectors is not None:
+                on_vectors(list(waiting_keys), matrix)
+            waiting_keys.clear()
+            waiting.clear()
+
     for start in range(0, len(ordered), step):
-        if control.checkpoint():
+        if control.checkpoint() or control.should_yield():
+            report.vectors_deferred = not control.cancelled
             break
-        progress(
-            IndexProgress(
-                "embed", start, len(ordered), "embedding chunks", _eta(embed_started, start, chars)
-            )
-        )
+        eta = _eta(embed_started, start, chars)
+        progress(IndexProgress("embed", start, len(ordered), "embedding chunks", eta))
         batch = ordered[start : start + step]
         assert embedder is not None
-        matrix = embedder.embed([text for _, text in batch])
-        batch_keys = [key for key, _ in batch]
-        store.add_vectors(model_id, batch_keys, matrix)
-        report.vectors_added += len(batch)
-        if on_vectors is not None:
-            on_vectors(batch_keys, matrix)
+        waiting.append(embedder.embed([text for _, text in batch]))
+        waiting_keys.extend(key for key, _ in batch)
+        if len(waiting_keys) >= VECTORS_PER_COMMIT:
+            commit()
+    commit()
     progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
-    if store.manifest.embedding_model != model_id:
+    complete = paths is None and not report.vectors_deferred and not control.cancelled
+    complete = complete and report.vectors_added == len(ordered)
+    marker = f"{model_id} tests={settings.embed_tests}" if complete else ""
+    if (store.manifest.embedding_model, store.manifest.vectors_complete) != (model_id, marker):
         store.manifest.embedding_model = model_id
+        store.manifest.vectors_complete = marker
         store.save_manifest()
     if paths is None:
         have = done_keys | {key for key, _ in ordered[: report.vectors_added]}

@@ -69,7 +69,8 @@ class IndexWorker:
         self._stop = threading.Event()
         self._graph_interrupt = threading.Event()
         self.queue.on_event.append(self._graph_interrupt)
-        self._control = RunControl()
+        self._control = _YieldingControl(self.queue)
+        self._vectors_pending = False
         self._paused = False
         self._status = WorkerStatus()
         self._status_lock = threading.Lock()
@@ -164,13 +165,16 @@ class IndexWorker:
             if self._status.graph_pending and self.queue.quiet_for() >= GRAPH_QUIET_SECONDS:
                 self._catch_up_graph()
                 continue
+            if self._vectors_pending and self.with_vectors:
+                self._embed()
+                continue
             if time.monotonic() - last_rescan > RESCAN_SECONDS:
                 self._index(None, "periodic rescan")
                 last_rescan = time.monotonic()
                 continue
             if self.watch and self.watcher is not None and not self.watcher.alive:
                 self._emit(state="failed", error=self.watcher.error or "the file watcher stopped")
-            if not self._status.graph_pending:
+            if not self._status.graph_pending and not self._vectors_pending:
                 if not self.watch:
                     break
                 self.idle.set()
@@ -202,9 +206,11 @@ class IndexWorker:
         )
         started = time.perf_counter()
         try:
+            # A rescan leaves vectors to the background step, which yields to edits; an
+            # update embeds its few new chunks at once.
             report = self.service.index(
                 self._progress,
-                with_vectors=self.with_vectors,
+                with_vectors=self.with_vectors and paths is not None,
                 control=self._control,
                 changed=paths,
                 with_graph=paths is None,  # a rescan resolves calls from what it just parsed
@@ -216,6 +222,8 @@ class IndexWorker:
             self._retry(paths, reason, str(error), "failed")
             return
         seconds = time.perf_counter() - started
+        if paths is None or report.vectors_deferred:
+            self._vectors_pending = True
         mode = "rescan" if report.mode == "full" else "update"
         why = f" ({report.rescan_reason or reason})" if report.mode == "full" else ""
         line = (
@@ -239,6 +247,28 @@ class IndexWorker:
         self._emit(state=state, error=error, message=error)
         self._stop.wait(RETRY_SECONDS)
 
+    def _embed(self) -> None:
+        """Embed what is still missing, stopping early whenever files change."""
+        self._emit(state="indexing", phase="embed", message="embedding chunks")
+        try:
+            self.service.embedder()  # one model, shared with search
+            report = self.service.embed(self._progress, self._control)
+        except IndexLocked as error:
+            self._emit(state="waiting", error=str(error), message=str(error))
+            self._stop.wait(RETRY_SECONDS)
+            return
+        except (IndexStoreError, OSError) as error:
+            self._emit(state="failed", error=str(error), message=str(error))
+            self._stop.wait(RETRY_SECONDS)
+            return
+        self._vectors_pending = report.vectors_deferred
+        if not report.vectors_deferred and not report.cancelled:
+            self._emit(
+                state="paused" if self._paused else ("watching" if self.watch else "indexing"),
+                phase="done",
+                message=f"vectors ready ({report.vectors_total} chunks)",
+            )
+
     def _catch_up_graph(self) -> None:
         self._graph_interrupt.clear()
         control = _InterruptibleControl(self._graph_interrupt, self._stop)
@@ -257,6 +287,17 @@ class IndexWorker:
             graph_pending=False,
             message="call graph up to date",
         )
+
+
+class _YieldingControl(RunControl):
+    """The worker's run control: embedding yields as soon as changes are queued."""
+
+    def __init__(self, queue: ChangeQueue) -> None:
+        super().__init__()
+        self._queue = queue
+
+    def should_yield(self) -> bool:
+        return self._queue.has_work
 
 
 class _InterruptibleControl(RunControl):

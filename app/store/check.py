@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from app.store.graph_tables import GRAPH_FILES
+from app.store.graph_tables import GRAPH_EDGES, GRAPH_FILES, GRAPH_SYMBOLS
 from app.store.manifest import IndexStoreError
 from app.store.store import Store
 
@@ -41,3 +42,21 @@ def check_index(index_dir: Path) -> list[str]:
         if stray:
             problems.append(f"the call graph holds {len(stray)} files not indexed, e.g. {stray[0]}")
     return problems
+
+
+def index_fingerprint(index_dir: Path) -> dict[str, list[Any]]:
+    """What two indexes of the same tree must share, however they were built: chunks (id,
+    content, embedded text), indexed files, call edges and symbols with their fan-in/out."""
+    store = Store.open(index_dir)
+    chunks = store.chunk_table(["id", "content_hash", "embed_key"]).to_pylist()
+    edges = store.read_table(GRAPH_EDGES).to_pylist()
+    symbols = store.read_table(GRAPH_SYMBOLS, ["id", "fan_in", "fan_out"]).to_pylist()
+    return {
+        "chunks": sorted((r["id"], r["content_hash"], r["embed_key"]) for r in chunks),
+        "files": sorted(store.files()),
+        "edges": sorted(
+            (e["path"], e["caller"], e["callee"], e["line"], round(e["confidence"], 3), e["rule"])
+            for e in edges
+        ),
+        "symbols": sorted((s["id"], s["fan_in"], s["fan_out"]) for s in symbols),
+    }

@@ -83,6 +83,7 @@ class Manifest:
     last_run: dict[str, Any] = field(default_factory=dict)
     writes_since_optimize: int = 0  # small writes since the tables were last compacted
     graph_pending: list[str] = field(default_factory=list)  # paths the graph has not caught up
+    vectors_complete: str = ""  # the model every chunk has a vector for ("" when unknown)
 
 
 def read_manifest(index_dir: Path) -> Manifest | None:

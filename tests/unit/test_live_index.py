@@ -14,8 +14,7 @@ from app.core.settings import Settings
 from app.indexer.targets import classify_paths
 from app.indexer.worker import IndexWorker, WorkerStatus
 from app.service import Service
-from app.store.check import check_index
-from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+from app.store.check import check_index, index_fingerprint
 from app.store.store import Store
 
 
@@ -30,20 +29,7 @@ def wait_until(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
 
 
 def snapshot(index_dir: Path) -> dict[str, Any]:
-    """What must be equal between an updated index and a fresh one."""
-    store = Store.open(index_dir)
-    chunks = store.chunk_table(["id", "content_hash", "embed_key"]).to_pylist()
-    edges = store.read_table(GRAPH_EDGES).to_pylist()
-    symbols = store.read_table(GRAPH_SYMBOLS, ["id", "fan_in", "fan_out"]).to_pylist()
-    return {
-        "chunks": sorted((r["id"], r["content_hash"], r["embed_key"]) for r in chunks),
-        "edges": sorted(
-            (e["path"], e["caller"], e["callee"], e["line"], round(e["confidence"], 3), e["rule"])
-            for e in edges
-        ),
-        "symbols": sorted((s["id"], s["fan_in"], s["fan_out"]) for s in symbols),
-        "files": sorted(store.files()),
-    }
+    return index_fingerprint(index_dir)
 
 
 def fresh_snapshot(repo: Path, tmp_path: Path) -> dict[str, Any]:
