@@ -126,6 +126,22 @@ class Service:
         if current is not None:
             current.add_vectors(keys, matrix)
 
+    def counts(self) -> dict[str, Any]:
+        """Files and chunks of the published index, and the share of chunks searches can
+        already find by vector (None while unknown: no search has loaded the index yet and
+        the last run did not finish embedding)."""
+        store = Store.open(self.index_dir)
+        with self._lock:
+            searcher = self._searcher
+        share = searcher.vectors_ready if searcher is not None else None
+        if share is None and store.manifest.vectors_complete:
+            share = 1.0
+        return {
+            "files": store.count_rows("files"),
+            "chunks": store.count_rows(),
+            "vectors_share": share,
+        }
+
     def pending_changes(self) -> dict[str, list[str]]:
         """Files that differ from the index right now (by size and mtime, nothing is read):
         `changed`, `added` and `removed` paths, sorted."""

@@ -26,6 +26,8 @@ def hit_prompt(hit: Hit, best_score: float) -> Text:
     line.append(f"\n{hit.path}:{hit.start_line}-{hit.end_line}", style="dim")
     if hit.packed == "signature":
         line.append("  (signature)", style="dim")
+    if hit.stale:
+        line.append("  ● changed since indexed", style="bold")
     return line
 
 

@@ -1,31 +1,42 @@
-"""One always-visible line: what the indexer is doing and what the index holds."""
+"""One always-visible line: what the live index is doing and what it holds."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.widgets import Static
 
-from app.core.events import IndexProgress
+from app.core.events import WorkerStatus
 
 BAR = 20
 
 
+def status_text(status: WorkerStatus) -> Text:
+    """State first (a badge), then progress while a run works, else what the index holds,
+    then what waits: queued changes, a trailing call graph, an error."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    line.append(f" {status.state} ", style="reverse")
+    if status.state in ("indexing", "starting") and status.phase not in ("", "done"):
+        line.append(f"  {status.phase}")
+        if status.total:
+            share = status.done / status.total
+            line.append(f" {'━' * int(share * BAR):<{BAR}} {status.done}/{status.total}")
+        if status.eta_seconds:
+            line.append(f" ~{status.eta_seconds:.0f} s left")
+        line.append(f"  {status.message}", style="dim")
+    else:
+        line.append(f"  {status.files} files · {status.chunks} chunks")
+        if status.vectors_share is not None:
+            line.append(f" · vectors {status.vectors_share:.0%}")
+    line.append("  ·  " + ("watching files" if status.watching else "not watching"))
+    if status.pending:
+        line.append(f" · {status.pending} changes pending", style="bold")
+    if status.graph_pending:
+        line.append(" · call graph updating")
+    if status.error:
+        line.append(f"  {status.error}", style="bold")
+    return line
+
+
 class IndexStatus(Static):
-    def show_progress(self, progress: IndexProgress) -> None:
-        line = Text(f" {progress.phase} ", style="reverse")
-        if progress.total:
-            share = progress.done / progress.total
-            line.append(f" {'━' * int(share * BAR):<{BAR}} {progress.done}/{progress.total}")
-        line.append(f"  {progress.message}")
-        self.update(line)
-
-    def show_ready(self, files: int, chunks: int, vectors: int, wanted: int) -> None:
-        share = vectors / wanted if wanted else 1.0
-        line = Text(" ready ", style="reverse")
-        line.append(f"  {files} files · {chunks} chunks · vectors {share:.0%}")
-        self.update(line)
-
-    def show_error(self, message: str) -> None:
-        line = Text(" error ", style="reverse")
-        line.append(f"  {message}")
-        self.update(line)
+    def show_status(self, status: WorkerStatus) -> None:
+        self.update(status_text(status))

@@ -62,3 +62,24 @@ class RunControl:
         """Wait while paused; True when the run should stop now."""
         self._running.wait()
         return self._cancelled.is_set()
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerStatus:
+    """Everything a status line needs, as plain data."""
+
+    state: str = "starting"  # starting, indexing, watching, paused, stopped, failed
+    phase: str = ""  # of the current run: walk, parse, write, graph, embed, done
+    done: int = 0
+    total: int = 0
+    message: str = ""
+    eta_seconds: float | None = None
+    watching: bool = False  # the file watcher is running
+    pending: int = 0  # changed paths waiting for the next batch
+    graph_pending: bool = False  # the call graph trails the chunks
+    updates: int = 0  # batches indexed since start
+    last_update: str = ""  # one line about the last batch
+    error: str = ""
+    files: int = 0  # what the published index holds
+    chunks: int = 0
+    vectors_share: float | None = None  # of the chunks that get one; None before search loads

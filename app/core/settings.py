@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     max_chunk_lines: int = Field(default=120, ge=20)
     """Definitions longer than this are split into parts that each keep the signature."""
 
+    watch: bool = True
+    """The TUI keeps the index fresh as files change (watchfiles); off: it indexes once at
+    start. `repolens-tui watch PATH` always watches."""
+
     search_k: int = Field(default=10, ge=1, le=200)
     """How many hits `search` returns at most."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from app.indexer.walk import _is_denied_dir
@@ -28,6 +28,7 @@ class ChangeQueue:
         self._last_event = 0.0
         self._changed = threading.Condition()
         self.on_event: list[threading.Event] = []  # set on every arrival (stops graph work)
+        self.listeners: list[Callable[[], None]] = []  # called after every arrival
 
     def add(self, paths: Iterable[str]) -> None:
         with self._changed:
@@ -39,6 +40,8 @@ class ChangeQueue:
             for flag in self.on_event:
                 flag.set()
             self._changed.notify_all()
+        for listener in self.listeners:
+            listener()
 
     def request_rescan(self, reason: str) -> None:
         with self._changed:

@@ -8,13 +8,14 @@ say exactly what changed, and every `RESCAN_SECONDS` as a guard against missed e
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from app.core.events import IndexProgress, RunControl
+from app.core.events import IndexProgress, RunControl, WorkerStatus
 from app.indexer.watch import ChangeQueue, Watcher
 from app.store.manifest import IndexLocked, IndexStoreError
 
@@ -27,24 +28,6 @@ BIG_SETTLE_SECONDS = 0.5
 GRAPH_QUIET_SECONDS = 1.0  # the call graph is brought up to date after this long without edits
 RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
 RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
-
-
-@dataclass(frozen=True, slots=True)
-class WorkerStatus:
-    """Everything a status line needs, as plain data."""
-
-    state: str = "starting"  # starting, indexing, watching, paused, stopped, failed
-    phase: str = ""  # of the current run: walk, parse, write, graph, embed, done
-    done: int = 0
-    total: int = 0
-    message: str = ""
-    eta_seconds: float | None = None
-    watching: bool = False  # the file watcher is running
-    pending: int = 0  # changed paths waiting for the next batch
-    graph_pending: bool = False  # the call graph trails the chunks
-    updates: int = 0  # batches indexed since start
-    last_update: str = ""  # one line about the last batch
-    error: str = ""
 
 
 StatusCallback = Callable[[WorkerStatus], None]
@@ -69,6 +52,7 @@ class IndexWorker:
         self._stop = threading.Event()
         self._graph_interrupt = threading.Event()
         self.queue.on_event.append(self._graph_interrupt)
+        self.queue.listeners.append(self._emit)  # the pending count shows at once
         self._control = _YieldingControl(self.queue)
         self._vectors_pending = False
         self._paused = False
@@ -118,6 +102,12 @@ class IndexWorker:
             return self._status
 
     # -- the loop --------------------------------------------------------------------------
+    def _counted(self, **changes: Any) -> None:
+        """Emit with fresh counts of what the index holds (after a run published)."""
+        with contextlib.suppress(IndexStoreError, OSError):  # nothing published yet
+            changes.update(self.service.counts())
+        self._emit(**changes)
+
     def _emit(self, **changes: Any) -> None:
         with self._status_lock:
             self._status = replace(
@@ -127,7 +117,10 @@ class IndexWorker:
                 **changes,
             )
             status = self._status
-        self.on_status(status)
+        try:
+            self.on_status(status)
+        except Exception:  # a front end that is closing must not stop the indexer
+            return
 
     def _progress(self, event: IndexProgress) -> None:
         self._emit(
@@ -221,6 +214,9 @@ class IndexWorker:
         except (IndexStoreError, OSError) as error:
             self._retry(paths, reason, str(error), "failed")
             return
+        except Exception as error:  # unforeseen: say it, keep the changes, try again later
+            self._retry(paths, reason, f"indexing failed unexpectedly: {error!r}", "failed")
+            return
         seconds = time.perf_counter() - started
         if paths is None or report.vectors_deferred:
             self._vectors_pending = True
@@ -230,7 +226,7 @@ class IndexWorker:
             f"{mode}{why}: {report.files_parsed} files re-read, {report.files_removed} removed, "
             f"{report.chunks_added} chunks, {report.vectors_added} vectors in {seconds:.2f} s"
         )
-        self._emit(
+        self._counted(
             state="paused" if self._paused else ("watching" if self.watch else "indexing"),
             updates=self._status.updates + 1,
             last_update=line,
@@ -257,13 +253,13 @@ class IndexWorker:
             self._emit(state="waiting", error=str(error), message=str(error))
             self._stop.wait(RETRY_SECONDS)
             return
-        except (IndexStoreError, OSError) as error:
-            self._emit(state="failed", error=str(error), message=str(error))
+        except Exception as error:  # the model, the disk, the index: say it, retry later
+            self._emit(state="failed", error=f"embedding failed: {error}", message=str(error))
             self._stop.wait(RETRY_SECONDS)
             return
         self._vectors_pending = report.vectors_deferred
         if not report.vectors_deferred and not report.cancelled:
-            self._emit(
+            self._counted(
                 state="paused" if self._paused else ("watching" if self.watch else "indexing"),
                 phase="done",
                 message=f"vectors ready ({report.vectors_total} chunks)",
@@ -275,7 +271,7 @@ class IndexWorker:
         self._emit(state="indexing", phase="graph", message="resolving calls")
         try:
             report = self.service.catch_up_graph(control)
-        except (IndexStoreError, OSError) as error:
+        except Exception as error:  # retried at the next quiet moment
             self._emit(state="failed", error=str(error), message=str(error))
             self._stop.wait(RETRY_SECONDS)
             return

@@ -13,6 +13,9 @@ TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answe
 WRAPPER_FACTOR = 0.6  # a body that is one call forwards to the code that does the work
 DECLARATION_FACTOR = 0.8  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
+# The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
+# fusion by rank alone lets a loose match found by both retrievers beat it.
+EXACT_NAME_FACTOR = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +30,14 @@ class Candidate:
     is_test: bool
     is_prose: bool
     delegates: bool = False
+    name: str = ""  # the chunk's symbol name, lower-cased ("" for glue and text windows)
 
 
-def signals_for(candidate: Candidate) -> list[Signal]:
+def signals_for(candidate: Candidate, named: frozenset[str] = frozenset()) -> list[Signal]:
+    """`named`: identifiers the query spells out, lower-cased."""
     found: list[Signal] = []
+    if candidate.name and candidate.name in named:
+        found.append(Signal("exact-name", EXACT_NAME_FACTOR, f"the query names `{candidate.name}`"))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is in a test file"))
     if candidate.is_prose:

@@ -15,7 +15,7 @@ from app.indexer.context import is_test_path
 from app.search import rerank
 from app.search.fuse import reciprocal_rank_fusion
 from app.search.pack import Packable, pack
-from app.search.tokenize import token_text
+from app.search.tokenize import identifiers, token_text
 from app.store.store import CHUNK_COLUMNS, Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -164,6 +164,7 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
+        named = frozenset(word.lower() for word in identifiers(query))
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
@@ -171,7 +172,7 @@ class Searcher:
         final: dict[str, float] = {}
         for chunk_id, fused_score in fused.items():
             candidate = self.candidates[self.position[chunk_id]]
-            signals = rerank.signals_for(candidate)
+            signals = rerank.signals_for(candidate, named)
             score = rerank.apply(fused_score, signals)
             final[chunk_id] = score
             explained[chunk_id] = Explanation(
@@ -246,6 +247,7 @@ def _candidate(row: dict[str, Any]) -> rerank.Candidate:
         is_test=is_test_path(row["path"]),
         is_prose=row["language"] in _PROSE,
         delegates=bool(row["delegates"]),
+        name=(row["symbol"] or "").lower(),
     )
 
 

@@ -10,6 +10,7 @@ from py_rust_stemmers import SnowballStemmer
 
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
 # Boundaries inside an identifier: lower->Upper, ACRONYMWord, letter<->digit.
+_DOTTED = re.compile(r"\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\b")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 # English function words plus the words every question uses; none of them says what code does.
@@ -58,8 +59,14 @@ def token_text(text: str) -> str:
 def identifiers(text: str) -> list[str]:
     """Words that look like code identifiers (camelCase, snake_case, dotted calls) in a query."""
     found: list[str] = []
+    for dotted in _DOTTED.findall(text):  # `Client.send`, `os.path.join`: the member named
+        member = dotted.rsplit(".", 1)[-1]
+        if len(member) >= 3:
+            found.append(member)
     for word in _WORD.findall(text):
         is_compound = "_" in word.strip("_") or bool(re.search(r"[a-z][A-Z]", word))
+        has_digits = len(word) >= 4 and bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]", word))
+        is_compound = is_compound or has_digits
         if is_compound or word.startswith("$"):
             found.append(word)
     return found

@@ -231,8 +231,8 @@ class Store:
             return CHUNK_SCHEMA.empty_table().select(list(columns))
         return pa.concat_tables(parts)
 
-    def count_rows(self) -> int:
-        return int(self._table(CHUNKS).count_rows())
+    def count_rows(self, table: str = CHUNKS) -> int:
+        return int(self._table(table).count_rows())
 
     def bm25(self, query_tokens: str, limit: int) -> list[tuple[str, float]]:
         if not query_tokens.strip():

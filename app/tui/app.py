@@ -22,9 +22,7 @@ from app.tui.messages import (
     AnswerFinished,
     AnswerToken,
     HitsReady,
-    IndexFinished,
-    IndexProgressed,
-    IndexSummary,
+    IndexStatusChanged,
     SearchFailed,
     SourceLoaded,
     SymbolOpened,
@@ -56,6 +54,7 @@ class RepolensApp(App[None]):
         Binding("ctrl+o", "open_symbols", "Symbols"),
         # ctrl+g is the one shown: most terminals send ctrl+h as backspace
         Binding("ctrl+g,ctrl+h", "open_hotspots", "Hotspots"),
+        Binding("f7", "pause_indexer", "Pause index"),
     ]
 
     def __init__(self, service: Any, theme_name: str | None = None) -> None:
@@ -63,7 +62,9 @@ class RepolensApp(App[None]):
         self.service = service
         self.initial_theme = theme_name or state.load().get("theme", DEFAULT_THEME)
         self.generation = 0
-        self.index_ready = False
+        self.index_ready = False  # a first index run has published
+        self.index_updates = 0
+        self.indexer: Any | None = None  # app.indexer.worker.IndexWorker
         self._debounce: Timer | None = None
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
@@ -88,41 +89,44 @@ class RepolensApp(App[None]):
         self.query_one("#preview", CodePreview).border_title = "Code"
         self.query_one("#answer-pane", AnswerPane).border_title = "Answer"
         self.query_one("#search", Input).focus()
-        self._index()
+        self._start_indexer()
 
-    # -- indexing ----------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="index")
-    def _index(self) -> None:
-        try:
-            report = self.service.index(lambda p: self.post_message(IndexProgressed(p)))
-        except Exception as error:  # shown in the status line; search keeps what it has
-            self.post_message(IndexFinished(None, str(error)))
+    # -- the live index ----------------------------------------------------------------------
+    def _start_indexer(self) -> None:
+        """The live index runs in its own thread; its status arrives as coalesced messages."""
+        from app.indexer.worker import IndexWorker
+
+        def report(status: Any) -> None:
+            self.post_message(IndexStatusChanged(status))
+
+        self.indexer = IndexWorker(self.service, report, watch=self.service.settings.watch)
+        self.indexer.start()
+
+    def on_unmount(self) -> None:
+        if self.indexer is not None:
+            self.indexer.stop(timeout=2.0)
+
+    @on(IndexStatusChanged)
+    def _index_status_changed(self, message: IndexStatusChanged) -> None:
+        status = message.status
+        for line in self.query("#status").results(IndexStatus):  # none while closing
+            line.show_status(status)
+        if status.updates > self.index_updates:  # a run published: results may have changed
+            self.index_updates = status.updates
+            self.index_ready = True
+            query = self.query_one("#search", Input).value
+            if query.strip():
+                self._start_search(query)
+
+    def action_pause_indexer(self) -> None:
+        if self.indexer is None:
             return
-        summary = IndexSummary(
-            report.files_seen, report.chunks_total, report.vectors_total, report.vectors_wanted
-        )
-        self.post_message(IndexFinished(summary))
-
-    @on(IndexProgressed)
-    def _show_progress(self, message: IndexProgressed) -> None:
-        for status in self.query("#status").results(IndexStatus):  # none while closing
-            status.show_progress(message.progress)
-
-    @on(IndexFinished)
-    def _index_finished(self, message: IndexFinished) -> None:
-        found = list(self.query("#status").results(IndexStatus))
-        if not found:
-            return  # the app is closing; the index run finished anyway
-        status = found[0]
-        if message.summary is None:
-            status.show_error(message.error)
-            return
-        self.index_ready = True
-        s = message.summary
-        status.show_ready(s.files, s.chunks, s.vectors, s.vectors_wanted)
-        query = self.query_one("#search", Input).value
-        if query.strip():
-            self._start_search(query)
+        if self.indexer.status.state == "paused":
+            self.indexer.resume()
+            self.notify("Indexing resumed; queued changes are indexed now.")
+        else:
+            self.indexer.pause()
+            self.notify("Indexing paused: changes are queued until you press f7 again.")
 
     # -- searching ---------------------------------------------------------------------------
     @on(Input.Changed, "#search")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.message import Message
 
-from app.core.events import IndexProgress
+from app.core.events import WorkerStatus
 from app.core.models import CallLink, Hit, SymbolRef
 
 
@@ -30,30 +28,15 @@ class SearchFailed(Message):
         self.reason = reason
 
 
-class IndexProgressed(Message):
-    """Coalesced: a fast indexer replaces its last unprocessed progress message."""
+class IndexStatusChanged(Message):
+    """The live index's latest status; coalesced like progress (only the newest matters)."""
 
-    def __init__(self, progress: IndexProgress) -> None:
+    def __init__(self, status: WorkerStatus) -> None:
         super().__init__()
-        self.progress = progress
+        self.status = status
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, IndexProgressed)
-
-
-@dataclass
-class IndexSummary:
-    files: int
-    chunks: int
-    vectors: int
-    vectors_wanted: int
-
-
-class IndexFinished(Message):
-    def __init__(self, summary: IndexSummary | None, error: str = "") -> None:
-        super().__init__()
-        self.summary = summary
-        self.error = error
+        return isinstance(message, IndexStatusChanged)
 
 
 class SourceLoaded(Message):

@@ -7,7 +7,7 @@ from pathlib import Path
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
-from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexFinished
+from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexStatusChanged
 from tests.tui.conftest import wait_for
 from widgets.code_preview import CodePreview, safe_code
 from widgets.hit_list import HitList, hit_prompt
@@ -20,7 +20,7 @@ async def test_type_a_question_and_read_the_code(
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(140, 40), message_hook=seen.append) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
-        assert any(isinstance(m, IndexFinished) and m.summary for m in seen)
+        assert any(isinstance(m, IndexStatusChanged) and m.status.updates for m in seen)
         await pilot.press(*"exponential backoff with jitter")
         hits = app.query_one("#hits", HitList)
         await wait_for(pilot, lambda: bool(hits.hits))

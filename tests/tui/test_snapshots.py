@@ -28,10 +28,17 @@ def make_app(sample_repo: Path, settings: Settings, tmp_path: Path, monkeypatch:
     return make
 
 
+async def _settled(pilot: Any) -> None:
+    """The first index run published and the live index has nothing left to do."""
+    app = pilot.app
+    while not (app.index_ready and app.indexer.idle.is_set()):
+        await pilot.pause(0.1)
+    await pilot.pause(0.3)
+
+
 async def _searched(pilot: Any) -> None:
     app = pilot.app
-    while not app.index_ready:
-        await pilot.pause(0.1)
+    await _settled(pilot)
     await pilot.press(*"exponential backoff with jitter")
     hits = app.query_one("#hits", HitList)
     while not hits.hits:
@@ -50,8 +57,7 @@ async def _symbols_typed(pilot: Any) -> None:
     from widgets.symbol_list import SymbolList
 
     app = pilot.app
-    while not app.index_ready:
-        await pilot.pause(0.1)
+    await _settled(pilot)
     await pilot.press("ctrl+o", *"retry")
     found = app.screen.query_one("#symbol-list", SymbolList)
     while not found.symbols:

@@ -35,5 +35,7 @@ def test_token_text_is_space_separated() -> None:
 
 
 def test_identifiers_found_in_query() -> None:
-    found = identifiers("What does res.cookie() do with maxAge and $ZodCatch or plain words?")
-    assert found == ["maxAge", "$ZodCatch"]
+    found = identifiers(
+        "What does res.cookie() do with maxAge, $ZodCatch, sha256 or plain words, e.g. v2?"
+    )
+    assert found == ["cookie", "maxAge", "$ZodCatch", "sha256"]
