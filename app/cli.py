@@ -98,6 +98,7 @@ def _hit_json(hit: Any, explain: bool) -> dict[str, Any]:
         "language": hit.language,
         "score": round(hit.score, 6),
         "packed": hit.packed,
+        "stale": hit.stale,
         "text": hit.text,
     }
     if explain:
@@ -144,7 +145,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         name = hit.qualified_name or hit.symbol or hit.kind
         print(
             f"{rank:>2}. {hit.path}:{hit.start_line}-{hit.end_line}  {name}  [{hit.kind}]"
-            f"  {hit.score:.4f}" + ("  (signature only)" if hit.packed == "signature" else "")
+            f"  {hit.score:.4f}"
+            + ("  (signature only)" if hit.packed == "signature" else "")
+            + ("  (file changed since indexed)" if hit.stale else "")
         )
         if args.explain:
             print(_explain_line(hit))

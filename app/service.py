@@ -111,14 +111,7 @@ class Service:
             self._graph = None
         if current is None or paths == set():
             return  # no searcher yet, or only the graph changed
-        store = Store.open(self.index_dir)
-        if paths is None:
-            fresh = Searcher(store, current.embedder, embed_tests=self.settings.embed_tests)
-        else:
-            fresh = current.updated(store, paths)
-        with self._lock:
-            if self._searcher is current:
-                self._searcher = fresh
+        current.apply(Store.open(self.index_dir), paths)
 
     def _vectors_arrived(self, keys: list[str], matrix: Any) -> None:
         with self._lock:

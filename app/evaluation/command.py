@@ -70,7 +70,8 @@ def _make_searcher(args: argparse.Namespace, budget: int | None) -> Any:
 
         units = [
             TextUnit(row["path"], row["start_line"], row["end_line"], row["text"])
-            for row in searcher.rows
+            for row in searcher.corpus.rows
+            if row is not None
         ]
         paths = sorted(searcher.store.files())
         return search, units, paths

@@ -162,6 +162,12 @@ def _append_function(path: Path, name: str) -> None:
         handle.write(body)
 
 
+def _unique_name(chance: random.Random, n: int) -> str:
+    """A made-up identifier (`kadimoru_7`): no earlier edit shares a word with it."""
+    word = "".join(chance.choice("bdfgklmnprstvz") + chance.choice("aeiou") for _ in range(4))
+    return f"{word}_{n}"
+
+
 def _rehash_all(service: Any) -> float:
     from app.store.store import Store
 
@@ -224,7 +230,7 @@ def _save_to_search(
     to_search, to_vector = [], []
     for n in range(edits):
         path = chance.choice(files)
-        name = f"zqlive_{n}_{chance.randrange(10**6)}"
+        name = _unique_name(chance, n)
         _append_function(service.root / path, name)
         saved = time.perf_counter()
 
@@ -234,9 +240,18 @@ def _save_to_search(
                     return h
             return None
 
-        to_search.append(_wait(hit, 60) * 1000)
+        try:
+            to_search.append(_wait(hit, 60) * 1000)
+        except TimeoutError:
+            top = [(h.path, h.symbol, h.score) for h in service.search(name).hits[:3]]
+            raise TimeoutError(
+                f"{name} added to {path} was not found within 60 s; worker: {worker.status}; "
+                f"search returned {top}"
+            ) from None
         if service.settings.embed_tests or not is_test_path(path):  # tests get no vector
-            _wait(lambda: (h := hit()) is not None and h.explanation.vector_rank is not None, 60)
+            _wait(
+                lambda: (h := hit()) is not None and service.searcher().has_vector(h.chunk_id), 60
+            )
             to_vector.append((time.perf_counter() - saved) * 1000)
         time.sleep(chance.uniform(0.1, 1.5))  # a person between saves
     report.edits = edits

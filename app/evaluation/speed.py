@@ -5,6 +5,7 @@ same terms)."""
 from __future__ import annotations
 
 import json
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -32,6 +33,7 @@ class SpeedReport:
     search_ms: dict[str, float] = field(default_factory=dict)
     ripgrep_ms: dict[str, float] = field(default_factory=dict)
     queries: int = 0
+    peak_rss_mb: int = 0  # of this process, through the cold index run (vectors included)
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -80,13 +82,14 @@ def _measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int
     service = Service(root, settings)
     report = SpeedReport(str(service.root))
     index = service.index()
+    report.peak_rss_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     report.files, report.chunks = index.files_seen, index.chunks_total
     report.index_seconds = {k: round(v, 2) for k, v in index.seconds.items()}
     if index.vectors_added and index.seconds.get("embed"):
         report.embed_pipeline_per_s = round(index.vectors_added / index.seconds["embed"], 1)
 
     # Raw fastembed on a sample of the same texts, same order (shortest first), same model.
-    rows = service.searcher().rows
+    rows = [row for row in service.searcher().corpus.rows if row is not None]
     texts = sorted((embed_text(chunk_from_row(r), embed_chars(settings)) for r in rows), key=len)
     step = max(1, len(texts) // EMBED_SAMPLE)
     sample = texts[::step][:EMBED_SAMPLE]
@@ -127,6 +130,11 @@ def format_report(report: SpeedReport) -> str:
         lines.append(
             f"lexical      ready in {walk_parse:.1f} s: "
             f"{report.files / walk_parse:.0f} files/s, {report.chunks / walk_parse:.0f} chunks/s"
+        )
+    if seconds.get("embed"):
+        full = sum(seconds.values())
+        lines.append(
+            f"all vectors  in {full:.0f} s; peak memory of the run {report.peak_rss_mb} MB"
         )
     if report.embed_pipeline_per_s:
         ratio = (

@@ -131,6 +131,8 @@ class Watcher:
         import watchfiles
 
         try:
+            if not self.root.is_dir():
+                raise FileNotFoundError(f"{self.root} is not a folder any more")
             changes_seen = watchfiles.watch(
                 self.root,
                 watch_filter=lambda _change, path: self.relative(path) is not None,
@@ -147,6 +149,8 @@ class Watcher:
                     self.started.set()
                 if self._stop.is_set():
                     break
+                if not changes and not self.root.is_dir():  # unreadable parts are skipped
+                    raise FileNotFoundError(f"{self.root} is not a folder any more")
                 relative = (self.relative(path) for _, path in changes)
                 self.queue.add(rel for rel in relative if rel is not None)
         except Exception as error:  # the OS refused (watch limit, root removed...): say so

@@ -199,6 +199,14 @@ class Store:
         rows = self._table(FILES).to_arrow().to_pylist()
         return {row["path"]: FileRecord(**row) for row in rows}
 
+    def files_for_paths(self, paths: Iterable[str]) -> list[FileRecord]:
+        ordered = sorted(set(paths))
+        out: list[FileRecord] = []
+        for start in range(0, len(ordered), 500):
+            query = self._table(FILES).search().where(_path_filter(ordered[start : start + 500]))
+            out.extend(FileRecord(**row) for row in query.limit(None).to_arrow().to_pylist())
+        return out
+
     def skipped(self) -> list[dict[str, str]]:
         return list(self._table(SKIPPED).to_arrow().to_pylist())
 
@@ -281,10 +289,8 @@ class Store:
             table.add(pa.Table.from_pylist(rows[start : start + 100_000], schema=schema))
 
     def touch_files(self, file_rows: list[dict[str, Any]]) -> None:
-        """Update size/mtime of files whose content did not change."""
-        self.replace_files((row["path"] for row in file_rows), [], [])
-        if file_rows:
-            self._table(FILES).add(pa.Table.from_pylist(file_rows, schema=FILE_SCHEMA))
+        """Update size/mtime of files whose content did not change (their chunks stay)."""
+        self.replace_rows(FILES, FILE_SCHEMA, file_rows, (row["path"] for row in file_rows))
 
     def replace_skipped(self, rows: list[dict[str, str]], paths: Iterable[str] | None) -> None:
         """Record why files were skipped: for `paths` only, or for the whole repository."""

@@ -50,9 +50,11 @@ def test_search_json_indexes_first_and_keeps_the_contract(
         "language",
         "score",
         "packed",
+        "stale",
         "text",
         "explain",
     }
+    assert hit["stale"] is False
     assert hit["path"] == "web/cookies.js" and hit["kind"] == "method"
     lines = (sample_repo / hit["path"]).read_text().split("\n")
     assert hit["text"].split("\n")[-1] == lines[hit["end_line"] - 1]

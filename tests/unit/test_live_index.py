@@ -155,9 +155,9 @@ def test_the_worker_keeps_search_fresh_as_files_change(
             "def forecast_rainfall(city):\n    return 'wet'\n"
         )
         wait_until(lambda: found(service, "forecast rainfall", "src/weather.py"))
-        dense = service.search("forecast rainfall").hits[0].explanation.vector_rank
-        wait_until(lambda: service.search("forecast rainfall").hits[0].explanation.vector_rank)
-        assert dense is None or dense >= 1
+        chunk_id = service.search("forecast rainfall").hits[0].chunk_id
+        wait_until(lambda: service.searcher().has_vector(chunk_id))  # vectors follow at once
+        assert service.search("forecast rainfall").hits[0].explanation.vector_rank == 1
 
         (sample_repo / "src" / "weather.py").rename(sample_repo / "src" / "climate.py")
         wait_until(lambda: found(service, "forecast rainfall", "src/climate.py"))
@@ -217,3 +217,55 @@ def test_a_paused_worker_queues_changes_until_resumed(
     finally:
         worker.stop()
     assert worker.status.state == "stopped"
+
+
+def test_a_file_replaced_by_a_directory_is_rescanned(
+    sample_repo: Path, settings: Settings, tmp_path: Path
+) -> None:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    (sample_repo / "src" / "retry.py").unlink()
+    (sample_repo / "src" / "retry.py").mkdir()
+    (sample_repo / "src" / "retry.py" / "inner.py").write_text("def nested_helper():\n    pass\n")
+
+    report = service.index(changed=["src/retry.py"], with_vectors=False)
+    assert report.mode == "full" and "directory" in report.rescan_reason
+    files = Store.open(service.index_dir).files()
+    assert "src/retry.py" not in files and "src/retry.py/inner.py" in files
+    assert snapshot(service.index_dir) == fresh_snapshot(sample_repo, tmp_path)
+
+
+def test_a_watcher_that_stops_asks_for_a_full_rescan(tmp_path: Path) -> None:
+    from app.indexer.watch import ChangeQueue, Watcher
+
+    queue = ChangeQueue()
+    watcher = Watcher(tmp_path / "missing", queue)  # the OS refuses to watch it
+    watcher.start()
+    wait_until(lambda: not watcher.alive, 10)
+    paths, reason = queue.take()
+    assert paths == set() and "the file watcher stopped" in reason
+    assert watcher.error
+
+
+@pytest.mark.slow
+def test_a_searcher_changed_in_place_equals_one_loaded_afresh(
+    sample_repo: Path, settings: Settings
+) -> None:
+    from app.search.searcher import Searcher
+
+    service = Service(sample_repo, settings)
+    service.index()
+    searcher = service.searcher()
+    changed = edit_repository(sample_repo)
+    service.index(changed=changed)  # the service applies the change to its searcher
+
+    fresh = Searcher(Store.open(service.index_dir), service.embedder())
+    live = {r["id"]: r for r in searcher.corpus.rows if r is not None}
+    assert live == {r["id"]: r for r in fresh.corpus.rows if r is not None}
+    assert searcher.corpus.stamps == fresh.corpus.stamps
+    assert searcher.corpus.removed > 0
+    for chunk_id in live:
+        assert searcher.has_vector(chunk_id) == fresh.has_vector(chunk_id)
+    for query in ("count tags", "retry backoff", "set a cookie"):
+        ours = [(h.chunk_id, round(h.score, 9)) for h in searcher.search(query, 5, 1000).hits]
+        assert ours == [(h.chunk_id, round(h.score, 9)) for h in fresh.search(query, 5, 1000).hits]

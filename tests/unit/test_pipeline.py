@@ -11,6 +11,7 @@ import pytest
 
 from app.core.settings import Settings
 from app.service import RepositoryError, Service
+from app.store.check import check_index
 from app.store.store import Store
 
 
@@ -71,11 +72,14 @@ def test_reindex_touches_only_changed_files(sample_repo: Path, settings: Setting
 
 def test_touched_but_unchanged_file_is_not_reparsed(sample_repo: Path, settings: Settings) -> None:
     service = Service(sample_repo, settings)
-    service.index(with_vectors=False)
+    first = service.index(with_vectors=False)
     target = sample_repo / "src/retry.py"
-    os.utime(target, (time.time() + 10, time.time() + 10))
+    os.utime(target, (time.time() + 10, time.time() + 10))  # as `git checkout` back does
     report = service.index(with_vectors=False)
     assert report.files_parsed == 0 and report.files_unchanged == report.files_seen
+    assert report.chunks_total == first.chunks_total, "a touched file lost its chunks"
+    assert check_index(service.index_dir) == []
+    assert not service.search("retry backoff").hits[0].stale
 
 
 def test_changing_the_model_truncation_re_embeds(sample_repo: Path, settings: Settings) -> None:
