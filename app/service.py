@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import Counter
 from collections.abc import Collection
@@ -42,6 +43,7 @@ class Service:
         self._answerer: Answerer | None = None
         self._graph: Any | None = None  # app.graph.navigate.GraphView, loaded on first use
         self._lock = threading.Lock()
+        self._embedder_lock = threading.Lock()
 
     # -- indexing --------------------------------------------------------------------------
     def is_indexed(self) -> bool:
@@ -176,26 +178,42 @@ class Service:
 
     # -- searching -------------------------------------------------------------------------
     def embedder(self) -> Any:
-        if self._embedder is None:
-            from app.indexer.embed import Embedder
+        with self._embedder_lock:
+            if self._embedder is None:
+                from app.indexer.embed import Embedder
 
-            self._embedder = Embedder(
-                self.settings.embedding_model,
-                max_tokens=self.settings.embedding_max_tokens,
-                threads=self.settings.embedding_threads,
-                batch_size=self.settings.embedding_batch_size,
-            )
-        return self._embedder
+                self._embedder = Embedder(
+                    self.settings.embedding_model,
+                    max_tokens=self.settings.embedding_max_tokens,
+                    threads=self.settings.embedding_threads,
+                    batch_size=self.settings.embedding_batch_size,
+                )
+            return self._embedder
 
     def searcher(self) -> Searcher:
+        """The in-memory searcher, loaded once; the embedding model loads alongside."""
         with self._lock:
             if self._searcher is None:
-                self._searcher = Searcher(
+                from app.indexer.embed import model_id_for
+
+                loading = threading.Thread(target=self._load_embedder, name="repolens-model")
+                loading.start()
+                searcher = Searcher(
                     Store.open(self.index_dir),
-                    self.embedder(),
+                    None,
                     embed_tests=self.settings.embed_tests,
+                    model_id=model_id_for(
+                        self.settings.embedding_model, self.settings.embedding_max_tokens
+                    ),
                 )
+                loading.join()
+                searcher.embedder = self.embedder()  # raises here if the model cannot load
+                self._searcher = searcher
             return self._searcher
+
+    def _load_embedder(self) -> None:
+        with contextlib.suppress(Exception):  # the caller loads again and sees the error
+            self.embedder()
 
     def search(
         self, query: str, *, k: int | None = None, budget_tokens: int | None = None

@@ -4,9 +4,9 @@ each figure beside a baseline from the same run.
 - save to search: a file is edited while the worker watches; the time until search returns
   the new content (and until it has a vector), p50/p95 over the edits; baseline: a plain
   `index` run after one edit.
-- warm restart: a new process opens the unchanged index, checks it against the files and
-  answers a first search; baseline: reading and hashing every file, as a tool without the
-  size-and-mtime check would.
+- warm restart: a new process opens the unchanged index and, side by side as the TUI does,
+  checks it against the files and answers a first search; baseline: reading and hashing
+  every file, as a tool without the size-and-mtime check would.
 - branch switch: `git checkout` of a branch that changes many files while the worker watches;
   how many batches it took, how long until settled (graph included), and whether the index
   then equals a fresh full index; baseline: that fresh full index's time.
@@ -178,18 +178,24 @@ def _rehash_all(service: Any) -> float:
 
 
 _RESTART = """
-import json, sys, time
+import json, sys, threading, time
 started = time.perf_counter()
 from pathlib import Path
 from app.core.settings import Settings
 from app.service import Service
 service = Service(Path(sys.argv[1]), Settings(index_dir=Path(sys.argv[2])))
-service.index()
-checked = time.perf_counter()
+imported = time.perf_counter()
+checked = {}
+def check():  # as the TUI does: the index is checked in one thread while search loads
+    service.index()
+    checked["at"] = time.perf_counter()
+checking = threading.Thread(target=check)
+checking.start()
 service.search("where is the configuration loaded")
-done = time.perf_counter()
-print(json.dumps({"import": started, "index check": checked - started,
-                  "first search": done - checked}))
+searched = time.perf_counter()
+checking.join()
+print(json.dumps({"imports": imported - started, "index check": checked["at"] - imported,
+                  "first search": searched - imported}))
 """
 
 
@@ -205,8 +211,10 @@ def _warm_restart(copy: Path, settings: Settings) -> tuple[float, dict[str, floa
     )
     wall = time.perf_counter() - started
     parts = json.loads(result.stdout.strip().splitlines()[-1])
-    parts.pop("import")
-    parts["interpreter and imports"] = wall - sum(parts.values())
+    # The check and the first search run side by side: the slower one decides.
+    parts["interpreter"] = (
+        wall - parts["imports"] - max(parts["index check"], parts["first search"])
+    )
     return round(wall, 2), {k: round(v, 2) for k, v in parts.items()}
 
 

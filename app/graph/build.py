@@ -119,6 +119,7 @@ def update_graph(
             raise GraphStopped
 
     old = {row["path"]: row for row in store.read_table(GRAPH_FILES).to_pylist()}
+    check()
     previous_edges = store.read_table(GRAPH_EDGES).to_pylist() if old else []
     changed = (set(replaced) & set(old)) | set(parsed)
     files: dict[str, FileFacts] = {}
@@ -144,6 +145,7 @@ def update_graph(
             if path in parsed:
                 names |= parsed[path].names()
         names.discard("")
+        check()
         todo = _affected(files, resolver, changed, names)
         todo |= {(p, i) for p in changed if p in files for i in range(len(files[p].calls))}
         kept = [
@@ -198,7 +200,9 @@ def update_graph(
         [f.to_row() for f in parsed.values()],
         replaced | set(parsed),
     )
+    check()  # written but unpublished tables are rolled back by the next writer
     store.replace_rows(GRAPH_EDGES, GRAPH_EDGE_SCHEMA, rows, None)
+    check()
     store.replace_rows(GRAPH_SYMBOLS, GRAPH_SYMBOL_SCHEMA, symbol_rows, None)
     return report
 

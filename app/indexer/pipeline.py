@@ -137,7 +137,8 @@ def index_repository(
             progress(IndexProgress("graph", 0, 1, "resolving calls"))
             report.graph = catch_up_graph(store, root, settings, facts, parsed_paths)
             report.graph_pending = 0
-            store.publish(**_run_summary(report))
+            if report.graph:
+                store.publish(**_run_summary(report))
             report.seconds["graph"] = time.perf_counter() - started
             if on_publish is not None:
                 on_publish(set())
@@ -243,7 +244,11 @@ def _write_changes(
     progress(IndexProgress("write", 0, 1, f"writing {report.chunks_added} chunks"))
     store.touch_files(touched_rows)
     skipped_rows = [{"path": s.path, "reason": s.reason, "detail": s.detail} for s in skipped]
-    store.replace_skipped(skipped_rows, plan.skipped_scope)
+    skipped_changed = plan.skipped_scope is not None or _sorted(skipped_rows) != _sorted(
+        store.skipped()
+    )
+    if skipped_changed:
+        store.replace_skipped(skipped_rows, plan.skipped_scope)
     first_run = not store.manifest.table_versions
     if replaced or first_run:
         store.update_text_index(rebuild=first_run)
@@ -253,10 +258,15 @@ def _write_changes(
         store.manifest.vectors_complete = ""
     store.manifest.graph_pending = sorted(set(store.manifest.graph_pending) | replaced)
     report.graph_pending = len(store.manifest.graph_pending)
-    store.publish(**_run_summary(report))
+    if replaced or touched_rows or skipped_changed or first_run:  # else nothing was written
+        store.publish(**_run_summary(report))
     report.seconds["write"] = time.perf_counter() - started
     progress(IndexProgress("write", 1, 1, "lexical search ready"))
     return replaced, graph_facts, parsed_paths
+
+
+def _sorted(rows: list[dict[str, str]]) -> list[tuple[str, str, str]]:
+    return sorted((row["path"], row["reason"], row["detail"]) for row in rows)
 
 
 def _run_summary(report: IndexReport) -> dict[str, Any]:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 SETTLE_SECONDS = 0.05  # a batch is taken once no change came for this long...
 BIG_BATCH = 200  # ... or, past this many paths (a branch switch), for BIG_SETTLE_SECONDS
 BIG_SETTLE_SECONDS = 0.5
-GRAPH_QUIET_SECONDS = 1.0  # the call graph is brought up to date after this long without edits
+GRAPH_QUIET_SECONDS = 3.0  # the call graph is resolved once edits pause this long (it costs
+# seconds of CPU on a large repository, and any edit interrupts it)
 RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
 RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
 

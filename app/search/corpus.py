@@ -21,14 +21,14 @@ MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past thi
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 
 
-def candidate(row: dict[str, Any]) -> rerank.Candidate:
+def candidate(row: dict[str, Any], is_test: bool) -> rerank.Candidate:
     return rerank.Candidate(
         chunk_id=row["id"],
         path=row["path"],
         kind=row["kind"],
         language=row["language"],
         line_count=row["end_line"] - row["start_line"] + 1,
-        is_test=is_test_path(row["path"]),
+        is_test=is_test,
         is_prose=row["language"] in PROSE_LANGUAGES,
         delegates=bool(row["delegates"]),
         name=(row["symbol"] or "").lower(),
@@ -156,10 +156,14 @@ class Corpus:
 
     def _append(self, store: Store, rows: Iterable[dict[str, Any]]) -> None:
         first = len(self.rows)
+        test_paths: dict[str, bool] = {}
         for row in rows:
             index = len(self.rows)
             self.rows.append(row)
-            self.candidates.append(candidate(row))
+            path = row["path"]
+            if path not in test_paths:
+                test_paths[path] = is_test_path(path)
+            self.candidates.append(candidate(row, test_paths[path]))
             self.position[row["id"]] = index
             self.by_path.setdefault(row["path"], []).append(index)
             if row["qualified_name"] and row["part"] == 1:

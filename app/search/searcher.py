@@ -37,21 +37,26 @@ class Searcher:
     `apply` follows a publish in place, in proportion to the files that changed; vectors
     that arrive while embedding join with `add_vectors`. Searches and changes take turns."""
 
-    def __init__(self, store: Store, embedder: Any | None, *, embed_tests: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Any | None,
+        *,
+        embed_tests: bool = False,
+        model_id: str | None = None,
+    ) -> None:
+        """`model_id` loads the vectors before `embedder` is set (it loads meanwhile)."""
         self.store = store
         self.embedder = embedder
         self.embed_tests = embed_tests
+        self.model_id = model_id or (None if embedder is None else str(embedder.model_id))
         self._lock = threading.RLock()
-        self.corpus = Corpus(store, self._model_id, embed_tests)
-
-    @property
-    def _model_id(self) -> str | None:
-        return None if self.embedder is None else str(self.embedder.model_id)
+        self.corpus = Corpus(store, self.model_id, embed_tests)
 
     def apply(self, store: Store, paths: set[str] | None) -> None:
         """The index was published again: `paths` had their chunks rewritten (None: any)."""
         if paths is None or (self.corpus.needs_compaction and paths):
-            fresh = Corpus(store, self._model_id, self.embed_tests)
+            fresh = Corpus(store, self.model_id, self.embed_tests)
             with self._lock:
                 self.store, self.corpus = store, fresh
             return
