@@ -194,14 +194,15 @@ checking.start()
 service.search("where is the configuration loaded")
 searched = time.perf_counter()
 checking.join()
-print(json.dumps({"imports": imported - started, "index check": checked["at"] - imported,
-                  "first search": searched - imported}))
+print(json.dumps({"ready_at": time.time(), "imports": imported - started,
+                  "index check": checked["at"] - imported, "first search": searched - imported}))
 """
 
 
 def _warm_restart(copy: Path, settings: Settings) -> tuple[float, dict[str, float]]:
-    """Wall time of a new process from start to its first answered search."""
-    started = time.perf_counter()
+    """Seconds from launching a new process until its first search is answered and its
+    index checked (the process's exit, which frees everything, is not part of it)."""
+    launched = time.time()
     result = subprocess.run(
         [sys.executable, "-c", _RESTART, str(copy), str(settings.resolved_index_root())],
         capture_output=True,
@@ -209,13 +210,12 @@ def _warm_restart(copy: Path, settings: Settings) -> tuple[float, dict[str, floa
         check=True,
         cwd=Path(__file__).resolve().parents[2],
     )
-    wall = time.perf_counter() - started
     parts = json.loads(result.stdout.strip().splitlines()[-1])
+    ready = parts.pop("ready_at") - launched
     # The check and the first search run side by side: the slower one decides.
-    parts["interpreter"] = (
-        wall - parts["imports"] - max(parts["index check"], parts["first search"])
-    )
-    return round(wall, 2), {k: round(v, 2) for k, v in parts.items()}
+    slower = max(parts["index check"], parts["first search"])
+    parts["interpreter start"] = ready - parts["imports"] - slower
+    return round(ready, 2), {k: round(v, 2) for k, v in parts.items()}
 
 
 def _index_after_edit(service: Any, chance: random.Random, runs: int = 5) -> dict[str, float]:

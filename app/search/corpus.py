@@ -7,6 +7,7 @@ make up a quarter of the whole, the corpus is compacted.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,6 +49,7 @@ class Corpus:
         self.by_path: dict[str, list[int]] = {}
         self.signatures: dict[tuple[str, str], str] = {}
         self.stamps: dict[str, tuple[int, int]] = {}  # (size, mtime) of each file as indexed
+        self.name_counts: Counter[str] = Counter()  # live chunks per symbol name (lower case)
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -149,6 +151,9 @@ class Corpus:
         self.position.pop(row["id"], None)
         if row["qualified_name"] and row["part"] == 1:
             self.signatures.pop((row["path"], row["qualified_name"]), None)
+        found = self.candidates[index]
+        if found is not None and found.name:
+            self.name_counts[found.name] -= 1
         self.rows[index] = None
         self.candidates[index] = None
         self.alive[index] = False
@@ -164,6 +169,8 @@ class Corpus:
             if path not in test_paths:
                 test_paths[path] = is_test_path(path)
             self.candidates.append(candidate(row, test_paths[path]))
+            if row["symbol"]:
+                self.name_counts[row["symbol"].lower()] += 1
             self.position[row["id"]] = index
             self.by_path.setdefault(row["path"], []).append(index)
             if row["qualified_name"] and row["part"] == 1:

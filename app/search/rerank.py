@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.core.models import Signal
@@ -15,7 +16,7 @@ DECLARATION_FACTOR = 0.8  # interfaces and type aliases describe shapes, not beh
 DECLARATION_KINDS = frozenset({"interface", "type"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
-EXACT_NAME_FACTOR = 3.0
+EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse (README)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +34,14 @@ class Candidate:
     name: str = ""  # the chunk's symbol name, lower-cased ("" for glue and text windows)
 
 
-def signals_for(candidate: Candidate, named: frozenset[str] = frozenset()) -> list[Signal]:
-    """`named`: identifiers the query spells out, lower-cased."""
+def signals_for(candidate: Candidate, named: Mapping[str, int] | None = None) -> list[Signal]:
+    """`named`: identifiers the query spells out (lower-cased), with how many chunks define
+    each (shown in the reason: a name defined in many places may point elsewhere)."""
     found: list[Signal] = []
-    if candidate.name and candidate.name in named:
-        found.append(Signal("exact-name", EXACT_NAME_FACTOR, f"the query names `{candidate.name}`"))
+    definitions = (named or {}).get(candidate.name, 0) if candidate.name else 0
+    if definitions:
+        reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
+        found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is in a test file"))
     if candidate.is_prose:

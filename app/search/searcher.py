@@ -99,7 +99,7 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        named = frozenset(word.lower() for word in identifiers(query))
+        named = {w.lower(): self.corpus.name_counts[w.lower()] for w in identifiers(query)}
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
