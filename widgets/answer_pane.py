@@ -18,6 +18,10 @@ class AnswerPane(VerticalScroll):
         self.streamed = getattr(self, "streamed", "") + text
         self.query_one("#answer", Markdown).update(self.streamed)
 
+    def plain_text(self) -> str:
+        """What the pane shows, as Markdown source (for copying)."""
+        return str(self.query_one("#answer", Markdown).source)
+
     def finish(self, citations: list[str], grounded: bool) -> None:
         lines = [getattr(self, "streamed", "").strip() or "_(no answer)_", ""]
         if not grounded:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -39,6 +44,18 @@ SEARCH_DEBOUNCE_S = 0.12
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
+PALETTE = [  # (title, help, action): the command palette's entries for our actions
+    ("Search", "Focus the search field (ctrl+f)", "focus_search"),
+    ("Results", "Focus the ranked chunks (ctrl+r)", "focus_results"),
+    ("Symbols", "Fuzzy-find a symbol and open its call graph (ctrl+o)", "open_symbols"),
+    ("Hotspots", "The most central definitions (ctrl+g)", "open_hotspots"),
+    ("Edit", "Open the previewed chunk in $EDITOR at its line (f4)", "edit"),
+    ("Copy", "Copy the previewed chunk, or the answer when it has focus (ctrl+y)", "copy"),
+    ("Pause or resume indexing", "Changes queue while paused (f7)", "pause_indexer"),
+    ("Maximize", "Maximize the focused pane, or restore it (f11)", "toggle_maximize"),
+    ("Next theme", "Cycle repolens-dark, repolens-light (ctrl+t)", "next_theme"),
+    ("Keys", "Every key of every screen (f1)", "help"),
+]
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
 
 
@@ -55,6 +72,9 @@ class RepolensApp(App[None]):
         # ctrl+g is the one shown: most terminals send ctrl+h as backspace
         Binding("ctrl+g,ctrl+h", "open_hotspots", "Hotspots"),
         Binding("f7", "pause_indexer", "Pause index"),
+        Binding("f4", "edit", "Edit"),  # ctrl+e is end-of-line in the search field
+        Binding("ctrl+y", "copy", "Copy"),
+        Binding("f1", "help", "Help"),
     ]
 
     def __init__(self, service: Any, theme_name: str | None = None) -> None:
@@ -65,6 +85,7 @@ class RepolensApp(App[None]):
         self.index_ready = False  # a first index run has published
         self.index_updates = 0
         self.indexer: Any | None = None  # app.indexer.worker.IndexWorker
+        self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
         self._debounce: Timer | None = None
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
@@ -229,6 +250,7 @@ class RepolensApp(App[None]):
     def _show_source(self, message: SourceLoaded) -> None:
         hit = message.hit
         code_theme = "monokai" if self.current_theme.dark else "default"
+        self.shown = (hit.path, hit.start_line, hit.end_line, message.text)
         self.query_one("#preview", CodePreview).show(
             hit.path, message.text, hit.start_line, hit.end_line, code_theme
         )
@@ -257,6 +279,7 @@ class RepolensApp(App[None]):
     def _show_symbol_source(self, message: SymbolSourceLoaded) -> None:
         symbol = message.symbol
         code_theme = "monokai" if self.current_theme.dark else "default"
+        self.shown = (symbol.path, symbol.start_line, symbol.end_line, message.text)
         for preview in self.query("#preview").results(CodePreview):  # the main screen's
             preview.show(symbol.path, message.text, symbol.start_line, symbol.end_line, code_theme)
 
@@ -288,8 +311,76 @@ class RepolensApp(App[None]):
         current = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(current + 1) % len(names)]
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (ctrl+p) lists every action of ours beside Textual's own."""
+        yield from super().get_system_commands(screen)
+        for title, help_text, action in PALETTE:
+            yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
+
+    def action_help(self) -> None:
+        from app.tui.help_screen import HelpScreen
+
+        self.push_screen(
+            HelpScreen(
+                [
+                    ("Main screen", self.BINDINGS),
+                    ("Symbol browser", SymbolScreen.BINDINGS),
+                    ("Call graph", GraphScreen.BINDINGS),
+                ]
+            )
+        )
+
+    def action_copy(self) -> None:
+        """Copy the answer when the answer pane has focus, else the chunk in the preview."""
+        focused = self.focused
+        answer = self.query_one("#answer-pane", AnswerPane)
+        if focused is not None and answer in focused.ancestors_with_self:
+            self.copy_to_clipboard(answer.plain_text())
+            self.notify("Copied the answer.")
+            return
+        if self.shown is None:
+            self.notify("Select a chunk first: there is nothing to copy.", severity="warning")
+            return
+        path, start, end, text = self.shown
+        lines = text.split("\n")[start - 1 : end]
+        self.copy_to_clipboard("\n".join(lines))
+        self.notify(f"Copied {len(lines)} lines of {path}:{start}-{end}.")
+
+    def action_edit(self) -> None:
+        """Open the chunk in the preview in $VISUAL or $EDITOR (vi when neither is set)."""
+        if self.shown is None:
+            self.notify("Select a chunk first: there is nothing to open.", severity="warning")
+            return
+        path, start, _, _ = self.shown
+        command = editor_command(path_in=self.service.root / path, line=start)
+        try:
+            with self.suspend():  # errors must not escape it, or the terminal stays handed over
+                problem = run_editor(command)
+        except SuspendNotSupported:  # no terminal to hand over (tests, some web hosts)
+            problem = run_editor(command, interactive=False)
+        if problem:
+            self.notify(problem, severity="error")
+
     def watch_theme(self, theme: str) -> None:
         state.save({"theme": theme})
+
+
+def editor_command(path_in: Path, line: int) -> list[str]:
+    """`$VISUAL` or `$EDITOR` (with its own arguments) opening `path_in` at `line`."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    return [*shlex.split(editor), f"+{line}", str(path_in)]
+
+
+def run_editor(command: list[str], *, interactive: bool = True) -> str:
+    """Run the editor and wait; a one-line problem for the person, or ""."""
+    try:
+        stdin = None if interactive else subprocess.DEVNULL
+        subprocess.run(command, check=False, stdin=stdin)
+    except FileNotFoundError:
+        return f"The editor `{command[0]}` was not found: set $EDITOR (or $VISUAL)."
+    except OSError as error:
+        return f"The editor `{command[0]}` could not start: {error.strerror or error}."
+    return ""
 
 
 def run(path: Path, settings: Any) -> None:

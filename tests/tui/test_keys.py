@@ -1,0 +1,82 @@
+"""Help, copy, edit and the command palette, driven with Pilot over a real index."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import PALETTE, RepolensApp
+from app.tui.help_screen import HelpScreen
+from tests.tui.conftest import wait_for
+from widgets.hit_list import HitList
+
+
+async def _search_and_select(pilot: object, app: RepolensApp) -> None:
+    await wait_for(pilot, lambda: app.index_ready)
+    await pilot.press(*"exponential backoff with jitter")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: bool(app.query_one("#hits", HitList).hits))
+    await wait_for(pilot, lambda: app.shown is not None)
+
+
+async def test_help_lists_every_key_of_every_screen(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = {(where, key) for where, key, _ in app.screen.rows}
+        assert {("Main screen", "f7"), ("Main screen", "f4"), ("Main screen", "ctrl+y")} <= keys
+        assert ("Call graph", "backspace / alt+left") in keys
+        assert ("Symbol browser", "escape") in keys
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_copy_takes_the_previewed_chunk(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+y")  # nothing selected yet: a warning, no crash
+        assert app.clipboard == ""
+        await _search_and_select(pilot, app)
+        await pilot.press("ctrl+y")
+        assert app.clipboard.startswith("def retry_backoff(")
+        assert "jitter" in app.clipboard
+
+
+async def test_edit_opens_the_editor_at_the_chunk_line(
+    sample_repo: Path, settings: Settings, tui_state: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    called = tmp_path / "editor-args.txt"
+    editor = tmp_path / "fake-editor.sh"  # a real program, recording how it was called
+    editor.write_text(f'#!/bin/sh\necho "$@" > {called}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search_and_select(pilot, app)
+        path, start, _, _ = app.shown or ("", 0, 0, "")
+        await pilot.press("f4")
+        await wait_for(pilot, called.exists)
+    assert called.read_text().split() == [f"+{start}", str(Service(sample_repo).root / path)]
+    assert os.environ["EDITOR"] == str(editor)
+
+
+async def test_the_command_palette_offers_our_actions(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)):
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {title for title, _, _ in PALETTE} <= titles
+        for _, _, action in PALETTE:
+            assert callable(getattr(app, f"action_{action}"))
