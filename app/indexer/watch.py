@@ -31,12 +31,12 @@ class ChangeQueue:
         self.listeners: list[Callable[[], None]] = []  # called after every arrival
 
     def add(self, paths: Iterable[str]) -> None:
+        arrived = set(paths)
+        if not arrived:
+            return  # the watcher's idle ticks
         with self._changed:
-            before = len(self._paths)
-            self._paths.update(paths)
-            if len(self._paths) == before and not self._rescan:
-                return
-            self._last_event = time.monotonic()
+            self._paths.update(arrived)
+            self._last_event = time.monotonic()  # a path written again still delays the batch
             for flag in self.on_event:
                 flag.set()
             self._changed.notify_all()

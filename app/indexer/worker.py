@@ -94,9 +94,6 @@ class IndexWorker:
         self._control.resume()
         self._emit(state="watching" if self.watch else "indexing", message="resumed")
 
-    def rescan(self, reason: str = "rescan requested") -> None:
-        self.queue.request_rescan(reason)
-
     @property
     def status(self) -> WorkerStatus:
         with self._status_lock:
