@@ -32,6 +32,7 @@ from app.tui.messages import (
     SourceLoaded,
     SymbolOpened,
     SymbolSourceLoaded,
+    SymbolWalked,
 )
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
@@ -268,8 +269,11 @@ class RepolensApp(App[None]):
 
     @on(SymbolOpened)
     def _symbol_opened(self, message: SymbolOpened) -> None:
+        self.push_screen(GraphScreen(self.service, message.symbol))  # which shows its source
+
+    @on(SymbolWalked)
+    def _symbol_walked(self, message: SymbolWalked) -> None:
         self._load_symbol_source(message.symbol)
-        self.push_screen(GraphScreen(self.service, message.symbol))
 
     @work(thread=True, exclusive=True, group="preview")
     def _load_symbol_source(self, symbol: SymbolRef) -> None:

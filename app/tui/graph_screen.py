@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Footer, Static
 
 from app.core.models import SymbolRef
 from app.tui.graph_rows import call_links, symbol_ref
-from app.tui.messages import CallsLoaded, HotspotsLoaded
+from app.tui.messages import CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
 from widgets.symbol_list import SymbolList
 
@@ -93,6 +93,7 @@ class GraphScreen(Screen[None]):
         line.append(f"   {self.position + 1}/{len(self.history)}", style="dim")
         title.update(line)
         views.current = "graph-calls"
+        self.post_message(SymbolWalked(symbol))  # the preview and f4/ctrl+y follow the walk
         for side in ("#callers", "#callees"):
             self.query_one(side, CallList).show_message("Loading…")
         self._load_calls(symbol)

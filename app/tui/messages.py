@@ -56,6 +56,14 @@ class SymbolOpened(Message):
         self.symbol = symbol
 
 
+class SymbolWalked(Message):
+    """The call-graph navigator moved to a definition: the preview follows it."""
+
+    def __init__(self, symbol: SymbolRef) -> None:
+        super().__init__()
+        self.symbol = symbol
+
+
 class SymbolSourceLoaded(Message):
     def __init__(self, symbol: SymbolRef, text: str) -> None:
         super().__init__()

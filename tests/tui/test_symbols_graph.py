@@ -52,6 +52,11 @@ async def test_browse_open_walk_back_and_forward(
         )
         await pilot.press("enter")
         assert graph.current is not None and graph.current.symbol == "retry_backoff"
+        walked = graph.current
+        await wait_for(  # the preview (and f4 / ctrl+y) follow the walk
+            pilot,
+            lambda: app.shown is not None and app.shown[:2] == (walked.path, walked.start_line),
+        )
         callers = graph.query_one("#callers", CallList)
         await wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
         loaded = [m for m in seen if isinstance(m, CallsLoaded) and not m.error]
