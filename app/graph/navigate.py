@@ -182,17 +182,42 @@ class GraphView:
         }
 
     def search_symbols(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Fuzzy match over qualified names (rapidfuzz), central symbols first among equals."""
+        """Fuzzy match over qualified names (rapidfuzz), central symbols first among equals.
+        `kind:WORD` and `lang:WORD` in the query keep only symbols whose kind or language
+        starts with WORD (`kind:func lang:py parse`)."""
         from rapidfuzz import fuzz, process
 
-        choices = {sid: row["qualified_name"] for sid, row in self.symbols.items()}
-        found = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit * 3)
+        text, kinds, languages = _filters(query)
+        choices = {
+            sid: row["qualified_name"]
+            for sid, row in self.symbols.items()
+            if all(row["kind"].startswith(k) for k in kinds)
+            and all(row["language"].startswith(lang) for lang in languages)
+        }
+        if not text:  # filters alone: the most central symbols that pass them
+            central = sorted(choices, key=lambda sid: (-self.symbols[sid]["pagerank"], sid))
+            return [_symbol_json(self.symbols[sid]) | {"score": 0.0} for sid in central[:limit]]
+        found = process.extract(text, choices, scorer=fuzz.WRatio, limit=limit * 3)
         ranked = sorted(found, key=lambda m: (-round(m[1]), -self.symbols[m[2]]["pagerank"], m[2]))[
             :limit
         ]
         return [
             _symbol_json(self.symbols[sid]) | {"score": round(score, 1)} for _, score, sid in ranked
         ]
+
+
+def _filters(query: str) -> tuple[str, list[str], list[str]]:
+    """Split `kind:` and `lang:` (or `language:`) terms off a symbol query."""
+    words, kinds, languages = [], [], []
+    for word in query.split():
+        name, _, value = word.partition(":")
+        if value and name.lower() == "kind":
+            kinds.append(value.lower())
+        elif value and name.lower() in ("lang", "language"):
+            languages.append(value.lower())
+        else:
+            words.append(word)
+    return " ".join(words), kinds, languages
 
 
 def _symbol_json(row: dict[str, Any]) -> dict[str, Any]:
@@ -202,6 +227,7 @@ def _symbol_json(row: dict[str, Any]) -> dict[str, Any]:
         "end_line": row["end_line"],
         "symbol": row["qualified_name"],
         "kind": row["kind"],
+        "language": row["language"],
         "fan_in": row["fan_in"],
         "fan_out": row["fan_out"],
         "pagerank": round(row["pagerank"], 6),

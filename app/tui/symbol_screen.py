@@ -34,7 +34,9 @@ class SymbolScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="symbol-browser"):
-            yield Input(placeholder="Find a symbol…", id="symbol-query")
+            yield Input(
+                placeholder="Find a symbol… (kind:class, lang:python narrow it)", id="symbol-query"
+            )
             yield SymbolList(id="symbol-list")
         yield Footer()
 

@@ -213,3 +213,19 @@ def test_graph_modules_import_no_ui(module: str) -> None:
 
     code = f"import sys, {module}\nassert not [m for m in sys.modules if m.startswith('textual')]"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+def test_symbol_search_narrows_by_kind_and_language(sample_repo: Path, settings: Settings) -> None:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+
+    classes = service.symbol("kind:class retry")
+    assert classes and all(row["kind"] == "class" for row in classes)
+    assert classes[0]["symbol"] == "RetryPolicy"
+    javascript = service.symbol("lang:javascript cookie")
+    assert javascript and {row["language"] for row in javascript} == {"javascript"}
+    assert not service.symbol("lang:rust retry")
+    central = service.symbol("kind:method lang:py")  # filters alone: most central first
+    assert central and all(row["kind"] == "method" for row in central)
+    ranks = [row["pagerank"] for row in central]
+    assert ranks == sorted(ranks, reverse=True)
