@@ -70,8 +70,7 @@ def _make_searcher(args: argparse.Namespace, budget: int | None) -> Any:
 
         units = [
             TextUnit(row["path"], row["start_line"], row["end_line"], row["text"])
-            for row in searcher.corpus.rows
-            if row is not None
+            for row in searcher.corpus.live_rows()
         ]
         paths = sorted(searcher.store.files())
         return search, units, paths

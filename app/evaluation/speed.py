@@ -89,7 +89,7 @@ def _measure(root: Path, settings: Settings, queries: Sequence[str], repeat: int
         report.embed_pipeline_per_s = round(index.vectors_added / index.seconds["embed"], 1)
 
     # Raw fastembed on a sample of the same texts, same order (shortest first), same model.
-    rows = [row for row in service.searcher().corpus.rows if row is not None]
+    rows = list(service.searcher().corpus.live_rows())
     texts = sorted((embed_text(chunk_from_row(r), embed_chars(settings)) for r in rows), key=len)
     step = max(1, len(texts) // EMBED_SAMPLE)
     sample = texts[::step][:EMBED_SAMPLE]

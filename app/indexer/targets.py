@@ -136,5 +136,5 @@ def _classify(root_real: str, rel: str, rules: _Rules, max_file_bytes: int, out:
     elif st.st_size > max_file_bytes:
         out.skipped.append(SkippedFile(rel, "too-large", f"{st.st_size} bytes > {max_file_bytes}"))
     else:
-        out.files.append(WalkedFile(rel, Path(root_real, rel), st.st_size, st.st_mtime_ns))
+        out.files.append(WalkedFile(rel, root_real, st.st_size, st.st_mtime_ns))
     return ""

@@ -4,6 +4,7 @@ batch committed on its own so a killed or cancelled run keeps what it finished."
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
@@ -44,9 +45,12 @@ def embed_missing(
     model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
     if store.manifest.vectors_complete == f"{model_id} tests={settings.embed_tests}":
         # Nothing was written since every chunk got its vector: count, do not read.
-        chunk_paths = store.chunk_table(["path"]).column("path").to_pylist()
-        wanted = [p for p in chunk_paths if settings.embed_tests or not is_test_path(p)]
-        report.vectors_wanted = report.vectors_total = len(wanted)
+        paths_counted = Counter(store.chunk_table(["path"]).column("path").to_pylist())
+        report.vectors_wanted = report.vectors_total = sum(
+            count
+            for path, count in paths_counted.items()
+            if settings.embed_tests or not is_test_path(path)
+        )
         return
     rows = _rows(store, paths)
     if not settings.embed_tests:

@@ -83,9 +83,13 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 @dataclass(frozen=True, slots=True)
 class WalkedFile:
     path: str  # relative to root, '/'-separated
-    abs_path: Path
+    root: str  # the repository root as resolved on disk
     size: int
     mtime_ns: int
+
+    @property
+    def abs_path(self) -> Path:  # made on demand: most walked files are only compared
+        return Path(self.root, self.path)
 
 
 @dataclass(slots=True)
@@ -303,7 +307,7 @@ def walk(
             files.append(
                 WalkedFile(
                     path=rel,
-                    abs_path=Path(root_real, rel),
+                    root=root_real,
                     size=st.st_size,
                     mtime_ns=st.st_mtime_ns,
                 )

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from app.store import lance
 from app.store.graph_tables import GRAPH_SCHEMAS, GRAPH_TABLES
 from app.store.manifest import (
     SCHEMA_VERSION,
@@ -108,8 +109,7 @@ class Store:
     first rolls back anything a killed run left past them."""
 
     def __init__(self, index_dir: Path, manifest: Manifest | None) -> None:
-        import lancedb
-
+        lancedb = lance.lancedb()
         self.index_dir = index_dir
         self.manifest = manifest or Manifest()
         self._db = lancedb.connect(str(index_dir / "tables"))
@@ -376,9 +376,16 @@ class Store:
 
     def vectors(self, model_id: str, keys: Iterable[str] | None = None) -> dict[str, np.ndarray]:
         """Vectors by key, limited to `keys` when given (the table is shared by repositories)."""
+        names, matrix = self.vector_matrix(model_id, keys)
+        return dict(zip(names, matrix, strict=True))
+
+    def vector_matrix(
+        self, model_id: str, keys: Iterable[str] | None = None
+    ) -> tuple[list[str], np.ndarray]:
+        """The stored keys (of `keys`, when given) and their vectors as one matrix's rows."""
         table = self._vector_table(model_id)
         if table is None:
-            return {}
+            return [], np.zeros((0, 0), dtype=np.float32)
         wanted = sorted(set(keys)) if keys is not None else None
         if wanted is not None and len(wanted) <= 2_000:  # a few files' worth: look them up
             parts = [
@@ -390,7 +397,7 @@ class Store:
                 for i in range(0, len(wanted), 500)
             ]
             if not parts:
-                return {}
+                return [], np.zeros((0, 0), dtype=np.float32)
             data = pa.concat_tables(parts)
         else:
             data = table.to_arrow()
@@ -399,10 +406,10 @@ class Store:
             data = data.filter(pc.is_in(data.column("key"), value_set=value_set))
         names = data.column("key").to_pylist()
         if not names:
-            return {}
+            return [], np.zeros((0, 0), dtype=np.float32)
         flat = data.column("vector").combine_chunks()
         matrix = flat.values.to_numpy(zero_copy_only=False).reshape(len(names), -1)
-        return dict(zip(names, matrix, strict=True))
+        return names, matrix
 
     def add_vectors(self, model_id: str, keys: Sequence[str], matrix: np.ndarray) -> None:
         """Append one batch; each append is atomic, so a killed run keeps finished batches."""

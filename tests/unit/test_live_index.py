@@ -264,9 +264,12 @@ def test_a_searcher_changed_in_place_equals_one_loaded_afresh(
     service.index(changed=changed)  # the service applies the change to its searcher
 
     fresh = Searcher(Store.open(service.index_dir), service.embedder())
-    live = {r["id"]: r for r in searcher.corpus.rows if r is not None}
-    assert live == {r["id"]: r for r in fresh.corpus.rows if r is not None}
+    live = {r["id"]: r for r in searcher.corpus.live_rows()}
+    assert live == {r["id"]: r for r in fresh.corpus.live_rows()}
     assert searcher.corpus.stamps == fresh.corpus.stamps
+    assert searcher.corpus.signatures == fresh.corpus.signatures
+    assert +searcher.corpus.name_counts == +fresh.corpus.name_counts
+    assert searcher.corpus.vector_count == fresh.corpus.vector_count
     assert searcher.corpus.removed > 0
     for chunk_id in live:
         assert searcher.has_vector(chunk_id) == fresh.has_vector(chunk_id)

@@ -1,0 +1,33 @@
+"""LanceDB imported with deferred validators (app/store/lance.py) behaves as usual."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+PROBE = textwrap.dedent(
+    """
+    import pydantic
+    eager = pydantic.validate_call
+    from app.store import lance
+    lancedb = lance.lancedb()
+    assert pydantic.validate_call is eager, "validate_call was not put back"
+    from lance_namespace_urllib3_client.api.table_api import TableApi
+    try:
+        TableApi().alter_table_add_columns(id=12, alter_table_add_columns_request=None)
+    except pydantic.ValidationError as error:
+        print("validated:", error.error_count(), "errors")
+    else:
+        raise SystemExit("the deferred validator let bad arguments through")
+    """
+)
+
+
+def test_deferred_validators_still_validate_and_pydantic_is_restored() -> None:
+    # A fresh interpreter: the test session has imported lancedb long before.
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "validated: 2 errors" in result.stdout
