@@ -164,12 +164,11 @@ class Corpus:
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
-        for index in range(first, len(c["id"])):
-            path = c["path"][index]
-            self.position[c["id"][index]] = index
+        self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
+        for index, path in enumerate(c["path"][first:], first):
             self.by_path.setdefault(path, []).append(index)
-            if path not in self.is_test:
-                self.is_test[path] = is_test_path(path)
+        for path in self.by_path.keys() - self.is_test.keys():
+            self.is_test[path] = is_test_path(path)
         self.name_counts.update(s.lower() for s in c["symbol"][first:] if s)
         for path, name, part, signature in zip(
             c["path"][first:],
