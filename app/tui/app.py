@@ -15,7 +15,6 @@ from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
@@ -41,7 +40,6 @@ from widgets.code_preview import CodePreview
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
 
-SEARCH_DEBOUNCE_S = 0.12
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -87,7 +85,10 @@ class RepolensApp(App[None]):
         self.index_updates = 0
         self.indexer: Any | None = None  # app.indexer.worker.IndexWorker
         self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
-        self._debounce: Timer | None = None
+        # Search as you type: one search runs at a time; keys typed meanwhile leave only the
+        # newest query waiting, which runs as soon as the running one is shown.
+        self._searching = False
+        self._waiting_query: str | None = None
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
 
@@ -153,10 +154,7 @@ class RepolensApp(App[None]):
     # -- searching ---------------------------------------------------------------------------
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
-        query = event.value
-        self._debounce = self.set_timer(SEARCH_DEBOUNCE_S, lambda: self._start_search(query))
+        self._start_search(event.value)
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -208,11 +206,25 @@ class RepolensApp(App[None]):
         pane.finish(cited, answer.grounded)
 
     def _start_search(self, query: str) -> None:
-        self.generation += 1
+        self.generation += 1  # results of any earlier query are now outdated
         if not query.strip():
+            self._waiting_query = None
             self.query_one("#hits", HitList).show_hits([])
             return
+        self._waiting_query = query
+        self._run_waiting_search()
+
+    def _run_waiting_search(self) -> None:
+        if self._searching or self._waiting_query is None:
+            return
+        query, self._waiting_query = self._waiting_query, None
+        self._searching = True
         self._search(query[:MAX_QUERY_CHARS], self.generation)
+
+    def _search_done(self) -> None:
+        """The running search ended: run the query typed meanwhile, if any."""
+        self._searching = False
+        self._run_waiting_search()
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str, generation: int) -> None:
@@ -225,6 +237,7 @@ class RepolensApp(App[None]):
 
     @on(HitsReady)
     def _show_hits(self, message: HitsReady) -> None:
+        self._search_done()
         if message.generation != self.generation:
             return  # an answer to a query the user has already changed
         hits = self.query_one("#hits", HitList)
@@ -235,6 +248,7 @@ class RepolensApp(App[None]):
 
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
+        self._search_done()
         text = "The index is still being built." if not self.index_ready else message.reason
         self.query_one("#preview", CodePreview).show_message(text)
 
@@ -289,6 +303,9 @@ class RepolensApp(App[None]):
 
     # -- everything else ---------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        ended = event.state in (WorkerState.ERROR, WorkerState.CANCELLED)
+        if ended and event.worker.group == "search":
+            self._search_done()  # it posted no result: do not leave typed queries waiting
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.notify(str(event.worker.error), title="Something failed", severity="error")
 

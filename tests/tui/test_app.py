@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
@@ -31,6 +33,41 @@ async def test_type_a_question_and_read_the_code(
         await pilot.press("ctrl+r", "j")
         assert hits.highlighted == 1
         await wait_for(pilot, lambda: f":{hits.hits[1].start_line}-" in str(preview.border_title))
+
+
+async def test_typing_runs_one_search_at_a_time_and_ends_on_the_last_query(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    searched: list[str] = []
+    search = app.service.search
+
+    def counted(query: str, **options: object) -> object:
+        searched.append(query)
+        return search(query, **options)  # type: ignore[arg-type]
+
+    app.service.search = counted
+    shown: list[str] = []
+    async with app.run_test(size=(140, 40), message_hook=lambda m: _shown(m, shown)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        searched.clear()
+        query = "set a cookie on the response"
+        field = app.query_one("#search", Input)
+        for end in range(1, len(query) + 1):  # keys arriving faster than searches end
+            field.value = query[:end]
+        await wait_for(pilot, lambda: bool(shown) and shown[-1] == "set a cookie on the response")
+        await pilot.pause(0.2)
+        # The first key's search, then (as searches end) only the newest text: no storm.
+        assert searched[0] == query[:1] and searched[-1] == query
+        assert len(searched) <= 4, searched
+        assert app.query_one("#hits", HitList).hits[0].path == "web/cookies.js"
+        field.value = ""
+        await wait_for(pilot, lambda: not app.query_one("#hits", HitList).hits)
+
+
+def _shown(message: object, shown: list[str]) -> None:
+    if isinstance(message, HitsReady):
+        shown.append(message.query)
 
 
 async def test_theme_switch_is_remembered(
