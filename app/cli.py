@@ -257,6 +257,24 @@ def cmd_live_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_tui_bench(args: argparse.Namespace) -> int:
+    from app.core.settings import load_settings
+    from app.evaluation.speed import load_queries
+    from app.tui.bench import format_report, measure
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    fallback = [
+        "where is the configuration loaded",
+        "error handling when the request fails",
+        "parse the input",
+        "how are tests set up",
+    ]
+    questions = load_queries(args.questions, fallback)[: args.limit]
+    report = measure(Path(args.path), settings, questions, answer=not args.no_answer)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui",
@@ -335,6 +353,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_live_bench)
+
+    p = sub.add_parser(
+        "tui-bench", help="the TUI on a scratch copy: key to results, event-loop lag, start-up"
+    )
+    p.add_argument("path")
+    p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
+    p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
+    p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_tui_bench)
     return parser
 
 

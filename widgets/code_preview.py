@@ -1,8 +1,12 @@
-"""The selected chunk's code, syntax highlighted, its lines marked, with some context."""
+"""The selected chunk's code, syntax highlighted, its lines marked, with some context.
+
+Highlighting (the costly part: Pygments lexes every line) runs in a worker thread through
+`highlight`; the widget only shows the finished text, so a large chunk never stalls keys."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rich.syntax import Syntax
 from rich.text import Text
@@ -13,6 +17,8 @@ CONTEXT_LINES = 12
 MAX_LINE_CHARS = 500
 # Control characters (ANSI escapes among them) are shown, never sent to the terminal.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+MARKED = {True: "on grey23", False: "on grey89"}  # the chunk's lines, dark and light themes
+CODE_THEMES = {True: "monokai", False: "default"}
 
 
 def safe_code(text: str) -> str:
@@ -25,29 +31,48 @@ def safe_code(text: str) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class Highlighted:
+    """A window of a file around a chunk, ready to show."""
+
+    path: str
+    start_line: int
+    end_line: int
+    first_line: int  # the window's first line in the file
+    text: Text
+
+
+def highlight(path: str, source: str, start_line: int, end_line: int, dark: bool) -> Highlighted:
+    """The chunk's lines with CONTEXT_LINES around them, numbered, highlighted, marked.
+    Thread-safe: call it off the event loop."""
+    lines = source.split("\n")
+    first = max(1, start_line - CONTEXT_LINES)
+    last = min(len(lines), end_line + CONTEXT_LINES)
+    window = safe_code("\n".join(lines[first - 1 : last]))
+    syntax = Syntax(window, Syntax.guess_lexer(path, window), theme=CODE_THEMES[dark])
+    coloured = syntax.highlight(window).split("\n", allow_blank=True)
+    width = len(str(last))
+    out = Text(no_wrap=True, overflow="crop", end="")
+    for number, line in enumerate(coloured, first):
+        marked = start_line <= number <= end_line
+        out.append(f"{'▌' if marked else ' '}{number:>{width}} ", style="dim")
+        if marked:
+            line.stylize(MARKED[dark])
+        out.append_text(line)
+        out.append("\n")
+    return Highlighted(path, start_line, end_line, first, out)
+
+
 class CodePreview(VerticalScroll):
-    """Shows a window of a file around a chunk; the chunk's lines are highlighted."""
+    """Shows a window of a file around a chunk; the chunk's lines are marked."""
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a hit to see its code.", style="dim"), id="code")
 
-    def show(self, path: str, text: str, start_line: int, end_line: int, theme: str) -> None:
-        lines = text.split("\n")
-        first = max(1, start_line - CONTEXT_LINES)
-        last = min(len(lines), end_line + CONTEXT_LINES)
-        window = safe_code("\n".join(lines[first - 1 : last]))
-        syntax = Syntax(
-            window,
-            Syntax.guess_lexer(path, window),
-            line_numbers=True,
-            start_line=first,
-            highlight_lines=set(range(start_line, end_line + 1)),
-            theme=theme,
-            word_wrap=False,
-        )
-        self.query_one("#code", Static).update(syntax)
-        self.border_title = f"{path}:{start_line}-{end_line}"
-        self.scroll_to(y=max(0, start_line - first - 2), animate=False)
+    def show(self, shown: Highlighted) -> None:
+        self.query_one("#code", Static).update(shown.text)
+        self.border_title = f"{shown.path}:{shown.start_line}-{shown.end_line}"
+        self.scroll_to(y=max(0, shown.start_line - shown.first_line - 2), animate=False)
 
     def show_message(self, message: str) -> None:
         self.query_one("#code", Static).update(Text(message, style="dim"))

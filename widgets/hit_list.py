@@ -40,9 +40,12 @@ class HitList(OptionList):
     ]
 
     class HitSelected(Message):
-        def __init__(self, hit: Hit) -> None:
+        """`new_results`: the first hit of results that just arrived, not a move."""
+
+        def __init__(self, hit: Hit, new_results: bool = False) -> None:
             super().__init__()
             self.hit = hit
+            self.new_results = new_results
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -54,9 +57,9 @@ class HitList(OptionList):
         self.clear_options()
         self.add_options([Option(hit_prompt(hit, best), id=hit.chunk_id) for hit in hits])
         if hits:
-            self.highlighted = 0
-            # Re-highlighting the same row emits nothing; the preview must follow new results.
-            self.post_message(self.HitSelected(hits[0]))
+            with self.prevent(OptionList.OptionHighlighted):  # not a move: said below
+                self.highlighted = 0
+            self.post_message(self.HitSelected(hits[0], new_results=True))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import subprocess
@@ -15,6 +16,7 @@ from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
@@ -36,10 +38,11 @@ from app.tui.messages import (
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
 from widgets.answer_pane import AnswerPane
-from widgets.code_preview import CodePreview
+from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
 
+PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -89,6 +92,8 @@ class RepolensApp(App[None]):
         # newest query waiting, which runs as soon as the running one is shown.
         self._searching = False
         self._waiting_query: str | None = None
+        self._preview_timer: Timer | None = None
+        self.searched_once = False
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
 
@@ -136,6 +141,8 @@ class RepolensApp(App[None]):
             line.show_status(status)
         if status.updates > self.index_updates:  # a run published: results may have changed
             self.index_updates = status.updates
+            if not self.index_ready:
+                settle_heap()
             self.index_ready = True
             query = self.query_one("#search", Input).value
             if query.strip():
@@ -209,7 +216,9 @@ class RepolensApp(App[None]):
         self.generation += 1  # results of any earlier query are now outdated
         if not query.strip():
             self._waiting_query = None
-            self.query_one("#hits", HitList).show_hits([])
+            hits = self.query_one("#hits", HitList)
+            hits.show_hits([])
+            hits.border_subtitle = ""
             return
         self._waiting_query = query
         self._run_waiting_search()
@@ -237,6 +246,9 @@ class RepolensApp(App[None]):
 
     @on(HitsReady)
     def _show_hits(self, message: HitsReady) -> None:
+        if not self.searched_once:
+            self.searched_once = True
+            settle_heap()  # the searcher has just loaded the index into memory
         self._search_done()
         if message.generation != self.generation:
             return  # an answer to a query the user has already changed
@@ -255,20 +267,31 @@ class RepolensApp(App[None]):
     # -- preview -----------------------------------------------------------------------------
     @on(HitList.HitSelected)
     def _hit_selected(self, message: HitList.HitSelected) -> None:
-        self._load_source(message.hit)
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+            self._preview_timer = None
+        if not message.new_results:
+            self._load_source(message.hit)  # a move in the list: show it now
+            return
+        # New results while typing: the list updates at once, the code once typing pauses,
+        # so painting a file per key never delays the next key.
+        hit = message.hit
+        self._preview_timer = self.set_timer(PREVIEW_SETTLE_S, lambda: self._load_source(hit))
+
+    def _load_source(self, hit: Hit) -> None:
+        self._read_source(hit, self.current_theme.dark)
 
     @work(thread=True, exclusive=True, group="preview")
-    def _load_source(self, hit: Hit) -> None:
-        self.post_message(SourceLoaded(hit, self.service.source(hit.path)))
+    def _read_source(self, hit: Hit, dark: bool) -> None:
+        text = self.service.source(hit.path)
+        shown = highlight(hit.path, text, hit.start_line, hit.end_line, dark)
+        self.post_message(SourceLoaded(hit, text, shown))
 
     @on(SourceLoaded)
     def _show_source(self, message: SourceLoaded) -> None:
         hit = message.hit
-        code_theme = "monokai" if self.current_theme.dark else "default"
         self.shown = (hit.path, hit.start_line, hit.end_line, message.text)
-        self.query_one("#preview", CodePreview).show(
-            hit.path, message.text, hit.start_line, hit.end_line, code_theme
-        )
+        self.query_one("#preview", CodePreview).show(message.highlighted)
 
     # -- symbols and the call graph ----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -289,17 +312,21 @@ class RepolensApp(App[None]):
     def _symbol_walked(self, message: SymbolWalked) -> None:
         self._load_symbol_source(message.symbol)
 
-    @work(thread=True, exclusive=True, group="preview")
     def _load_symbol_source(self, symbol: SymbolRef) -> None:
-        self.post_message(SymbolSourceLoaded(symbol, self.service.source(symbol.path)))
+        self._read_symbol_source(symbol, self.current_theme.dark)
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _read_symbol_source(self, symbol: SymbolRef, dark: bool) -> None:
+        text = self.service.source(symbol.path)
+        shown = highlight(symbol.path, text, symbol.start_line, symbol.end_line, dark)
+        self.post_message(SymbolSourceLoaded(symbol, text, shown))
 
     @on(SymbolSourceLoaded)
     def _show_symbol_source(self, message: SymbolSourceLoaded) -> None:
         symbol = message.symbol
-        code_theme = "monokai" if self.current_theme.dark else "default"
         self.shown = (symbol.path, symbol.start_line, symbol.end_line, message.text)
         for preview in self.query("#preview").results(CodePreview):  # the main screen's
-            preview.show(symbol.path, message.text, symbol.start_line, symbol.end_line, code_theme)
+            preview.show(message.highlighted)
 
     # -- everything else ---------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -384,6 +411,15 @@ class RepolensApp(App[None]):
 
     def watch_theme(self, theme: str) -> None:
         state.save({"theme": theme})
+
+
+def settle_heap() -> None:
+    """Exempt what start-up loaded (the index in memory, the widgets) from Python's cycle
+    collector. Every full collection walks every live object: with the index loaded it took
+    130-150 ms, about once a second while the indexer worked, and froze keys and paints for
+    that long (`repolens-tui tui-bench` measured it). Frozen objects are still freed when no
+    longer referenced; only cycles among them are left to the end."""
+    gc.freeze()
 
 
 def editor_command(path_in: Path, line: int) -> list[str]:

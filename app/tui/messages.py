@@ -6,6 +6,7 @@ from textual.message import Message
 
 from app.core.events import WorkerStatus
 from app.core.models import CallLink, Hit, SymbolRef
+from widgets.code_preview import Highlighted
 
 
 class HitsReady(Message):
@@ -42,10 +43,11 @@ class IndexStatusChanged(Message):
 class SourceLoaded(Message):
     """The file of the selected hit, read for the preview."""
 
-    def __init__(self, hit: Hit, text: str) -> None:
+    def __init__(self, hit: Hit, text: str, highlighted: Highlighted) -> None:
         super().__init__()
         self.hit = hit
         self.text = text
+        self.highlighted = highlighted
 
 
 class SymbolOpened(Message):
@@ -65,10 +67,11 @@ class SymbolWalked(Message):
 
 
 class SymbolSourceLoaded(Message):
-    def __init__(self, symbol: SymbolRef, text: str) -> None:
+    def __init__(self, symbol: SymbolRef, text: str, highlighted: Highlighted) -> None:
         super().__init__()
         self.symbol = symbol
         self.text = text
+        self.highlighted = highlighted
 
 
 class SymbolsFound(Message):
