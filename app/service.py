@@ -137,6 +137,10 @@ class Service:
             "vectors_share": share,
         }
 
+    def skipped(self) -> list[dict[str, str]]:
+        """Every file the index left out: `path`, `reason` and `detail`."""
+        return Store.open(self.index_dir).skipped()
+
     def pending_changes(self) -> dict[str, list[str]]:
         """Files that differ from the index right now (by size and mtime, nothing is read):
         `changed`, `added` and `removed` paths, sorted."""

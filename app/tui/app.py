@@ -21,9 +21,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
+from app.core.events import WorkerStatus
 from app.core.models import Hit, SymbolRef
 from app.tui import state
 from app.tui.graph_screen import GraphScreen
+from app.tui.index_screen import IndexScreen
 from app.tui.messages import (
     AnswerFinished,
     AnswerToken,
@@ -53,6 +55,11 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
     ("Hotspots", "The most central definitions (ctrl+g)", "open_hotspots"),
     ("Edit", "Open the previewed chunk in $EDITOR at its line (f4)", "edit"),
     ("Copy", "Copy the previewed chunk, or the answer when it has focus (ctrl+y)", "copy"),
+    (
+        "Index details",
+        "Pending changes and every skipped file with its reason (f6)",
+        "index_details",
+    ),
     ("Pause or resume indexing", "Changes queue while paused (f7)", "pause_indexer"),
     ("Maximize", "Maximize the focused pane, or restore it (f11)", "toggle_maximize"),
     ("Next theme", "Cycle repolens-dark, repolens-light (ctrl+t)", "next_theme"),
@@ -73,6 +80,7 @@ class RepolensApp(App[None]):
         Binding("ctrl+o", "open_symbols", "Symbols"),
         # ctrl+g is the one shown: most terminals send ctrl+h as backspace
         Binding("ctrl+g,ctrl+h", "open_hotspots", "Hotspots"),
+        Binding("f6", "index_details", "Index"),
         Binding("f7", "pause_indexer", "Pause index"),
         Binding("f4", "edit", "Edit"),  # ctrl+e is end-of-line in the search field
         Binding("ctrl+y", "copy", "Copy"),
@@ -87,6 +95,7 @@ class RepolensApp(App[None]):
         self.index_ready = False  # a first index run has published
         self.index_updates = 0
         self.indexer: Any | None = None  # app.indexer.worker.IndexWorker
+        self.index_status: WorkerStatus | None = None  # the indexer's latest report
         self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
         # Search as you type: one search runs at a time; keys typed meanwhile leave only the
         # newest query waiting, which runs as soon as the running one is shown.
@@ -137,8 +146,11 @@ class RepolensApp(App[None]):
     @on(IndexStatusChanged)
     def _index_status_changed(self, message: IndexStatusChanged) -> None:
         status = message.status
+        self.index_status = status
         for line in self.query("#status").results(IndexStatus):  # none while closing
             line.show_status(status)
+        if isinstance(self.screen, IndexScreen):
+            self.screen.update_status(status)
         if status.updates > self.index_updates:  # a run published: results may have changed
             self.index_updates = status.updates
             if not self.index_ready:
@@ -147,6 +159,10 @@ class RepolensApp(App[None]):
             query = self.query_one("#search", Input).value
             if query.strip():
                 self._start_search(query)
+
+    def action_index_details(self) -> None:
+        if not isinstance(self.screen, IndexScreen):
+            self.push_screen(IndexScreen(self.service, self.index_status))
 
     def action_pause_indexer(self) -> None:
         if self.indexer is None:
@@ -374,6 +390,7 @@ class RepolensApp(App[None]):
                     ("Main screen", self.BINDINGS),
                     ("Symbol browser", SymbolScreen.BINDINGS),
                     ("Call graph", GraphScreen.BINDINGS),
+                    ("Index details", IndexScreen.BINDINGS),
                 ]
             )
         )

@@ -7,11 +7,13 @@ import stat
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable, Static
 
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import PALETTE, RepolensApp
 from app.tui.help_screen import HelpScreen
+from app.tui.index_screen import IndexScreen
 from tests.tui.conftest import wait_for
 from widgets.hit_list import HitList
 
@@ -80,3 +82,27 @@ async def test_the_command_palette_offers_our_actions(
         assert {title for title, _, _ in PALETTE} <= titles
         for _, _, action in PALETTE:
             assert callable(getattr(app, f"action_{action}"))
+
+
+async def test_index_details_list_skipped_files_literally_and_pending_changes(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    (sample_repo / "assets").mkdir()
+    (sample_repo / "assets" / "[red]logo.bin").write_bytes(b"\x89PNG\x00\x00\x01binary")
+    settings = settings.model_copy(update={"watch": False})  # so the edit below stays pending
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        (sample_repo / "src" / "retry.py").write_text("def changed():\n    return 1\n")
+        await pilot.press("f6")
+        assert isinstance(app.screen, IndexScreen)
+        table = app.screen.query_one("#skipped", DataTable)
+        await wait_for(pilot, lambda: table.row_count > 0)
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+        assert ["assets/[red]logo.bin", "binary", "binary extension .bin"] in rows
+        summary = str(app.screen.query_one("#skipped-summary", Static).render())
+        assert f"{table.row_count} files skipped" in summary and "binary 1" in summary
+        pending = str(app.screen.query_one("#index-pending", Static).render())
+        assert "1 changed: src/retry.py" in pending
+        await pilot.press("escape")
+        assert not isinstance(app.screen, IndexScreen)

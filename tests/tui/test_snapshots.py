@@ -93,3 +93,28 @@ def test_graph_navigator(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(
         make_app("repolens-dark"), terminal_size=(110, 30), run_before=_graph_opened
     )
+
+
+async def _index_details_opened(pilot: Any) -> None:
+    from dataclasses import replace
+
+    from textual.widgets import DataTable
+
+    app = pilot.app
+    await _settled(pilot)
+    await pilot.press("f6")
+    table = app.screen.query_one("#skipped", DataTable)
+    while not table.row_count:
+        await pilot.pause(0.1)
+    # The last update's line carries its duration, which differs from run to run.
+    app.screen.update_status(replace(app.index_status, last_update="update: 6 files re-read"))
+    await pilot.pause(0.3)
+
+
+def test_index_details(snap_compare: Any, make_app: Any, sample_repo: Path) -> None:
+    (sample_repo / "assets").mkdir()
+    (sample_repo / "assets" / "logo.png").write_bytes(b"\x89PNG\x00\x00")
+    (sample_repo / "assets" / "blob.dat").write_bytes(b"data\x00\x01\x02")
+    assert snap_compare(
+        make_app("repolens-dark"), terminal_size=(110, 30), run_before=_index_details_opened
+    )

@@ -1,0 +1,129 @@
+"""The index detail view (f6): what the live index is doing, which changes wait for it, and
+every file it skipped with the reason, read in a worker thread."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Static
+
+from app.core.events import WorkerStatus
+from widgets.index_status import status_text
+
+MAX_ROWS = 5_000  # a table this long is already more than anyone scrolls; the CLI lists all
+PENDING_SHOWN = 5
+
+
+class IndexDetailsLoaded(Message):
+    def __init__(self, skipped: list[dict[str, str]], pending: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.skipped = skipped
+        self.pending = pending
+
+
+class IndexDetailsFailed(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+def summary_text(status: WorkerStatus | None) -> Text:
+    text = Text()
+    if status is None:
+        return text.append("The indexer has not reported yet.", style="dim")
+    text.append_text(status_text(status))
+    if status.last_update:
+        text.append(f"\nlast update: {status.last_update}", style="dim")
+    if status.error:
+        text.append(f"\nerror: {status.error}", style="bold")
+    return text
+
+
+def pending_text(pending: dict[str, list[str]]) -> Text:
+    text = Text()
+    waiting = {kind: paths for kind, paths in pending.items() if paths}
+    if not waiting:
+        return text.append("No changes wait for the index.")
+    for kind, paths in waiting.items():
+        shown = ", ".join(paths[:PENDING_SHOWN])
+        more = f" and {len(paths) - PENDING_SHOWN} more" if len(paths) > PENDING_SHOWN else ""
+        text.append(f"{len(paths)} {kind}: ", style="bold")
+        text.append(f"{shown}{more}\n")
+    return text
+
+
+def skipped_text(skipped: list[dict[str, str]]) -> Text:
+    if not skipped:
+        return Text("No file was skipped.")
+    counts = Counter(row["reason"] for row in skipped)
+    text = Text(f"{len(skipped)} files skipped: ", style="bold")
+    text.append(", ".join(f"{reason} {count}" for reason, count in counts.most_common()))
+    if len(skipped) > MAX_ROWS:
+        text.append(
+            f"\nThe first {MAX_ROWS:,} are listed; `repolens-tui stats PATH --json` lists all.",
+            style="dim",
+        )
+    return text
+
+
+class IndexScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,f6,q", "close", "Close")]
+
+    def __init__(self, service: Any, status: WorkerStatus | None) -> None:
+        super().__init__()
+        self.service = service
+        self.status = status
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="index-details"):
+            yield Static(summary_text(self.status), id="index-summary")
+            yield Static("Looking for changes…", id="index-pending")
+            yield Static("Reading the list of skipped files…", id="skipped-summary")
+            yield DataTable(id="skipped", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#index-details", Vertical).border_title = "Index"
+        self._load()
+
+    @work(thread=True, exclusive=True, group="index-details")
+    def _load(self) -> None:
+        try:
+            skipped = sorted(self.service.skipped(), key=lambda r: (r["reason"], r["path"]))
+            pending = self.service.pending_changes()
+        except Exception as error:  # no index yet, or it cannot be read: say so
+            self.post_message(IndexDetailsFailed(str(error)))
+            return
+        self.post_message(IndexDetailsLoaded(skipped, pending))
+
+    @on(IndexDetailsLoaded)
+    def _show(self, message: IndexDetailsLoaded) -> None:
+        self.query_one("#index-pending", Static).update(pending_text(message.pending))
+        self.query_one("#skipped-summary", Static).update(skipped_text(message.skipped))
+        table = self.query_one("#skipped", DataTable)
+        table.add_columns("path", "reason", "detail")
+        # Text cells: a path such as `[bold].py` is shown as written, never as markup.
+        table.add_rows(
+            (Text(row["path"]), Text(row["reason"]), Text(row["detail"] or ""))
+            for row in message.skipped[:MAX_ROWS]
+        )
+
+    @on(IndexDetailsFailed)
+    def _failed(self, message: IndexDetailsFailed) -> None:
+        self.query_one("#index-pending", Static).update("")
+        self.query_one("#skipped-summary", Static).update(Text(message.reason, style="bold"))
+
+    def update_status(self, status: WorkerStatus) -> None:
+        self.status = status
+        self.query_one("#index-summary", Static).update(summary_text(status))
+
+    def action_close(self) -> None:
+        self.dismiss()
