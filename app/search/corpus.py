@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,19 @@ from app.store.store import CHUNK_COLUMNS, Store
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
+
+
+_NO_VECTORS: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
+
+
+@dataclass(frozen=True, slots=True)
+class PathsChange:
+    """What one publish changed for some paths: their chunk rows, file stamps and vectors."""
+
+    paths: set[str]
+    table: pa.Table
+    stamps: dict[str, tuple[int, int]]
+    vectors: tuple[list[str], np.ndarray]
 
 
 class Corpus:
@@ -45,7 +59,12 @@ class Corpus:
         # Vector blocks (matrix, row numbers); rows removed later are masked at search time.
         self.dense: list[tuple[np.ndarray, np.ndarray]] = []
         self.missing: dict[str, list[int]] = {}  # embed key -> live rows still without a vector
-        self._append(store, store.chunk_table(CHUNK_COLUMNS))
+        table = store.chunk_table(CHUNK_COLUMNS)
+        vectors = _NO_VECTORS
+        if model_id is not None:
+            keys = set(table.column("embed_key").to_pylist())
+            vectors = store.vector_matrix(model_id, keys)
+        self._append(table, vectors)
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -104,15 +123,25 @@ class Corpus:
         return [ids[int(row_numbers[i])] for i in top if np.isfinite(scores[i])]
 
     # -- changing --------------------------------------------------------------------------
-    def replace_paths(self, store: Store, paths: set[str]) -> None:
-        """Follow a publish that rewrote the chunks of `paths`."""
-        for path in paths:
+    def read_paths(self, store: Store, paths: set[str]) -> PathsChange:
+        """Everything a publish that rewrote `paths` changed, read from the store; touches
+        nothing in memory, so searches go on meanwhile."""
+        table = store.chunks_for_paths(paths, CHUNK_COLUMNS)
+        vectors = _NO_VECTORS
+        if self.model_id is not None and table.num_rows:
+            keys = set(table.column("embed_key").to_pylist())
+            vectors = store.vector_matrix(self.model_id, keys)
+        stamps = {f.path: (f.size, f.mtime_ns) for f in store.files_for_paths(paths)}
+        return PathsChange(paths, table, stamps, vectors)
+
+    def replace_paths(self, change: PathsChange) -> None:
+        """Follow a publish that rewrote the chunks of `change.paths` (read by read_paths)."""
+        for path in change.paths:
             for index in self.by_path.pop(path, ()):
                 self._remove(index)
             self.stamps.pop(path, None)
-        self._append(store, store.chunks_for_paths(paths, CHUNK_COLUMNS))
-        for record in store.files_for_paths(paths):
-            self.stamps[record.path] = (record.size, record.mtime_ns)
+        self._append(change.table, change.vectors)
+        self.stamps.update(change.stamps)
 
     def add_vectors(self, keys: Iterable[str], matrix: np.ndarray) -> None:
         """Vectors (rows of `matrix`, in the order of `keys`) for rows still missing them."""
@@ -159,7 +188,8 @@ class Corpus:
         self.alive[index] = False
         self.removed += 1
 
-    def _append(self, store: Store, table: pa.Table) -> None:
+    def _append(self, table: pa.Table, vectors: tuple[list[str], np.ndarray]) -> None:
+        """Add the rows of `table`; `vectors` holds (at least) the stored vectors they have."""
         first = self.size
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
@@ -182,13 +212,9 @@ class Corpus:
         self.alive = np.concatenate([self.alive, np.ones(len(c["id"]) - first, dtype=bool)])
         wanted = [i for i in range(first, len(c["id"])) if self._wants_vector(i)]
         self.embeddable += len(wanted)
-        if self.model_id is not None and wanted:
-            self._load_vectors(store, wanted)
-
-    def _load_vectors(self, store: Store, indexes: list[int]) -> None:
-        assert self.model_id is not None
+        if self.model_id is None or not wanted:
+            return
         embed_key = self.columns["embed_key"]
-        for index in indexes:
+        for index in wanted:
             self.missing.setdefault(embed_key[index], []).append(index)
-        keys, matrix = store.vector_matrix(self.model_id, {embed_key[i] for i in indexes})
-        self.add_vectors(keys, matrix)
+        self.add_vectors(*vectors)

@@ -60,9 +60,10 @@ class Searcher:
             with self._lock:
                 self.store, self.corpus = store, fresh
             return
+        change = self.corpus.read_paths(store, paths)  # searches go on while it reads
         with self._lock:
             self.store = store
-            self.corpus.replace_paths(store, paths)
+            self.corpus.replace_paths(change)
 
     def add_vectors(self, keys: list[str], matrix: np.ndarray) -> None:
         """Vectors just embedded: chunks waiting for them join dense search now."""

@@ -158,7 +158,7 @@ class RepolensApp(App[None]):
             self.index_ready = True
             query = self.query_one("#search", Input).value
             if query.strip():
-                self._start_search(query)
+                self._refresh_search(query)
 
     def action_index_details(self) -> None:
         if not isinstance(self.screen, IndexScreen):
@@ -237,6 +237,13 @@ class RepolensApp(App[None]):
             hits.border_subtitle = ""
             return
         self._waiting_query = query
+        self._run_waiting_search()
+
+    def _refresh_search(self, query: str) -> None:
+        """The index changed under an unchanged query: search again, after (never instead
+        of) a search already running for it."""
+        if self._waiting_query is None:
+            self._waiting_query = query
         self._run_waiting_search()
 
     def _run_waiting_search(self) -> None:
