@@ -270,7 +270,7 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
         "how are tests set up",
     ]
     questions = load_queries(args.questions, fallback)[: args.limit]
-    report = measure(Path(args.path), settings, questions, answer=not args.no_answer)
+    report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
 
@@ -361,6 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
     p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
     p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
+    p.add_argument(
+        "--edit-every", type=float, default=0.5, help="seconds between edits while typing"
+    )
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_tui_bench)

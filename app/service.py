@@ -220,12 +220,20 @@ class Service:
             self.embedder()
 
     def search(
-        self, query: str, *, k: int | None = None, budget_tokens: int | None = None
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        budget_tokens: int | None = None,
+        superseded: threading.Event | None = None,
     ) -> SearchResult:
+        """`superseded`: set it when a newer query replaces this one; the search then stops
+        early with SearchSuperseded."""
         return self.searcher().search(
             query,
             k or self.settings.search_k,
             budget_tokens or self.settings.search_budget_tokens,
+            superseded,
         )
 
     # -- answering -------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,6 +22,11 @@ from app.store.store import Store
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
 BM25_WEIGHT = 1.0
 VECTOR_WEIGHT = 1.0
+_QUERY_EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repolens-query")
+
+
+class SearchSuperseded(Exception):
+    """A newer query replaced this one before it finished."""
 
 
 @dataclass(slots=True)
@@ -80,21 +86,36 @@ class Searcher:
         with self._lock:
             return self.corpus.vectors_ready
 
-    def search(self, query: str, k: int, budget_tokens: int) -> SearchResult:
+    def search(
+        self,
+        query: str,
+        k: int,
+        budget_tokens: int,
+        superseded: threading.Event | None = None,
+    ) -> SearchResult:
+        """Raises SearchSuperseded, between stages, once `superseded` is set (a newer query
+        was typed): the rest of the work would be thrown away."""
         with self._lock:
-            return self._search(query, k, budget_tokens)
+            return self._search(query, k, budget_tokens, superseded or threading.Event())
 
-    def _search(self, query: str, k: int, budget_tokens: int) -> SearchResult:
+    def _search(
+        self, query: str, k: int, budget_tokens: int, superseded: threading.Event
+    ) -> SearchResult:
         timings: dict[str, float] = {}
+        # The query is embedded while BM25 runs: both wait outside Python (ONNX Runtime,
+        # LanceDB), so on two cores the search costs the longer of the two, not their sum.
+        embedding = None
+        if self.embedder is not None and self.corpus.dense:
+            embedding = _QUERY_EMBEDDER.submit(_timed, self.embedder.embed_query, query)
         started = time.perf_counter()
         lexical = [chunk_id for chunk_id, _ in self.store.bm25(token_text(query), CANDIDATES)]
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []
-        if self.embedder is not None and self.corpus.dense:
-            started = time.perf_counter()
-            query_vector = self.embedder.embed_query(query)
-            timings["embed_query"] = _ms(started)
+        if embedding is not None:
+            query_vector, timings["embed_query"] = embedding.result()
+            if superseded.is_set():
+                raise SearchSuperseded(query)
             started = time.perf_counter()
             dense = self.corpus.nearest(query_vector, CANDIDATES)
             timings["vector"] = _ms(started)
@@ -170,6 +191,11 @@ class Searcher:
             packed=form,
             explanation=explanation,
         )
+
+
+def _timed(function: Any, *args: Any) -> tuple[Any, float]:
+    started = time.perf_counter()
+    return function(*args), _ms(started)
 
 
 def _ms(started: float) -> float:

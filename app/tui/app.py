@@ -100,6 +100,8 @@ class RepolensApp(App[None]):
         # Search as you type: one search runs at a time; keys typed meanwhile leave only the
         # newest query waiting, which runs as soon as the running one is shown.
         self._searching = False
+        self._search_worker: Worker[None] | None = None
+        self._superseded = threading.Event()  # set: the running search's query is outdated
         self._waiting_query: str | None = None
         self._preview_timer: Timer | None = None
         self.searched_once = False
@@ -230,6 +232,7 @@ class RepolensApp(App[None]):
 
     def _start_search(self, query: str) -> None:
         self.generation += 1  # results of any earlier query are now outdated
+        self._superseded.set()  # and the running search may stop early
         if not query.strip():
             self._waiting_query = None
             hits = self.query_one("#hits", HitList)
@@ -251,17 +254,25 @@ class RepolensApp(App[None]):
             return
         query, self._waiting_query = self._waiting_query, None
         self._searching = True
-        self._search(query[:MAX_QUERY_CHARS], self.generation)
+        self._superseded = threading.Event()
+        self._search_worker = self._search(
+            query[:MAX_QUERY_CHARS], self.generation, self._superseded
+        )
 
     def _search_done(self) -> None:
         """The running search ended: run the query typed meanwhile, if any."""
         self._searching = False
         self._run_waiting_search()
 
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: str, generation: int) -> None:
+    @work(thread=True, group="search")  # one at a time: the App runs the next when it ends
+    def _search(self, query: str, generation: int, superseded: threading.Event) -> None:
+        from app.search.searcher import SearchSuperseded
+
         try:
-            result = self.service.search(query)
+            result = self.service.search(query, superseded=superseded)
+        except SearchSuperseded:
+            self.post_message(SearchFailed(query, "", superseded=True))
+            return
         except Exception as error:  # an index still being built says so; others are shown
             self.post_message(SearchFailed(query, str(error)))
             return
@@ -284,6 +295,8 @@ class RepolensApp(App[None]):
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
         self._search_done()
+        if message.superseded:
+            return
         text = "The index is still being built." if not self.index_ready else message.reason
         self.query_one("#preview", CodePreview).show_message(text)
 
@@ -354,7 +367,7 @@ class RepolensApp(App[None]):
     # -- everything else ---------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         ended = event.state in (WorkerState.ERROR, WorkerState.CANCELLED)
-        if ended and event.worker.group == "search":
+        if ended and event.worker is self._search_worker:
             self._search_done()  # it posted no result: do not leave typed queries waiting
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.notify(str(event.worker.error), title="Something failed", severity="error")

@@ -7,8 +7,9 @@ of PATH with the real app, index, model and live indexer, driven headless.
   question alone, in the same run (what the UI adds is the difference).
 - event-loop lag: a task asks to wake every LAG_TICK_S; how late it wakes is how long a key
   or a repaint would have waited. Reported while typing with the indexer kept busy (a thread
-  appends a function to a random source file of the copy every EDIT_EVERY_S, so the watcher,
-  the index updates and their vectors run throughout), and while a local answer streams.
+  appends a function to a random source file of the copy every `--edit-every` seconds, so
+  the watcher, the index updates and their vectors run throughout), and while an answer
+  streams.
 - first frame: a new process until the TUI has painted its first frame on the indexed copy.
   Baseline: a bare Textual app's first frame, in the same run.
 """
@@ -34,7 +35,7 @@ from app.evaluation.report import latency_summary
 
 TYPING_MS = 60  # a quick typist: about 100 words a minute
 LAG_TICK_S = 0.01
-EDIT_EVERY_S = 0.5
+EDIT_EVERY_S = 0.5  # the default: a save every half second keeps the indexer always busy
 RESULT_TIMEOUT_S = 30.0
 
 
@@ -44,6 +45,7 @@ class TuiReport:
     questions: int = 0
     keys: int = 0
     edits: int = 0
+    edit_every_s: float = EDIT_EVERY_S
     index_updates: int = 0
     key_to_results_ms: dict[str, float] = field(default_factory=dict)
     search_alone_ms: dict[str, float] = field(default_factory=dict)  # baseline
@@ -57,13 +59,19 @@ class TuiReport:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-def measure(root: Path, settings: Settings, questions: list[str], answer: bool) -> TuiReport:
+def measure(
+    root: Path,
+    settings: Settings,
+    questions: list[str],
+    answer: bool,
+    edit_every_s: float = EDIT_EVERY_S,
+) -> TuiReport:
     """Runs on a copy under a temporary folder; `root` is never modified. The copy's index
     lives under the configured index root, so vectors already computed for `root` are reused."""
     scratch = Path(tempfile.mkdtemp(prefix="repolens-tui-bench-"))
     copy = scratch / root.resolve().name
     shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
-    report = TuiReport(str(root.resolve()), questions=len(questions))
+    report = TuiReport(str(root.resolve()), questions=len(questions), edit_every_s=edit_every_s)
     try:
         from app.service import Service
 
@@ -171,7 +179,7 @@ async def _sample_lag(lags: list[float]) -> None:
 def _keep_editing(service: Any, stop: threading.Event, report: TuiReport) -> None:
     chance = random.Random(1)
     files = _code_files(service)
-    while not stop.wait(EDIT_EVERY_S):
+    while not stop.wait(report.edit_every_s):
         report.edits += 1
         _append_function(service.root / chance.choice(files), _unique_name(chance, report.edits))
 
@@ -239,7 +247,8 @@ def format_report(r: TuiReport) -> str:
         [
             f"repository          {r.repository}",
             f"keystroke to results ({r.questions} questions, {r.keys} keys typed "
-            f"{TYPING_MS} ms apart, {r.edits} edits made meanwhile, "
+            f"{TYPING_MS} ms apart, {r.edits} edits made meanwhile (one every "
+            f"{r.edit_every_s} s), "
             f"{r.index_updates} index updates)",
             f"  typed in the TUI  {line(r.key_to_results_ms)} ms",
             f"  baseline          Service.search alone: {line(r.search_alone_ms)} ms",

@@ -23,10 +23,13 @@ class HitsReady(Message):
 
 
 class SearchFailed(Message):
-    def __init__(self, query: str, reason: str) -> None:
+    """A search ended without results: an error (`reason`), or a newer query replaced it."""
+
+    def __init__(self, query: str, reason: str, *, superseded: bool = False) -> None:
         super().__init__()
         self.query = query
         self.reason = reason
+        self.superseded = superseded
 
 
 class IndexStatusChanged(Message):
