@@ -45,6 +45,7 @@ from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
+REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -104,6 +105,7 @@ class RepolensApp(App[None]):
         self._superseded = threading.Event()  # set: the running search's query is outdated
         self._waiting_query: str | None = None
         self._preview_timer: Timer | None = None
+        self._refresh_timer: Timer | None = None
         self.searched_once = False
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
@@ -243,11 +245,18 @@ class RepolensApp(App[None]):
         self._run_waiting_search()
 
     def _refresh_search(self, query: str) -> None:
-        """The index changed under an unchanged query: search again, after (never instead
-        of) a search already running for it."""
-        if self._waiting_query is None:
-            self._waiting_query = query
-        self._run_waiting_search()
+        """The index changed under an unchanged query: search again once typing pauses
+        (the next key's search sees the new index anyway), after any running search."""
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+
+        def refresh() -> None:
+            self._refresh_timer = None
+            if self._waiting_query is None and self.query_one("#search", Input).value == query:
+                self._waiting_query = query
+                self._run_waiting_search()
+
+        self._refresh_timer = self.set_timer(REFRESH_SETTLE_S, refresh)
 
     def _run_waiting_search(self) -> None:
         if self._searching or self._waiting_query is None:
