@@ -56,6 +56,9 @@ LOCK_FILES = _words(
 
 MINIFIED_SUFFIXES = (".min.js", ".min.css", "-min.js", ".bundle.js", ".map")
 
+# Binary by design, known by name so no start-up reads them: among them gettext catalogues
+# (.mo; Django ships 1,261, each was read at every start only to find a NUL byte), shapefiles
+# (.shp .shx .dbf) and MaxMind databases (.mmdb).
 BINARY_EXTENSIONS = _words(
     """
     .pyc .pyo .pyd .so .dylib .dll .exe .class .jar .war .o .obj .a .lib .wasm .node .dex .apk
@@ -66,6 +69,7 @@ BINARY_EXTENSIONS = _words(
     .pdf .doc .docx .xls .xlsx .ppt .pptx
     .sqlite .sqlite3 .db .bin .onnx .gguf .safetensors .pt .pth .ckpt .h5 .npy .npz .pkl
     .pickle .parquet .arrow .lance .feather
+    .mo .shp .shx .dbf .mmdb
     """
 )
 
