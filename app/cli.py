@@ -231,18 +231,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run_eval_command(args)
 
 
+# What the benches type when no question file is given: questions any repository can take.
+GENERIC_QUESTIONS = (
+    "where is the configuration loaded",
+    "error handling when the request fails",
+    "parse the input",
+    "how are tests set up",
+)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.core.settings import load_settings
     from app.evaluation.speed import format_report, load_queries, measure
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    fallback = [
-        "where is the configuration loaded",
-        "error handling when the request fails",
-        "parse the input",
-        "how are tests set up",
-    ]
-    report = measure(Path(args.path), settings, load_queries(args.queries, fallback), args.repeat)
+    queries = load_queries(args.queries, GENERIC_QUESTIONS)
+    report = measure(Path(args.path), settings, queries, args.repeat)
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
 
@@ -263,13 +267,7 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
     from app.tui.bench import format_report, measure
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    fallback = [
-        "where is the configuration loaded",
-        "error handling when the request fails",
-        "parse the input",
-        "how are tests set up",
-    ]
-    questions = load_queries(args.questions, fallback)[: args.limit]
+    questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
     report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK

@@ -11,30 +11,33 @@ if anything ever calls them.
 from __future__ import annotations
 
 import functools
-import sys
 import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 _lock = threading.Lock()
+_module: ModuleType | None = None
 
 
 def lancedb() -> ModuleType:
-    """The lancedb module, imported once."""
-    loaded = sys.modules.get("lancedb")
-    if loaded is not None:
-        return loaded
+    """The lancedb module, imported once; threads asking meanwhile wait for the whole import
+    (sys.modules holds a half-imported module while another thread imports it)."""
+    global _module
+    if _module is not None:
+        return _module
     with _lock:
-        import pydantic
+        if _module is None:
+            import pydantic
 
-        eager = pydantic.validate_call
-        pydantic.validate_call = _deferred(eager)  # type: ignore[assignment]
-        try:
-            import lancedb as module
-        finally:
-            pydantic.validate_call = eager
-        return module
+            eager = pydantic.validate_call
+            pydantic.validate_call = _deferred(eager)  # type: ignore[assignment]
+            try:
+                import lancedb as module
+            finally:
+                pydantic.validate_call = eager
+            _module = module
+    return _module
 
 
 def _deferred(eager: Callable[..., Any]) -> Callable[..., Any]:

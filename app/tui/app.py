@@ -34,7 +34,6 @@ from app.tui.messages import (
     SearchFailed,
     SourceLoaded,
     SymbolOpened,
-    SymbolSourceLoaded,
     SymbolWalked,
 )
 from app.tui.symbol_screen import SymbolScreen
@@ -323,20 +322,21 @@ class RepolensApp(App[None]):
         hit = message.hit
         self._preview_timer = self.set_timer(PREVIEW_SETTLE_S, lambda: self._load_source(hit))
 
-    def _load_source(self, hit: Hit) -> None:
-        self._read_source(hit, self.current_theme.dark)
+    def _load_source(self, code: Hit | SymbolRef) -> None:
+        self._read_source(code.path, code.start_line, code.end_line, self.current_theme.dark)
 
     @work(thread=True, exclusive=True, group="preview")
-    def _read_source(self, hit: Hit, dark: bool) -> None:
-        text = self.service.source(hit.path)
-        shown = highlight(hit.path, text, hit.start_line, hit.end_line, dark)
-        self.post_message(SourceLoaded(hit, text, shown))
+    def _read_source(self, path: str, start_line: int, end_line: int, dark: bool) -> None:
+        text = self.service.source(path)
+        shown = highlight(path, text, start_line, end_line, dark)
+        self.post_message(SourceLoaded(text, shown))
 
     @on(SourceLoaded)
     def _show_source(self, message: SourceLoaded) -> None:
-        hit = message.hit
-        self.shown = (hit.path, hit.start_line, hit.end_line, message.text)
-        self.query_one("#preview", CodePreview).show(message.highlighted)
+        shown = message.highlighted
+        self.shown = (shown.path, shown.start_line, shown.end_line, message.text)
+        for preview in self.query("#preview").results(CodePreview):  # the main screen's
+            preview.show(shown)
 
     # -- symbols and the call graph ----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -355,23 +355,7 @@ class RepolensApp(App[None]):
 
     @on(SymbolWalked)
     def _symbol_walked(self, message: SymbolWalked) -> None:
-        self._load_symbol_source(message.symbol)
-
-    def _load_symbol_source(self, symbol: SymbolRef) -> None:
-        self._read_symbol_source(symbol, self.current_theme.dark)
-
-    @work(thread=True, exclusive=True, group="preview")
-    def _read_symbol_source(self, symbol: SymbolRef, dark: bool) -> None:
-        text = self.service.source(symbol.path)
-        shown = highlight(symbol.path, text, symbol.start_line, symbol.end_line, dark)
-        self.post_message(SymbolSourceLoaded(symbol, text, shown))
-
-    @on(SymbolSourceLoaded)
-    def _show_symbol_source(self, message: SymbolSourceLoaded) -> None:
-        symbol = message.symbol
-        self.shown = (symbol.path, symbol.start_line, symbol.end_line, message.text)
-        for preview in self.query("#preview").results(CodePreview):  # the main screen's
-            preview.show(message.highlighted)
+        self._load_source(message.symbol)
 
     # -- everything else ---------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

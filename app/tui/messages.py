@@ -44,11 +44,10 @@ class IndexStatusChanged(Message):
 
 
 class SourceLoaded(Message):
-    """The file of the selected hit, read for the preview."""
+    """A file read and highlighted for the preview, around the chunk or symbol chosen."""
 
-    def __init__(self, hit: Hit, text: str, highlighted: Highlighted) -> None:
+    def __init__(self, text: str, highlighted: Highlighted) -> None:
         super().__init__()
-        self.hit = hit
         self.text = text
         self.highlighted = highlighted
 
@@ -67,14 +66,6 @@ class SymbolWalked(Message):
     def __init__(self, symbol: SymbolRef) -> None:
         super().__init__()
         self.symbol = symbol
-
-
-class SymbolSourceLoaded(Message):
-    def __init__(self, symbol: SymbolRef, text: str, highlighted: Highlighted) -> None:
-        super().__init__()
-        self.symbol = symbol
-        self.text = text
-        self.highlighted = highlighted
 
 
 class SymbolsFound(Message):

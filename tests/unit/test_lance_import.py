@@ -31,3 +31,30 @@ def test_deferred_validators_still_validate_and_pydantic_is_restored() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "validated: 2 errors" in result.stdout
+
+
+RACE = textwrap.dedent(
+    """
+    import threading, time
+    from app.store import lance
+    seen = []
+    def use():
+        seen.append(lance.lancedb().connect)  # AttributeError on a half-imported module
+    threads = [threading.Thread(target=use) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)  # the later ones ask while the first is still importing
+    for thread in threads:
+        thread.join()
+    print("connected:", len(seen))
+    """
+)
+
+
+def test_threads_importing_at_once_all_get_the_whole_module() -> None:
+    # As at start-up: the index check and the searcher each open a store in their thread.
+    result = subprocess.run(
+        [sys.executable, "-c", RACE], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "connected: 4" in result.stdout, result.stderr
