@@ -13,6 +13,17 @@ PROBE = textwrap.dedent(
     from app.store import lance
     lancedb = lance.lancedb()
     assert pydantic.validate_call is eager, "validate_call was not put back"
+    assert not pydantic.BaseModel.model_config.get("defer_build"), "model config not put back"
+    from lance_namespace_urllib3_client.models.json_arrow_field import JsonArrowField
+    int_type = {"type": "int32"}
+    field = JsonArrowField.model_validate({"name": "a", "nullable": True, "type": int_type})
+    assert field.name == "a"
+    try:
+        JsonArrowField.model_validate({"nullable": "not a bool"})
+    except pydantic.ValidationError:
+        pass
+    else:
+        raise SystemExit("a deferred model accepted bad input")
     from lance_namespace_urllib3_client.api.table_api import TableApi
     try:
         TableApi().alter_table_add_columns(id=12, alter_table_add_columns_request=None)
