@@ -109,11 +109,15 @@ class IndexScreen(ModalScreen[None]):
         self.query_one("#index-pending", Static).update(pending_text(message.pending))
         self.query_one("#skipped-summary", Static).update(skipped_text(message.skipped))
         table = self.query_one("#skipped", DataTable)
-        table.add_columns("path", "reason", "detail")
+        rows = message.skipped[:MAX_ROWS]
+        for column, most in (("path", 80), ("reason", 20), ("detail", 60)):
+            # Widths from the rows themselves: auto widths can settle on the headers alone.
+            longest = max((len(row[column] or "") for row in rows), default=0)
+            table.add_column(column, width=min(max(longest, len(column)), most))
         # Text cells: a path such as `[bold].py` is shown as written, never as markup.
         table.add_rows(
             (Text(row["path"]), Text(row["reason"]), Text(row["detail"] or ""))
-            for row in message.skipped[:MAX_ROWS]
+            for row in rows
         )
 
     @on(IndexDetailsFailed)
