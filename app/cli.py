@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -261,19 +262,12 @@ def cmd_live_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_tui_bench(args: argparse.Namespace) -> int:
-    from app.core.settings import load_settings
-    from app.evaluation.speed import load_queries
-    from app.tui.bench import format_report, measure
-
-    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
-    report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
-    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
-    return EXIT_OK
+# A front end adds its own commands (the TUI adds `tui-bench`), so this module never imports
+# UI code: extend(subparsers, common) where common(p) adds the options every command takes.
+ParserExtension = Callable[[Any, Callable[[argparse.ArgumentParser], None]], None]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(extend: ParserExtension | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui",
         description="Local, offline repository intelligence. `repolens-tui [PATH]` opens the "
@@ -351,20 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_live_bench)
-
-    p = sub.add_parser(
-        "tui-bench", help="the TUI on a scratch copy: key to results, event-loop lag, start-up"
-    )
-    p.add_argument("path")
-    p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
-    p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
-    p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
-    p.add_argument(
-        "--edit-every", type=float, default=0.5, help="seconds between edits while typing"
-    )
-    p.add_argument("--json", action="store_true")
-    common(p)
-    p.set_defaults(run=cmd_tui_bench)
+    if extend is not None:
+        extend(sub, common)
     return parser
 
 
@@ -376,9 +358,9 @@ def command_names(parser: argparse.ArgumentParser) -> set[str]:
     return set()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, extend: ParserExtension | None = None) -> int:
     """The headless commands; `app.tui.main` is the console script and opens the UI."""
-    parser = build_parser()
+    parser = build_parser(extend)
     words = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(words)
     if args.command is None:

@@ -271,3 +271,32 @@ def format_report(r: TuiReport) -> str:
             f"  baseline          a bare Textual app: {r.bare_textual_first_frame_s} s",
         ]
     )
+
+
+def add_bench_parser(sub: Any, common: Any) -> None:
+    """`repolens-tui tui-bench`, added to the headless commands by the console script."""
+    p = sub.add_parser(
+        "tui-bench", help="the TUI on a scratch copy: key to results, event-loop lag, start-up"
+    )
+    p.add_argument("path")
+    p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
+    p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
+    p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
+    p.add_argument(
+        "--edit-every", type=float, default=EDIT_EVERY_S, help="seconds between edits while typing"
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=run_bench_command)
+
+
+def run_bench_command(args: Any) -> int:
+    from app.cli import EXIT_OK, GENERIC_QUESTIONS
+    from app.core.settings import load_settings
+    from app.evaluation.speed import load_queries
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
+    report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK

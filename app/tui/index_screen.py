@@ -116,8 +116,7 @@ class IndexScreen(ModalScreen[None]):
             table.add_column(column, width=min(max(longest, len(column)), most))
         # Text cells: a path such as `[bold].py` is shown as written, never as markup.
         table.add_rows(
-            (Text(row["path"]), Text(row["reason"]), Text(row["detail"] or ""))
-            for row in rows
+            (Text(row["path"]), Text(row["reason"]), Text(row["detail"] or "")) for row in rows
         )
 
     @on(IndexDetailsFailed)
