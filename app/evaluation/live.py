@@ -142,14 +142,14 @@ def _git(cwd: Path, *args: str) -> None:
     )
 
 
-def _code_files(service: Any) -> list[str]:
+def code_files(service: Any) -> list[str]:
     from app.store.store import Store
 
     files = Store.open(service.index_dir).files()
     return sorted(p for p, f in files.items() if f.language in CODE_LANGUAGES)
 
 
-def _append_function(path: Path, name: str) -> None:
+def append_function(path: Path, name: str) -> None:
     """Append a small definition in the file's language, with a unique name."""
     suffix = path.suffix
     if suffix == ".py":
@@ -164,7 +164,7 @@ def _append_function(path: Path, name: str) -> None:
         handle.write(body)
 
 
-def _unique_name(chance: random.Random, n: int) -> str:
+def unique_name(chance: random.Random, n: int) -> str:
     """A made-up identifier (`kadimoru_7`): no earlier edit shares a word with it."""
     word = "".join(chance.choice("bdfgklmnprstvz") + chance.choice("aeiou") for _ in range(4))
     return f"{word}_{n}"
@@ -251,11 +251,11 @@ def _restart_once(copy: Path, settings: Settings) -> tuple[float, dict[str, floa
 
 def _index_after_edit(service: Any, chance: random.Random, runs: int = 5) -> dict[str, float]:
     """Baseline: a plain `index` run (walk and compare everything) after each of a few edits."""
-    files = _code_files(service)
+    files = code_files(service)
     service.searcher()  # the embedding model loaded once, as in a long-lived process
     times = []
     for n in range(runs):
-        _append_function(service.root / chance.choice(files), f"baseline_edit_{n}")
+        append_function(service.root / chance.choice(files), f"baseline_edit_{n}")
         started = time.perf_counter()
         service.index()
         times.append((time.perf_counter() - started) * 1000)
@@ -265,12 +265,12 @@ def _index_after_edit(service: Any, chance: random.Random, runs: int = 5) -> dic
 def _save_to_search(
     service: Any, worker: Any, report: LiveReport, edits: int, chance: random.Random
 ) -> None:
-    files = _code_files(service)
+    files = code_files(service)
     to_search, to_vector = [], []
     for n in range(edits):
         path = chance.choice(files)
-        name = _unique_name(chance, n)
-        _append_function(service.root / path, name)
+        name = unique_name(chance, n)
+        append_function(service.root / path, name)
         saved = time.perf_counter()
 
         def hit(name: str = name, path: str = path) -> Any:
@@ -301,7 +301,7 @@ def _save_to_search(
 def _make_branch(copy: Path, service: Any, count: int, chance: random.Random) -> int:
     """A branch `other` changing `count` files (edits, some deletions, some new files);
     the working tree is back on `main` afterwards."""
-    files = _code_files(service)
+    files = code_files(service)
     picked = chance.sample(files, min(count, len(files)))
     _git(copy, "checkout", "-qb", "other")
     for n, path in enumerate(picked):
@@ -309,7 +309,7 @@ def _make_branch(copy: Path, service: Any, count: int, chance: random.Random) ->
         if n % 20 == 0:
             target.unlink()
         else:
-            _append_function(target, f"branch_change_{n}")
+            append_function(target, f"branch_change_{n}")
     for n in range(max(1, len(picked) // 20)):
         (copy / f"branch_new_{n}.py").write_text(f"def branch_new_{n}(value):\n    return value\n")
     _git(copy, "add", "-A")

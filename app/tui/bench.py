@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.settings import Settings
-from app.evaluation.live import _append_function, _code_files, _unique_name
+from app.evaluation.live import append_function, code_files, unique_name
 from app.evaluation.report import latency_summary
 
 TYPING_MS = 60  # a quick typist: about 100 words a minute
@@ -190,10 +190,10 @@ async def _sample_lag(lags: list[float]) -> None:
 
 def _keep_editing(service: Any, stop: threading.Event, report: TuiReport) -> None:
     chance = random.Random(1)
-    files = _code_files(service)
+    files = code_files(service)
     while not stop.wait(report.edit_every_s):
         report.edits += 1
-        _append_function(service.root / chance.choice(files), _unique_name(chance, report.edits))
+        append_function(service.root / chance.choice(files), unique_name(chance, report.edits))
 
 
 def _key_name(character: str) -> str:
