@@ -58,6 +58,7 @@ class Answerer:
             path,
             n_ctx=self.settings.answer_context_tokens,
             threads=self.settings.answer_threads or default_threads(),
+            flash_attn=self.settings.answer_flash_attention,
         )
 
     def _begin(self) -> threading.Event:

@@ -43,7 +43,7 @@ def default_threads() -> int:
 class LocalModel:
     """A loaded GGUF. One generation at a time (llama.cpp contexts are not thread-safe)."""
 
-    def __init__(self, path: Path, *, n_ctx: int, threads: int) -> None:
+    def __init__(self, path: Path, *, n_ctx: int, threads: int, flash_attn: bool) -> None:
         # llama.cpp's OpenMP workers spin while they wait; on two cores shared with the
         # embedder (or anything else) the spinning starves everyone: 3.0 tokens/s instead of
         # 16.4 in the same loaded run. Read by libgomp when llama_cpp first loads it.
@@ -64,6 +64,7 @@ class LocalModel:
                 n_ctx=n_ctx,
                 n_threads=threads,
                 n_threads_batch=threads,
+                flash_attn=flash_attn,
                 verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as error:
@@ -218,17 +219,17 @@ class LocalModel:
             return Generation("", len(tokens), generated, 0.0, first_ms, decode_ms, "stop")
 
 
-_LOADED: dict[tuple[str, int, int], LocalModel] = {}
+_LOADED: dict[tuple[str, int, int, bool], LocalModel] = {}
 _LOADED_LOCK = threading.Lock()
 
 
-def load_model(path: Path, *, n_ctx: int, threads: int) -> LocalModel:
+def load_model(path: Path, *, n_ctx: int, threads: int, flash_attn: bool) -> LocalModel:
     """The warm model for this file and shape; loaded on first use, then shared."""
-    key = (str(path.resolve()), n_ctx, threads)
+    key = (str(path.resolve()), n_ctx, threads, flash_attn)
     with _LOADED_LOCK:
         model = _LOADED.get(key)
         if model is None:
-            model = LocalModel(path, n_ctx=n_ctx, threads=threads)
+            model = LocalModel(path, n_ctx=n_ctx, threads=threads, flash_attn=flash_attn)
             _LOADED[key] = model
         return model
 

@@ -109,11 +109,25 @@ def test_parts_that_do_not_match_the_checksum_leave_nothing_behind(
     assert list((cache / "models").iterdir()) == []
 
 
-def test_the_default_model_is_assembled_once_and_verified() -> None:
-    path = model.default_model_file()  # the real packages, into the user cache (once)
-    assert path.stat().st_size == model.DEFAULT_GGUF_SIZE
-    assert path.with_name(path.name + ".verified").read_text().strip() == model.DEFAULT_GGUF_SHA256
-    assert model.default_model_file() == path
+def test_the_default_model_is_assembled_once_verified_and_converted(tmp_path: Path) -> None:
+    from llama_cpp import LLAMA_FTYPE_MOSTLY_F16, Llama
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    earlier = folder / "qwen2.5-coder-0.5b-instruct.gguf"  # an older version's cache file
+    earlier.write_bytes(b"GGUF")
+    path = model.default_model_file(tmp_path)  # the real packages, into a fresh cache
+    marker = path.with_name(path.name + ".verified")
+    assert marker.read_text().split() == [model.PACKED_GGUF_SHA256, str(path.stat().st_size)]
+    assert sorted(p.name for p in folder.iterdir()) == [path.name, marker.name]
+    header = Llama(model_path=str(path), vocab_only=True, verbose=False).metadata
+    assert header["general.file_type"] == str(LLAMA_FTYPE_MOSTLY_F16)
+    built = path.stat().st_mtime_ns
+    assert model.default_model_file(tmp_path) == path and path.stat().st_mtime_ns == built
+    with path.open("r+b") as handle:  # cut short (a full disk, say): rebuilt on next use
+        handle.truncate(1 << 20)
+    assert model.default_model_file(tmp_path) == path
+    assert marker.read_text().split()[1] == str(path.stat().st_size) != str(1 << 20)
 
 
 def test_answer_modules_import_neither_llama_cpp_nor_the_ui() -> None:
