@@ -52,7 +52,8 @@ class Corpus:
         self.is_test: dict[str, bool] = {}  # by path
         self.signatures: dict[tuple[str, str], str] = {}
         self.stamps: dict[str, tuple[int, int]] = {}  # (size, mtime) of each file as indexed
-        self.name_counts: Counter[str] = Counter()  # live chunks per symbol name (lower case)
+        self.name_counts: Counter[str] = Counter()  # live chunks per symbol `name_key`
+        self.version_folders: Counter[str] = Counter()  # files per `vN/` folder version
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -93,8 +94,12 @@ class Corpus:
             is_test=self.is_test[c["path"][index]],
             is_prose=language in PROSE_LANGUAGES,
             delegates=bool(c["delegates"][index]),
-            name=(c["symbol"][index] or "").lower(),
+            name=rerank.name_key(c["symbol"][index] or ""),
         )
+
+    def has_version(self, version: str) -> bool:
+        """Whether some indexed file sits under a `v{version}/` folder."""
+        return self.version_folders[version] > 0
 
     def has_vector(self, chunk_id: str) -> bool:
         index = self.position.get(chunk_id)
@@ -137,7 +142,10 @@ class Corpus:
     def replace_paths(self, change: PathsChange) -> None:
         """Follow a publish that rewrote the chunks of `change.paths` (read by read_paths)."""
         for path in change.paths:
-            for index in self.by_path.pop(path, ()):
+            removed = self.by_path.pop(path, None)
+            if removed is not None:
+                self.version_folders[rerank.version_folder(path)] -= 1
+            for index in removed or ():
                 self._remove(index)
             self.stamps.pop(path, None)
         self._append(change.table, change.vectors)
@@ -184,7 +192,7 @@ class Corpus:
         if c["qualified_name"][index] and c["part"][index] == 1:
             self.signatures.pop((c["path"][index], c["qualified_name"][index]), None)
         if c["symbol"][index]:
-            self.name_counts[c["symbol"][index].lower()] -= 1
+            self.name_counts[rerank.name_key(c["symbol"][index])] -= 1
         self.alive[index] = False
         self.removed += 1
 
@@ -196,10 +204,14 @@ class Corpus:
         c = self.columns
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
         for index, path in enumerate(c["path"][first:], first):
-            self.by_path.setdefault(path, []).append(index)
+            rows = self.by_path.get(path)
+            if rows is None:
+                rows = self.by_path[path] = []
+                self.version_folders[rerank.version_folder(path)] += 1
+            rows.append(index)
         for path in self.by_path.keys() - self.is_test.keys():
             self.is_test[path] = is_test_path(path)
-        self.name_counts.update(s.lower() for s in c["symbol"][first:] if s)
+        self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)
         for path, name, part, signature in zip(
             c["path"][first:],
             c["qualified_name"][first:],

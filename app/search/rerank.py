@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.core.models import Signal
 
@@ -17,6 +18,41 @@ DECLARATION_KINDS = frozenset({"interface", "type"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
 EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse (README)
+# The query asks about one version ("in Zod 4", "v2") of a repository that keeps several side
+# by side (`v3/`, `v4/`): chunks under another version's folder answer a different question.
+OTHER_VERSION_FACTOR = 0.5
+_VERSION_FOLDER = re.compile(r"v(\d{1,2})")
+_VERSION_IN_QUERY = re.compile(r"(?:\b[Vv](?:ersion ?)?|\b[A-Z][A-Za-z]+ )(\d{1,2})\b(?![.,]\d)")
+
+
+def name_key(name: str) -> str:
+    """How a query's identifier meets a definition's name: case and leading `_` / `$` aside,
+    so `stringbool` finds `_stringbool` (a private implementation behind a public name)."""
+    return name.lower().lstrip("_$") or name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class QueryFacts:
+    """What the query itself says, read once per search."""
+
+    named: Mapping[str, int] = field(default_factory=dict)
+    """Identifiers the query spells out (by `name_key`), with how many chunks define each."""
+    version: str = ""
+    """The version the query asks about ("4"), when the repository has a folder for it."""
+
+
+def version_folder(path: str) -> str:
+    """The version of the innermost `vN/` folder holding `path` ("" if none)."""
+    for folder in reversed(path.split("/")[:-1]):
+        match = _VERSION_FOLDER.fullmatch(folder.lower())
+        if match:
+            return match.group(1)
+    return ""
+
+
+def versions_asked(query: str) -> list[str]:
+    """Version numbers a query names: "Zod 4", "v2", "version 3" (not "5.0" or "302")."""
+    return _VERSION_IN_QUERY.findall(query)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,17 +67,21 @@ class Candidate:
     is_test: bool
     is_prose: bool
     delegates: bool = False
-    name: str = ""  # the chunk's symbol name, lower-cased ("" for glue and text windows)
+    name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
 
 
-def signals_for(candidate: Candidate, named: Mapping[str, int] | None = None) -> list[Signal]:
-    """`named`: identifiers the query spells out (lower-cased), with how many chunks define
-    each (shown in the reason: a name defined in many places may point elsewhere)."""
+def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
+    facts = facts or QueryFacts()
     found: list[Signal] = []
-    definitions = (named or {}).get(candidate.name, 0) if candidate.name else 0
+    definitions = facts.named.get(candidate.name, 0) if candidate.name else 0
     if definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
         found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
+    if facts.version:
+        folder = version_folder(candidate.path)
+        if folder and folder != facts.version:
+            reason = f"the query asks about version {facts.version}; this is under v{folder}/"
+            found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is in a test file"))
     if candidate.is_prose:

@@ -121,14 +121,17 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        named = {w.lower(): self.corpus.name_counts[w.lower()] for w in identifiers(query)}
+        keys = {rerank.name_key(word) for word in identifiers(query)}
+        named = {key: self.corpus.name_counts[key] for key in keys}
+        versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
+        facts = rerank.QueryFacts(named, versions[0] if len(set(versions)) == 1 else "")
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
         explained: dict[str, Explanation] = {}
         final: dict[str, float] = {}
         for chunk_id, fused_score in fused.items():
-            signals = rerank.signals_for(self.corpus.candidate_of(chunk_id), named)
+            signals = rerank.signals_for(self.corpus.candidate_of(chunk_id), facts)
             score = rerank.apply(fused_score, signals)
             final[chunk_id] = score
             explained[chunk_id] = Explanation(

@@ -1,0 +1,81 @@
+"""What a query says about itself (a version asked for, names spelled out) moves real hits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.settings import Settings
+from app.search import rerank
+from app.service import Service
+
+RETRY = '''def retry_delay(attempt):
+    """How long to wait before retry number `attempt`: {how}."""
+    return {formula}
+'''
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("In Zod 4, where is a union resolved?", ["4"]),
+        ("what changed in v2 of the API", ["2"]),
+        ("version 3 of the parser", ["3"]),
+        ("With `httpx.Timeout(5.0, connect=10.0)`, how", []),
+        ("a 302 or 303 redirect", []),
+        ("Zod 4.1.12 release", []),
+    ],
+)
+def test_versions_a_query_asks_about(query: str, asked: list[str]) -> None:
+    assert rerank.versions_asked(query) == asked
+
+
+def test_version_folders_and_name_keys() -> None:
+    assert rerank.version_folder("src/v4/core/schemas.ts") == "4"
+    assert rerank.version_folder("v3/types.ts") == "3"
+    assert rerank.version_folder("lib/version.py") == rerank.version_folder("v2.py") == ""
+    assert rerank.name_key("_stringbool") == rerank.name_key("$Stringbool") == "stringbool"
+    assert rerank.name_key("__init__") == "init__" and rerank.name_key("_") == "_"
+
+
+def test_the_version_the_query_asks_about_wins(tmp_path: Path, settings: Settings) -> None:
+    for version, how, formula in [
+        ("v1", "doubling, capped", "min(2 ** attempt, 30)"),
+        ("v2", "doubling, capped, with jitter", "min(2 ** attempt, 30) * random()"),
+    ]:
+        folder = tmp_path / "repo" / "lib" / version
+        folder.mkdir(parents=True)
+        (folder / "retry.py").write_text(RETRY.format(how=how, formula=formula))
+    service = Service(tmp_path / "repo", settings)
+    service.index()
+    for asked, other in (("1", "2"), ("2", "1")):
+        hits = service.search(f"In Retrylib {asked}, how long is the wait before a retry?").hits
+        assert hits[0].path == f"lib/v{asked}/retry.py"
+        demoted = next(hit for hit in hits if hit.path == f"lib/v{other}/retry.py")
+        signal = next(s for s in demoted.explanation.signals if s.name == "other-version")
+        assert signal.factor == rerank.OTHER_VERSION_FACTOR and f"v{other}/" in signal.reason
+    plain = service.search("how long is the wait before a retry?").hits  # no version asked
+    assert not any(s.name == "other-version" for hit in plain for s in hit.explanation.signals)
+
+
+def test_a_public_name_finds_its_private_implementation(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "api.ts").write_text(
+        "export function _stringbool(params: Params) {\n"
+        "  const truthy = params.truthy ?? ['true', '1', 'yes', 'on'];\n"
+        "  return makeCodec(truthy, params.case ?? 'insensitive');\n"
+        "}\n"
+    )
+    (repo / "notes.ts").write_text(
+        "// Accepted strings: true and false values, case sensitivity and codecs.\n"
+        "export const truthyStrings = ['true', '1', 'yes', 'on'];\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+    hits = service.search("Which strings does `z.stringbool()` accept as true?").hits
+    assert hits[0].symbol == "_stringbool"
+    assert any(s.name == "exact-name" for s in hits[0].explanation.signals)
