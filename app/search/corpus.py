@@ -9,6 +9,7 @@ of the whole, the corpus is compacted.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
+OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 
 
@@ -54,6 +56,7 @@ class Corpus:
         self.stamps: dict[str, tuple[int, int]] = {}  # (size, mtime) of each file as indexed
         self.name_counts: Counter[str] = Counter()  # live chunks per symbol `name_key`
         self.version_folders: Counter[str] = Counter()  # files per `vN/` folder version
+        self.by_member: dict[str, list[int]] = {}  # rows per `member_key` (some removed)
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -96,6 +99,22 @@ class Corpus:
             delegates=bool(c["delegates"][index]),
             name=rerank.name_key(c["symbol"][index] or ""),
         )
+
+    def members_named(self, key: str) -> list[str]:
+        """Chunk ids of the live definitions whose qualified name ends in `key`
+        (`owner.member`); else of the chunks of `owner` whose own text defines `member`
+        (a small class is one chunk)."""
+        ids, alive = self.columns["id"], self.alive
+        found = [ids[index] for index in self.by_member.get(key, ()) if alive[index]]
+        if found or "." not in key:
+            return found
+        owner, member = key.rsplit(".", 1)
+        texts = self.columns["text"]
+        return [
+            ids[index]
+            for index in self.by_member.get(owner, ())
+            if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
+        ]
 
     def has_version(self, version: str) -> bool:
         """Whether some indexed file sits under a `v{version}/` folder."""
@@ -212,6 +231,12 @@ class Corpus:
         for path in self.by_path.keys() - self.is_test.keys():
             self.is_test[path] = is_test_path(path)
         self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)
+        for index, name in enumerate(c["qualified_name"][first:], first):
+            key = rerank.member_key(name or "")
+            if key:
+                self.by_member.setdefault(key, []).append(index)
+            elif name and c["kind"][index] in OWNER_KINDS:  # `Owner` holding its members
+                self.by_member.setdefault(name.lower(), []).append(index)
         for path, name, part, signature in zip(
             c["path"][first:],
             c["qualified_name"][first:],

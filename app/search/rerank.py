@@ -39,6 +39,14 @@ class QueryFacts:
     """Identifiers the query spells out (by `name_key`), with how many chunks define each."""
     version: str = ""
     """The version the query asks about ("4"), when the repository has a folder for it."""
+    members: Mapping[str, str] = field(default_factory=dict)
+    """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
+
+
+def member_key(qualified_name: str) -> str:
+    """The last two parts of a qualified name, lower-cased ("" when it has one part)."""
+    parts = qualified_name.lower().split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 else ""
 
 
 def version_folder(path: str) -> str:
@@ -74,7 +82,11 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     facts = facts or QueryFacts()
     found: list[Signal] = []
     definitions = facts.named.get(candidate.name, 0) if candidate.name else 0
-    if definitions:
+    member = facts.members.get(candidate.chunk_id)
+    if member:
+        reason = f"the query names `{member}`, defined here"
+        found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
+    elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
         found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
     if facts.version:

@@ -14,14 +14,17 @@ import numpy as np
 from app.core.models import Explanation, Hit
 from app.search import rerank
 from app.search.corpus import Corpus
-from app.search.fuse import reciprocal_rank_fusion
+from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
-from app.search.tokenize import identifiers, token_text
+from app.search.tokenize import identifiers, member_names, token_text
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
 BM25_WEIGHT = 1.0
 VECTOR_WEIGHT = 1.0
+# A definition the query names as `Owner.member` joins the candidates even when neither
+# retriever ranked it, scored as if ranked just below the last candidate.
+NAMED_JOIN_SCORE = BM25_WEIGHT / (RRF_K + CANDIDATES + 1)
 _QUERY_EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repolens-query")
 
 
@@ -124,8 +127,15 @@ class Searcher:
         keys = {rerank.name_key(word) for word in identifiers(query)}
         named = {key: self.corpus.name_counts[key] for key in keys}
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
-        facts = rerank.QueryFacts(named, versions[0] if len(set(versions)) == 1 else "")
+        members = {
+            chunk_id: pair
+            for pair in member_names(query)
+            for chunk_id in self.corpus.members_named(pair)
+        }
+        facts = rerank.QueryFacts(named, versions[0] if len(set(versions)) == 1 else "", members)
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
+        for chunk_id in members:  # `Expression.compile` is found even if no retriever did
+            fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
         explained: dict[str, Explanation] = {}

@@ -70,3 +70,9 @@ def identifiers(text: str) -> list[str]:
         if is_compound or word.startswith("$"):
             found.append(word)
     return found
+
+
+def member_names(text: str) -> list[str]:
+    """`Owner.member` pairs a query spells (`Expression.compile`, `res.cookie`), lower-cased:
+    the last two parts of each dotted name, which is how qualified names end."""
+    return [".".join(dotted.lower().split(".")[-2:]) for dotted in _DOTTED.findall(text)]

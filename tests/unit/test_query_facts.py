@@ -59,9 +59,7 @@ def test_the_version_the_query_asks_about_wins(tmp_path: Path, settings: Setting
     assert not any(s.name == "other-version" for hit in plain for s in hit.explanation.signals)
 
 
-def test_a_public_name_finds_its_private_implementation(
-    tmp_path: Path, settings: Settings
-) -> None:
+def test_a_public_name_finds_its_private_implementation(tmp_path: Path, settings: Settings) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "api.ts").write_text(
@@ -79,3 +77,34 @@ def test_a_public_name_finds_its_private_implementation(
     hits = service.search("Which strings does `z.stringbool()` accept as true?").hits
     assert hits[0].symbol == "_stringbool"
     assert any(s.name == "exact-name" for s in hits[0].explanation.signals)
+
+
+def test_owner_member_names_in_an_issue_reach_their_definition(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "mark").mkdir(parents=True)
+    (repo / "mark" / "expression.py").write_text(
+        "class Expression:\n"
+        "    def __init__(self, code):\n"
+        "        self.code = code\n\n"
+        "    @classmethod\n"
+        "    def compile(cls, text):\n"
+        "        return cls(build(text))\n"
+    )
+    for n in range(30):  # prose that shares the issue's words outranks the class for both
+        (repo / f"notes{n}.md").write_text(
+            f"# Release {n}\n\nFixed a crash of the interpreter on a debug build, an "
+            "assertion failure in the compiler, reported with a short reproducer.\n"
+        )
+    service = Service(repo, settings)
+    service.index()
+    issue = (
+        "Pytest crashes the interpreter on debug build\nShort reproducer\n"
+        '>>> Expression.compile("False")\npython: Python/compile.c:3559: compiler_nameop: '
+        "Assertion failed.\n[1] 29440 abort (core dumped) python"
+    )
+    hits = service.search(issue, k=5).hits
+    assert hits[0].qualified_name == "Expression"
+    reasons = [s.reason for s in hits[0].explanation.signals if s.name == "exact-name"]
+    assert reasons == ["the query names `expression.compile`, defined here"]
