@@ -9,6 +9,7 @@ say exactly what changed, and every `RESCAN_SECONDS` as a guard against missed e
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +30,9 @@ GRAPH_QUIET_SECONDS = 3.0  # the call graph is resolved once edits pause this lo
 # seconds of CPU on a large repository, and any edit interrupts it)
 RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
 RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
+# The worker's thread runs at this nice value: on two cores, a search typed while files are
+# re-indexed gets the CPU first (tui-bench on zod: keystroke p95 128-146 -> 90-103 ms).
+WORKER_NICENESS = 10
 
 
 StatusCallback = Callable[[WorkerStatus], None]
@@ -130,6 +134,7 @@ class IndexWorker:
         )
 
     def _run(self) -> None:
+        _lower_priority(WORKER_NICENESS)
         self.idle.clear()
         if self.watch:  # watch first, so nothing changed during the first run is missed
             self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
@@ -304,3 +309,13 @@ class _InterruptibleControl(RunControl):
     @property
     def cancelled(self) -> bool:
         return any(event.is_set() for event in self._events)
+
+
+def _lower_priority(niceness: int) -> None:
+    """Lower the calling thread's CPU priority (Linux schedules threads one by one; where
+    that is not so, or not allowed, the thread keeps its priority)."""
+    with contextlib.suppress(OSError, AttributeError):
+        thread = threading.get_native_id()
+        os.setpriority(
+            os.PRIO_PROCESS, thread, max(os.getpriority(os.PRIO_PROCESS, thread), niceness)
+        )

@@ -3,6 +3,9 @@ fresh (real watchfiles, real LanceDB, the real embedding model), and hits say wh
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +15,7 @@ import pytest
 
 from app.core.settings import Settings
 from app.indexer.targets import classify_paths
-from app.indexer.worker import IndexWorker, WorkerStatus
+from app.indexer.worker import WORKER_NICENESS, IndexWorker, WorkerStatus
 from app.service import Service
 from app.store.check import check_index, index_fingerprint
 from app.store.store import Store
@@ -137,6 +140,19 @@ def start_worker(service: Service) -> tuple[IndexWorker, list[WorkerStatus]]:
     worker.start()
     wait_until(lambda: worker.idle.is_set() and seen and seen[-1].updates >= 1, 120)
     return worker, seen
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread priority is Linux's")
+def test_the_worker_thread_yields_the_cpu_to_searches(worker_service: Service) -> None:
+    worker, _ = start_worker(worker_service)
+    try:
+        (indexer,) = [t for t in threading.enumerate() if t.name == "repolens-index"]
+        thread = indexer.native_id
+        assert thread is not None and thread != threading.get_native_id()
+        ours = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        assert os.getpriority(os.PRIO_PROCESS, thread) == max(ours, WORKER_NICENESS)
+    finally:
+        worker.stop()
 
 
 def found(service: Service, query: str, path: str) -> bool:
