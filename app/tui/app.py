@@ -158,21 +158,10 @@ class RepolensApp(App[None]):
             self.index_updates = status.updates
             if not self.index_ready:
                 settle_heap()
-                self._load_searcher()
             self.index_ready = True
             query = self.query_one("#search", Input).value
             if query.strip():
                 self._refresh_search(query)
-
-    @work(thread=True, group="load-index")
-    def _load_searcher(self) -> None:
-        """Load the index into memory once it is ready, before the first query needs it (it
-        takes seconds on a very large repository). A failure shows at the first search."""
-        try:
-            self.service.searcher()
-        except Exception:
-            return
-        self.call_from_thread(settle_heap)
 
     def action_index_details(self) -> None:
         if not isinstance(self.screen, IndexScreen):

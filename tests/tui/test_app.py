@@ -65,28 +65,6 @@ async def test_typing_runs_one_search_at_a_time_and_ends_on_the_last_query(
         await wait_for(pilot, lambda: not app.query_one("#hits", HitList).hits)
 
 
-async def test_the_index_loads_into_memory_before_the_first_query(
-    sample_repo: Path, settings: Settings, tui_state: Path
-) -> None:
-    app = RepolensApp(Service(sample_repo, settings))
-    loaded: list[object] = []
-    load = app.service.searcher
-
-    def recorded() -> object:
-        searcher = load()
-        loaded.append(searcher)
-        return searcher
-
-    app.service.searcher = recorded  # type: ignore[method-assign]
-    async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_ready)
-        await wait_for(pilot, lambda: bool(loaded))  # nothing typed yet
-        assert app.query_one("#search", Input).value == ""
-        await pilot.press(*"exponential backoff")
-        await wait_for(pilot, lambda: bool(app.query_one("#hits", HitList).hits))
-        assert all(searcher is loaded[0] for searcher in loaded)
-
-
 def _shown(message: object, shown: list[str]) -> None:
     if isinstance(message, HitsReady):
         shown.append(message.query)
