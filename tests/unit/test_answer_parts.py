@@ -3,6 +3,7 @@ parsed and checked, the model file is verified before use."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -116,10 +117,17 @@ def test_the_default_model_is_assembled_once_verified_and_converted(tmp_path: Pa
     folder.mkdir()
     earlier = folder / "qwen2.5-coder-0.5b-instruct.gguf"  # an older version's cache file
     earlier.write_bytes(b"GGUF")
+    abandoned = folder / ".converting-killed.gguf"  # a killed conversion's staging file
+    abandoned.write_bytes(b"GGUF")
+    os.utime(abandoned, (0, 0))
+    running = folder / ".converting-running.gguf"  # another process's, still being written
+    running.write_bytes(b"GGUF")
     path = model.default_model_file(tmp_path)  # the real packages, into a fresh cache
     marker = path.with_name(path.name + ".verified")
     assert marker.read_text().split() == [model.PACKED_GGUF_SHA256, str(path.stat().st_size)]
-    assert sorted(p.name for p in folder.iterdir()) == [path.name, marker.name]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [running.name, path.name, marker.name]
+    )
     header = Llama(model_path=str(path), vocab_only=True, verbose=False).metadata
     assert header["general.file_type"] == str(LLAMA_FTYPE_MOSTLY_F16)
     built = path.stat().st_mtime_ns
