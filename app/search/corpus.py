@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from app.indexer.context import is_test_path
 from app.search import rerank
+from app.search.tokenize import member_key
 from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
@@ -232,7 +233,7 @@ class Corpus:
             self.is_test[path] = is_test_path(path)
         self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)
         for index, name in enumerate(c["qualified_name"][first:], first):
-            key = rerank.member_key(name or "")
+            key = member_key(name or "")
             if key:
                 self.by_member.setdefault(key, []).append(index)
             elif name and c["kind"][index] in OWNER_KINDS:  # `Owner` holding its members

@@ -43,12 +43,6 @@ class QueryFacts:
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
 
 
-def member_key(qualified_name: str) -> str:
-    """The last two parts of a qualified name, lower-cased ("" when it has one part)."""
-    parts = qualified_name.lower().split(".")
-    return ".".join(parts[-2:]) if len(parts) > 1 else ""
-
-
 def version_folder(path: str) -> str:
     """The version of the innermost `vN/` folder holding `path` ("" if none)."""
     for folder in reversed(path.split("/")[:-1]):

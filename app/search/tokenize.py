@@ -72,7 +72,14 @@ def identifiers(text: str) -> list[str]:
     return found
 
 
+def member_key(qualified_name: str) -> str:
+    """The last two parts of a dotted name, lower-cased ("" when it has one part): how a
+    query's `Expression.compile` meets a definition's qualified name."""
+    parts = qualified_name.lower().split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 else ""
+
+
 def member_names(text: str) -> list[str]:
-    """`Owner.member` pairs a query spells (`Expression.compile`, `res.cookie`), lower-cased:
-    the last two parts of each dotted name, which is how qualified names end."""
-    return [".".join(dotted.lower().split(".")[-2:]) for dotted in _DOTTED.findall(text)]
+    """`Owner.member` pairs a query spells (`Expression.compile`, `res.cookie`), by
+    `member_key`."""
+    return [member_key(dotted) for dotted in _DOTTED.findall(text)]
