@@ -18,6 +18,7 @@ of PATH with the real app, index, model and live indexer, driven headless.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import shutil
@@ -54,6 +55,7 @@ class TuiReport:
     lag_typing_ms: dict[str, float] = field(default_factory=dict)
     lag_answering_ms: dict[str, float] = field(default_factory=dict)
     answer_note: str = ""
+    full_collections_ms: dict[str, float] = field(default_factory=dict)  # while typing
     first_frame_s: float = 0.0
     bare_textual_first_frame_s: float = 0.0  # baseline
 
@@ -133,6 +135,8 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
         lags: list[float] = []
         sampling = asyncio.create_task(_sample_lag(lags))
         editing.start()
+        collections = _FullCollections()
+        gc.callbacks.append(collections.observe)
         try:
             every_key: list[float] = []
             last_key: list[float] = []
@@ -163,9 +167,12 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
             report.last_key_to_results_ms = latency_summary(last_key)
             report.last_key_to_results_ms["missed"] = len(questions) - len(last_key)
         finally:
+            gc.callbacks.remove(collections.observe)
             stop.set()
             sampling.cancel()
             editing.join()
+        durations = collections.durations_ms
+        report.full_collections_ms = {"count": len(durations), **latency_summary(durations)}
         report.lag_typing_ms = latency_summary(lags)
         report.index_updates = app.index_updates
         if answer:
@@ -179,6 +186,22 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
                 report.answer_note = "no answer within 10 minutes"
             sampling.cancel()
             report.lag_answering_ms = latency_summary(lags)
+
+
+class _FullCollections:
+    """How long each full (oldest-generation) collection of the cycle collector took."""
+
+    def __init__(self) -> None:
+        self.durations_ms: list[float] = []
+        self._started = 0.0
+
+    def observe(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.durations_ms.append((time.perf_counter() - self._started) * 1000)
 
 
 async def _sample_lag(lags: list[float]) -> None:
@@ -267,6 +290,8 @@ def format_report(r: TuiReport) -> str:
             f"  baseline          Service.search alone: {line(r.search_alone_ms)} ms",
             f"event-loop lag while typing and indexing: {line(r.lag_typing_ms)} ms",
             f"event-loop lag while answering: {line(r.lag_answering_ms)} ms ({r.answer_note})",
+            f"full collections of Python's cycle collector while typing: "
+            f"{line(r.full_collections_ms)} ms",
             f"first frame         {r.first_frame_s} s from process start",
             f"  baseline          a bare Textual app: {r.bare_textual_first_frame_s} s",
         ]

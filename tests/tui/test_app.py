@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from textual.widgets import Input
@@ -127,3 +128,24 @@ def test_code_and_names_render_literally() -> None:
 
     hit = Hit("id", "a.py", 1, 2, "[bold]x", "[bold]x", "function", "python", 1.0, "", "body")
     assert "[bold]x" in hit_prompt(hit, 1.0).plain
+
+
+async def test_the_heap_is_frozen_once_when_the_index_is_ready(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    gc.unfreeze()
+    app = RepolensApp(Service(sample_repo, settings))
+    try:
+        async with app.run_test(size=(140, 40)) as pilot:
+            assert gc.get_freeze_count() == 0
+            await wait_for(pilot, lambda: app.index_ready)
+            frozen = gc.get_freeze_count()
+            assert frozen > 0
+            # Later updates freeze nothing more: the renderer's cycles in flight would stay.
+            with open(sample_repo / "src" / "retry.py", "a") as source:
+                source.write("\n\ndef settle_probe():\n    return 1\n")
+            updates = app.index_updates
+            await wait_for(pilot, lambda: app.index_updates > updates)
+            assert gc.get_freeze_count() <= frozen
+    finally:
+        gc.unfreeze()
