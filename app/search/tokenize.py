@@ -79,7 +79,14 @@ def member_key(qualified_name: str) -> str:
     return ".".join(parts[-2:]) if len(parts) > 1 else ""
 
 
+_CLASS_CALL = re.compile(r"\b([A-Z][A-Za-z0-9_]*)\(")
+CONSTRUCTORS = ("__init__", "constructor")  # Python's and JavaScript's / TypeScript's
+
+
 def member_names(text: str) -> list[str]:
     """`Owner.member` pairs a query spells (`Expression.compile`, `res.cookie`), by
-    `member_key`."""
-    return [member_key(dotted) for dotted in _DOTTED.findall(text)]
+    `member_key`; a class called as `Timeout(5.0)` names its constructor (`timeout.__init__`)."""
+    pairs = [member_key(dotted) for dotted in _DOTTED.findall(text)]
+    for name in dict.fromkeys(_CLASS_CALL.findall(text)):
+        pairs.extend(f"{name.lower()}.{constructor}" for constructor in CONSTRUCTORS)
+    return pairs

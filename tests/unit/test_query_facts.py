@@ -108,3 +108,29 @@ def test_owner_member_names_in_an_issue_reach_their_definition(
     assert hits[0].qualified_name == "Expression"
     reasons = [s.reason for s in hits[0].explanation.signals if s.name == "exact-name"]
     assert reasons == ["the query names `expression.compile`, defined here"]
+
+
+def test_a_class_called_in_the_query_names_its_constructor(
+    tmp_path: Path, settings: Settings
+) -> None:
+    body = "".join(f"        step_{n} = value * {n}\n" for n in range(25))
+    methods = "".join(
+        f"    def {name}(self, value):\n{body}        return value\n\n"
+        for name in ("__init__", "merge", "as_dict")
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "config.py").write_text(f"class Limits:\n    '''Bounds.'''\n\n{methods}")
+    (repo / "client.js").write_text(
+        f"class Pool {{\n  constructor(size) {{\n{body.replace('        ', '    ')}  }}\n}}\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+    for query, chunk, pair in [
+        ("With `Limits(5.0, connect=10.0)`, how are the values resolved?", "Limits.__init__", ""),
+        ("what does new Pool(4) set up", "Pool", "pool.constructor"),  # one chunk: a small class
+    ]:
+        hits = {hit.qualified_name: hit for hit in service.search(query, k=10).hits}
+        assert chunk in hits, (query, list(hits))
+        reasons = [s.reason for s in hits[chunk].explanation.signals]
+        assert f"the query names `{pair or chunk.lower()}`, defined here" in reasons
