@@ -105,6 +105,7 @@ class Searcher:
         self, query: str, k: int, budget_tokens: int, superseded: threading.Event
     ) -> SearchResult:
         timings: dict[str, float] = {}
+        begun = time.perf_counter()
         # The query is embedded while BM25 runs: both wait outside Python (ONNX Runtime,
         # LanceDB), so on two cores the search costs the longer of the two, not their sum.
         embedding = None
@@ -165,6 +166,7 @@ class Searcher:
         stale = {path for path in {hit.path for hit in hits} if self.is_stale(path)}
         hits = [replace(hit, stale=True) if hit.path in stale else hit for hit in hits]
         timings["pack"] = _ms(started)
+        timings["total"] = _ms(begun)
         return SearchResult(query, hits, timings, self.corpus.vectors_ready)
 
     def is_stale(self, path: str) -> bool:

@@ -56,6 +56,7 @@ class TuiReport:
     lag_answering_ms: dict[str, float] = field(default_factory=dict)
     answer_note: str = ""
     full_collections_ms: dict[str, float] = field(default_factory=dict)  # while typing
+    search_stages_ms: dict[str, dict[str, float]] = field(default_factory=dict)  # in the app
     first_frame_s: float = 0.0
     bare_textual_first_frame_s: float = 0.0  # baseline
 
@@ -112,12 +113,15 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
 
     app = RepolensApp(service)
     shown: dict[str, float] = {}
+    stages: dict[str, list[float]] = {}  # each search's timings, as the app received them
     tokens: list[float] = []
     answered = asyncio.Event()
 
     def hook(message: Any) -> None:
         if isinstance(message, HitsReady):
             query = message.query
+            for stage, ms in message.timings_ms.items():
+                stages.setdefault(stage, []).append(ms)
             app.call_after_refresh(lambda: shown.setdefault(query, time.perf_counter()))
         elif isinstance(message, AnswerToken):
             tokens.append(time.perf_counter())
@@ -171,6 +175,10 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
             stop.set()
             sampling.cancel()
             editing.join()
+        report.search_stages_ms = {
+            stage: latency_summary(stages.get(stage, []))
+            for stage in ("total", "bm25", "embed_query", "rerank")
+        }
         durations = collections.durations_ms
         report.full_collections_ms = {"count": len(durations), **latency_summary(durations)}
         report.lag_typing_ms = latency_summary(lags)
@@ -288,6 +296,10 @@ def format_report(r: TuiReport) -> str:
             f"  every key         {line(r.key_to_results_ms)} ms",
             f"  a question's last key (then a pause)  {line(r.last_key_to_results_ms)} ms",
             f"  baseline          Service.search alone: {line(r.search_alone_ms)} ms",
+            *(
+                f"  search in the app, {stage:11} {line(summary)} ms"
+                for stage, summary in r.search_stages_ms.items()
+            ),
             f"event-loop lag while typing and indexing: {line(r.lag_typing_ms)} ms",
             f"event-loop lag while answering: {line(r.lag_answering_ms)} ms ({r.answer_note})",
             f"full collections of Python's cycle collector while typing: "
