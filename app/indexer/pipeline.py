@@ -250,8 +250,8 @@ def _write_changes(
     if skipped_changed:
         store.replace_skipped(skipped_rows, plan.skipped_scope)
     first_run = not store.manifest.table_versions
-    if replaced or first_run:
-        store.update_text_index(rebuild=first_run)
+    if replaced and not first_run:
+        store.compact_now_and_then()
     report.chunks_total = store.count_rows()
     report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
     if replaced:

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from app.indexer.context import is_test_path
 from app.search import rerank
+from app.search.lexical import Counted, Postings, count_in_slices
 from app.search.tokenize import member_key
 from app.store.store import CHUNK_COLUMNS, Store
 
@@ -27,6 +28,7 @@ PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
+LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
 
 
 _NO_VECTORS: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
@@ -40,6 +42,7 @@ class PathsChange:
     table: pa.Table
     stamps: dict[str, tuple[int, int]]
     vectors: tuple[list[str], np.ndarray]
+    tokens: list[Counted]  # the rows' search tokens, counted
 
 
 class Corpus:
@@ -64,12 +67,13 @@ class Corpus:
         # Vector blocks (matrix, row numbers); rows removed later are masked at search time.
         self.dense: list[tuple[np.ndarray, np.ndarray]] = []
         self.missing: dict[str, list[int]] = {}  # embed key -> live rows still without a vector
-        table = store.chunk_table(CHUNK_COLUMNS)
+        self.postings = Postings()
+        table = store.chunk_table(LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if model_id is not None:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(model_id, keys)
-        self._append(table, vectors)
+        self._append(table, vectors, count_in_slices(table.column("search_text")))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -135,6 +139,11 @@ class Corpus:
     def vectors_ready(self) -> float:
         return self.vector_count / self.embeddable if self.embeddable else 1.0
 
+    def bm25(self, words: list[str], limit: int) -> list[str]:
+        """Chunk ids of the `limit` live rows that best match the query's tokens, best first."""
+        ids = self.columns["id"]
+        return [ids[row] for row in self.postings.search(words, self.alive, limit)]
+
     def nearest(self, query_vector: np.ndarray, limit: int) -> list[str]:
         """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
         if not self.dense:
@@ -151,13 +160,14 @@ class Corpus:
     def read_paths(self, store: Store, paths: set[str]) -> PathsChange:
         """Everything a publish that rewrote `paths` changed, read from the store; touches
         nothing in memory, so searches go on meanwhile."""
-        table = store.chunks_for_paths(paths, CHUNK_COLUMNS)
+        table = store.chunks_for_paths(paths, LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if self.model_id is not None and table.num_rows:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(self.model_id, keys)
         stamps = {f.path: (f.size, f.mtime_ns) for f in store.files_for_paths(paths)}
-        return PathsChange(paths, table, stamps, vectors)
+        tokens = count_in_slices(table.column("search_text"))
+        return PathsChange(paths, table, stamps, vectors, tokens)
 
     def replace_paths(self, change: PathsChange) -> None:
         """Follow a publish that rewrote the chunks of `change.paths` (read by read_paths)."""
@@ -168,7 +178,7 @@ class Corpus:
             for index in removed or ():
                 self._remove(index)
             self.stamps.pop(path, None)
-        self._append(change.table, change.vectors)
+        self._append(change.table, change.vectors, change.tokens)
         self.stamps.update(change.stamps)
 
     def add_vectors(self, keys: Iterable[str], matrix: np.ndarray) -> None:
@@ -216,13 +226,20 @@ class Corpus:
         self.alive[index] = False
         self.removed += 1
 
-    def _append(self, table: pa.Table, vectors: tuple[list[str], np.ndarray]) -> None:
-        """Add the rows of `table`; `vectors` holds (at least) the stored vectors they have."""
+    def _append(
+        self,
+        table: pa.Table,
+        vectors: tuple[list[str], np.ndarray],
+        tokens: list[Counted],
+    ) -> None:
+        """Add the rows of `table`; `vectors` holds (at least) the stored vectors they have,
+        `tokens` their search tokens counted."""
         first = self.size
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
+        self.postings.add_slices(first, tokens)
         for index, path in enumerate(c["path"][first:], first):
             rows = self.by_path.get(path)
             if rows is None:

@@ -16,7 +16,7 @@ from app.search import rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
-from app.search.tokenize import identifiers, member_names, token_text
+from app.search.tokenize import identifiers, member_names, tokens
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -106,13 +106,13 @@ class Searcher:
     ) -> SearchResult:
         timings: dict[str, float] = {}
         begun = time.perf_counter()
-        # The query is embedded while BM25 runs: both wait outside Python (ONNX Runtime,
-        # LanceDB), so on two cores the search costs the longer of the two, not their sum.
+        # The query is embedded (in ONNX Runtime, outside Python) while BM25 runs, so on two
+        # cores the search costs about the longer of the two, not their sum.
         embedding = None
         if self.embedder is not None and self.corpus.dense:
             embedding = _QUERY_EMBEDDER.submit(_timed, self.embedder.embed_query, query)
         started = time.perf_counter()
-        lexical = [chunk_id for chunk_id, _ in self.store.bm25(token_text(query), CANDIDATES)]
+        lexical = self.corpus.bm25(tokens(query), CANDIDATES)
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []

@@ -29,10 +29,7 @@ CHUNKS = "chunks"
 FILES = "files"
 SKIPPED = "skipped"
 VERSIONED_TABLES = (CHUNKS, FILES, SKIPPED, *GRAPH_TABLES)
-TEXT_INDEX = "search_text_idx"
-# Small writes (the watcher's) leave new rows outside the BM25 index and many small files;
-# past either limit the tables are compacted and the new rows folded into the index.
-UNINDEXED_ROWS_LIMIT = 2_000
+# Small writes (the watcher's) leave many small files; after this many the tables are compacted.
 WRITES_BEFORE_OPTIMIZE = 20
 
 CHUNK_SCHEMA = pa.schema(
@@ -242,18 +239,6 @@ class Store:
     def count_rows(self, table: str = CHUNKS) -> int:
         return int(self._table(table).count_rows())
 
-    def bm25(self, query_tokens: str, limit: int) -> list[tuple[str, float]]:
-        if not query_tokens.strip():
-            return []
-        rows = (
-            self._table(CHUNKS)
-            .search(query_tokens, query_type="fts", fts_columns="search_text")
-            .limit(limit)
-            .select(["id", "_score"])
-            .to_list()
-        )
-        return [(row["id"], float(row["_score"])) for row in rows]
-
     # -- writing ---------------------------------------------------------------------------
     def replace_files(
         self,
@@ -296,39 +281,13 @@ class Store:
         """Record why files were skipped: for `paths` only, or for the whole repository."""
         self.replace_rows(SKIPPED, SKIPPED_SCHEMA, rows, paths)
 
-    def update_text_index(self, *, rebuild: bool) -> None:
-        """Build the BM25 index afresh, or fold new rows into it once enough have gathered.
-        Rows not yet in the index are still found (LanceDB searches them directly)."""
-        table = self._table(CHUNKS)
-        stats = None if rebuild else table.index_stats(TEXT_INDEX)
-        if stats is None:
-            self._build_text_index()
-            self.manifest.writes_since_optimize = 0
-            return
+    def compact_now_and_then(self) -> None:
+        """Count a write; every WRITES_BEFORE_OPTIMIZE writes, merge the small files they left."""
         self.manifest.writes_since_optimize += 1
-        if (
-            stats.num_unindexed_rows > UNINDEXED_ROWS_LIMIT
-            or self.manifest.writes_since_optimize >= WRITES_BEFORE_OPTIMIZE
-        ):
+        if self.manifest.writes_since_optimize >= WRITES_BEFORE_OPTIMIZE:
             for name in VERSIONED_TABLES:
                 self._table(name).optimize()
             self.manifest.writes_since_optimize = 0
-
-    def _build_text_index(self) -> None:
-        from lancedb.index import FTS
-
-        # Tokens are made by app.search.tokenize on both sides; the index must not re-split.
-        config = FTS(
-            base_tokenizer="whitespace",
-            lower_case=False,
-            stem=False,
-            remove_stop_words=False,
-            ascii_folding=False,
-            max_token_length=64,
-        )
-        self._table(CHUNKS).create_index(
-            "search_text", config=config, replace=True, name=TEXT_INDEX
-        )
 
     def publish(self, **run: Any) -> None:
         """Make everything written so far visible to readers, atomically."""
