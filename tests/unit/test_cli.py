@@ -154,3 +154,5 @@ def test_a_missing_path_does_not_open_the_tui(
     assert not opens_tui(["search", "repo", "q"]) and not opens_tui(["--help"])
     assert launcher([str(tmp_path / "nowhere")]) == 1
     assert "does not exist" in capsys.readouterr().err
+    assert launcher([str(tmp_path), "--index-dir", "idx"]) == 2  # options go to the config
+    assert "REPOLENS_INDEX_DIR=DIR repolens-tui" in capsys.readouterr().err
