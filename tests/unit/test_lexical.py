@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from app.search.lexical import K1, B, Postings, count_tokens
+from app.search.lexical import K1, MAX_BLOCKS, B, Postings, count_tokens
 
 TEXTS = [
     "parse cooki header parse",  # 0: "parse" twice
@@ -64,3 +64,15 @@ def test_nothing_live_finds_nothing() -> None:
     assert postings.search(["parse"], np.zeros(0, dtype=bool), 5) == []
     postings.add(0, count_tokens(["parse"]))
     assert postings.search(["parse"], np.zeros(1, dtype=bool), 5) == []
+
+
+def test_many_small_changes_are_merged_and_score_the_same() -> None:
+    texts = [f"tok{n % 7} tok{n % 3} shared" + " pad" * (n % 5) for n in range(3 * MAX_BLOCKS)]
+    postings = Postings()
+    for row, text in enumerate(texts):  # one block per change, as the watcher makes them
+        postings.add(row, count_tokens([text]))
+    assert len(postings.blocks) <= MAX_BLOCKS + 1
+    alive = [n % 4 != 0 for n in range(len(texts))]
+    for query in (["tok1", "shared"], ["tok2", "tok2", "pad"], ["tok6"]):
+        expected = ranked(reference(texts, alive, query))
+        assert postings.search(query, np.array(alive), 200) == expected, query
