@@ -1,7 +1,7 @@
-"""BM25 over the chunks in memory: a postings list per token, appended to as rows arrive.
+"""BM25 over the chunks in memory: blocks of rows grouped by token, one more per change.
 
 The tokens are the index's own (`search_text`, made by app.search.tokenize), so a query's
-tokens meet them exactly. Rows removed by a change stay in the postings and are skipped
+tokens meet them exactly. Rows removed by a change stay in their block and are skipped
 through the corpus's alive mask, until the corpus is compacted and built afresh.
 """
 
@@ -25,9 +25,9 @@ B = 0.75  # how much a long chunk is discounted for being long
 
 @dataclass(frozen=True, slots=True)
 class Counted:
-    """Some rows' tokens counted, grouped by token: group g is `words[g]`, held by rows
-    `rows[starts[g]:starts[g + 1]]` (numbered from 0 within these rows) that many `counts`
-    times; and each row's length in tokens."""
+    """Some rows' tokens counted, grouped by token: the token with `group[token] == g` is held
+    by rows `rows[starts[g]:starts[g + 1]]` (numbered from 0 within these rows), as many times
+    as `counts` says; and each row's length in tokens. `group` lists tokens in group order."""
 
     group: dict[str, int]
     starts: np.ndarray
@@ -141,7 +141,7 @@ class Postings:
 
 
 def _merge(blocks: list[tuple[int, Counted]]) -> tuple[int, Counted]:
-    """Consecutive blocks as one, grouped by token again."""
+    """Blocks as one, grouped by token again; rows keep their numbers."""
     first_row = blocks[0][0]
     group: dict[str, int] = {}
     words, rows, counts = [], [], []
