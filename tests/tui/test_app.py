@@ -103,12 +103,16 @@ async def test_maximize_and_small_terminals(
         await wait_for(pilot, lambda: bool(hits.hits))
 
 
+def answering_app(repo: Path, settings: Settings, max_tokens: int) -> RepolensApp:
+    """The app with the real local model, answers cut short to keep the test quick."""
+    return RepolensApp(Service(repo, settings.model_copy(update={"answer_max_tokens": max_tokens})))
+
+
 async def test_enter_streams_a_local_answer(
     sample_repo: Path, settings: Settings, tui_state: Path
 ) -> None:
     seen: list[object] = []
-    short = settings.model_copy(update={"answer_max_tokens": 24})
-    app = RepolensApp(Service(sample_repo, short))
+    app = answering_app(sample_repo, settings, max_tokens=24)
     async with app.run_test(size=(120, 30), message_hook=seen.append) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
         await pilot.press(*"how long to wait between retries", "enter")
@@ -155,8 +159,7 @@ async def test_a_new_question_cancels_the_answer_in_flight(
     sample_repo: Path, settings: Settings, tui_state: Path
 ) -> None:
     seen: list[object] = []
-    short = settings.model_copy(update={"answer_max_tokens": 64})
-    app = RepolensApp(Service(sample_repo, short))
+    app = answering_app(sample_repo, settings, max_tokens=64)
 
     def hook(message: object) -> None:
         seen.append(message)
