@@ -53,7 +53,7 @@ class Chunk:
     text: str
     part: int = 1
     parts: int = 1
-    delegates: bool = False  # the body is one call to something else (a thin wrapper)
+    thin: str = ""  # "wrapper": the body is one call; "accessor": it only reads or sets fields
 
     @property
     def hash(self) -> str:

@@ -31,13 +31,13 @@ from app.indexer.chunk_text import (
     trim_blank,
     window_chunks,
 )
-from app.indexer.delegation import delegates
 from app.indexer.languages import (
     DATA_LANGUAGES,
     MARKDOWN_LANGUAGES,
     has_definitions,
     language_for_path,
 )
+from app.indexer.thin import thinness
 
 # A class this short stays one chunk (its methods are symbols only).
 SMALL_CONTAINER_LINES = 40
@@ -175,7 +175,7 @@ def _tree_sitter(
                 doc=doc,
                 part=p.part,
                 parts=p.parts,
-                delegates=p.parts == 1 and delegates(d),
+                thin=thinness(d) if p.parts == 1 else "",
             )  # fmt: skip
         )
     symbols: tuple[Symbol, ...] = ()

@@ -122,7 +122,7 @@ def make_chunk(
     doc: str = "",
     part: int = 1,
     parts: int = 1,
-    delegates: bool = False,
+    thin: str = "",
 ) -> Chunk:
     """A Chunk over lines start..end (1-based, inclusive)."""
     return Chunk(
@@ -139,7 +139,7 @@ def make_chunk(
         text="\n".join(lines[start - 1 : end]),
         part=part,
         parts=parts,
-        delegates=delegates,
+        thin=thin,
     )
 
 

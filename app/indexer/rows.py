@@ -42,7 +42,7 @@ def chunk_row(chunk: Chunk, max_embed_chars: int) -> dict[str, Any]:
         "content_hash": chunk.hash,
         "embed_key": embed_key(embed_text(chunk, max_embed_chars)),
         "search_text": search_text(chunk),
-        "delegates": chunk.delegates,
+        "thin": chunk.thin,
     }
 
 

@@ -101,7 +101,7 @@ class Corpus:
             line_count=c["end_line"][index] - c["start_line"][index] + 1,
             is_test=self.is_test[c["path"][index]],
             is_prose=language in PROSE_LANGUAGES,
-            delegates=bool(c["delegates"][index]),
+            thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
         )
 

@@ -12,7 +12,12 @@ TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
-WRAPPER_FACTOR = 0.6  # a body that is one call forwards to the code that does the work
+THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field: the
+# work is done elsewhere (the called code, or whatever uses the field)
+_THIN_REASONS = {
+    "wrapper": "its body only forwards to another call",
+    "accessor": "its body only reads or sets a field",
+}
 DECLARATION_FACTOR = 0.8  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
@@ -68,7 +73,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
-    delegates: bool = False
+    thin: str = ""  # "wrapper" or "accessor" (app.indexer.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
 
 
@@ -79,10 +84,10 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     member = facts.members.get(candidate.chunk_id)
     if member:
         reason = f"the query names `{member}`, defined here"
-        found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
+        found.append(_exact_name(candidate, reason))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        found.append(Signal("exact-name", EXACT_NAME_FACTOR, reason))
+        found.append(_exact_name(candidate, reason))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:
@@ -94,13 +99,22 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":
         found.append(Signal("glue", GLUE_FACTOR, "module-level glue between definitions"))
-    if candidate.delegates:
-        found.append(Signal("wrapper", WRAPPER_FACTOR, "its body only forwards to another call"))
+    if candidate.thin in _THIN_REASONS:
+        found.append(Signal(candidate.thin, THIN_FACTOR, _THIN_REASONS[candidate.thin]))
     if candidate.kind in DECLARATION_KINDS:
         found.append(Signal("declaration", DECLARATION_FACTOR, f"a {candidate.kind} declaration"))
     if candidate.line_count <= 2:
         found.append(Signal("tiny", TINY_FACTOR, f"only {candidate.line_count} line(s)"))
     return found
+
+
+def _exact_name(candidate: Candidate, reason: str) -> Signal:
+    if candidate.thin:
+        # `z.nan()` names a wrapper and `StrictSlash(true)` a setter; the question is about
+        # the code that does the work, which the boost would bury under the name.
+        reason = f"{reason}; no boost: {_THIN_REASONS[candidate.thin]}"
+        return Signal("exact-name", 1.0, reason)
+    return Signal("exact-name", EXACT_NAME_FACTOR, reason)
 
 
 def apply(score: float, signals: list[Signal]) -> float:

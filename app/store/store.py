@@ -51,7 +51,7 @@ CHUNK_SCHEMA = pa.schema(
         ("content_hash", pa.string()),
         ("embed_key", pa.string()),
         ("search_text", pa.string()),
-        ("delegates", pa.bool_()),
+        ("thin", pa.string()),
     ]
 )
 FILE_SCHEMA = pa.schema(

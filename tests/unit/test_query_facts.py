@@ -134,3 +134,43 @@ def test_a_class_called_in_the_query_names_its_constructor(
         assert chunk in hits, (query, list(hits))
         reasons = [s.reason for s in hits[chunk].explanation.signals]
         assert f"the query names `{pair or chunk.lower()}`, defined here" in reasons
+
+
+def test_a_named_setter_or_wrapper_yields_to_the_code_that_does_the_work(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "mux.go").write_text(
+        "package mux\n\n"
+        "// StrictSlash defines the trailing slash behavior for new routes.\n"
+        "func (r *Router) StrictSlash(value bool) *Router {\n"
+        "\tr.strictSlash = value\n"
+        "\treturn r\n"
+        "}\n\n"
+        "// KeepSlash is StrictSlash under another name.\n"
+        "func (r *Router) KeepSlash(value bool) *Router {\n"
+        "\treturn r.StrictSlash(value)\n"
+        "}\n\n"
+        "// redirectSlash redirects /path to /path/ and back when strict slash is on.\n"
+        "func redirectSlash(w Writer, req *Request, strictSlash bool, tpl string) {\n"
+        "\tpath := req.URL.Path\n"
+        '\tif strictSlash && strings.HasSuffix(tpl, "/") != strings.HasSuffix(path, "/") {\n'
+        '\t\tif strings.HasSuffix(tpl, "/") {\n'
+        '\t\t\tpath += "/"\n'
+        "\t\t} else {\n"
+        "\t\t\tpath = path[:len(path)-1]\n"
+        "\t\t}\n"
+        "\t\tRedirect(w, req, path, 301)\n"
+        "\t}\n"
+        "}\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+    for named, thin in (("StrictSlash", "accessor"), ("KeepSlash", "wrapper")):
+        query = f"How does `{named}(true)` make /path and /path/ redirect to each other?"
+        hits = service.search(query, k=5).hits
+        assert hits[0].symbol == "redirectSlash", (named, [h.symbol for h in hits])
+        front = next(hit for hit in hits if hit.symbol == named)
+        factors = {s.name: s.factor for s in front.explanation.signals}
+        assert factors == {"exact-name": 1.0, thin: rerank.THIN_FACTOR}

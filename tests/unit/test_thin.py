@@ -1,0 +1,159 @@
+"""Thin definitions (wrappers and accessors) detected on real parses, across languages."""
+
+from __future__ import annotations
+
+from app.indexer.chunk import parse_file
+from app.indexer.chunk_defs import find_definitions, line_starts, parser_for
+from app.indexer.thin import thinness
+
+
+def _flags(path: str, source: str) -> dict[str, str]:
+    return {c.qualified_name: c.thin for c in parse_file(path, source).chunks if c.symbol}
+
+
+def test_python_wrapper_with_docstring_is_detected() -> None:
+    source = '''
+def get(url):
+    """Send a GET request."""
+    return request("GET", url)
+
+
+def request(method, url):
+    prepared = build(method, url)
+    return send(prepared)
+'''
+    flags = _flags("client.py", source)
+    assert flags["get"] == "wrapper"
+    assert flags["request"] == ""
+
+
+def test_typescript_factory_returning_new_as_any_is_a_wrapper() -> None:
+    source = """
+export function union(options: any[], params?: string): ZodUnion {
+  return new ZodUnion({ type: "union", options }) as any;
+}
+
+export function parse(input: string): number {
+  const value = Number(input);
+  if (Number.isNaN(value)) throw new Error("not a number");
+  return value;
+}
+"""
+    flags = _flags("schemas.ts", source)
+    assert flags["union"] == "wrapper"
+    assert flags["parse"] == ""
+
+
+def test_go_method_forwarding_to_a_route_is_a_wrapper() -> None:
+    source = """package mux
+
+func (r *Router) Path(tpl string) *Route {
+	return r.NewRoute().Path(tpl)
+}
+
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+"""
+    flags = _flags("mux.go", source)
+    assert flags["Router.Path"] == "wrapper"
+    assert flags["cleanPath"] == ""
+
+
+def test_classes_and_empty_functions_are_not_wrappers() -> None:
+    source = "class A:\n    pass\n\n\ndef noop():\n    pass\n"
+    assert not any(_flags("a.py", source).values())
+
+
+def _definitions(language: str, source: str) -> dict[str, str]:
+    """The thinness of the first definition by each name, methods of small classes included
+    (they get no chunk of their own)."""
+    src = source.encode()
+    root = parser_for(language).parse(src).root_node
+    flags: dict[str, str] = {}
+    for d in find_definitions(language, root, src, line_starts(src)).definitions:
+        flags.setdefault(d.qualified, thinness(d))
+    return flags
+
+
+def test_arrow_function_whose_expression_is_a_call_is_a_wrapper() -> None:
+    source = """
+export const stringbool = (...args: any[]) =>
+  core._stringbool({ Codec: ZodCodec }, ...args) as any;
+
+export const double = (value: number) => value * 2;
+"""
+    flags = _flags("schemas.ts", source)
+    assert flags["stringbool"] == "wrapper"
+    assert flags["double"] == ""
+
+
+def test_go_setter_returning_its_receiver_is_an_accessor() -> None:
+    source = """package mux
+
+func (r *Router) StrictSlash(value bool) *Router {
+	r.strictSlash = value
+	return r
+}
+
+func (r *Route) GetName() string {
+	return r.name
+}
+
+func (r *Route) Name(name string) *Route {
+	if r.name != "" {
+		r.err = fmt.Errorf("route already has name %q", r.name)
+	}
+	r.name = name
+	return r
+}
+"""
+    flags = _flags("mux.go", source)
+    assert flags["Router.StrictSlash"] == "accessor"
+    assert flags["Route.GetName"] == "accessor"
+    assert flags["Route.Name"] == ""
+
+
+def test_python_property_is_an_accessor_and_computing_code_is_not() -> None:
+    source = '''
+class Client:
+    @property
+    def base_url(self):
+        """Base URL to use when sending requests with relative URLs."""
+        return self._base_url
+
+    @base_url.setter
+    def base_url(self, url):
+        self._base_url = self._enforce_trailing_slash(URL(url))
+
+    def closed(self):
+        self.is_closed = True
+
+    def identity(self, value):
+        return value
+'''
+    flags = _definitions("python", source)
+    assert flags["Client.base_url"] == "accessor"  # the getter (the setter calls a method)
+    assert flags["Client.closed"] == "accessor"
+    assert flags["Client.identity"] == ""
+
+
+def test_javascript_getter_through_this_is_an_accessor() -> None:
+    source = """
+class Layer {
+  get path() {
+    return this._path;
+  }
+
+  handle(req, res) {
+    this.count = this.count + 1;
+    return this.fn(req, res);
+  }
+}
+"""
+    flags = _definitions("javascript", source)
+    assert flags["Layer.path"] == "accessor"
+    assert flags["Layer.handle"] == ""
