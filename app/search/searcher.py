@@ -16,7 +16,7 @@ from app.search import rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
-from app.search.tokenize import identifiers, member_names, tokens
+from app.search.tokenize import identifiers, member_names, tokens, without_listings
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -106,6 +106,7 @@ class Searcher:
     ) -> SearchResult:
         timings: dict[str, float] = {}
         begun = time.perf_counter()
+        asked, query = query, without_listings(query)
         # The query is embedded (in ONNX Runtime, outside Python) while BM25 runs, so on two
         # cores the search costs about the longer of the two, not their sum.
         embedding = None
@@ -119,7 +120,7 @@ class Searcher:
         if embedding is not None:
             query_vector, timings["embed_query"] = embedding.result()
             if superseded.is_set():
-                raise SearchSuperseded(query)
+                raise SearchSuperseded(asked)
             started = time.perf_counter()
             dense = self.corpus.nearest(query_vector, CANDIDATES)
             timings["vector"] = _ms(started)
@@ -167,7 +168,7 @@ class Searcher:
         hits = [replace(hit, stale=True) if hit.path in stale else hit for hit in hits]
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
-        return SearchResult(query, hits, timings, self.corpus.vectors_ready)
+        return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
 
     def is_stale(self, path: str) -> bool:
         """Whether `path` changed on disk (or vanished) since it was indexed."""

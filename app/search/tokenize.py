@@ -79,6 +79,22 @@ def member_key(qualified_name: str) -> str:
     return ".".join(parts[-2:]) if len(parts) > 1 else ""
 
 
+# Lines of an installed-packages listing (`pip list`, `pip freeze`, "Python 3.8.1") that issue
+# reports paste: hundreds of package names that say nothing about the bug.
+_LISTING_LINE = re.compile(
+    r"^[ \t]*[A-Za-z][\w.-]*(?:\[[\w,.-]+\])?(?:[ \t]*==[ \t]*|[ \t]+)v?\d+(?:\.\w+)+[\w.+!-]*"
+    r"(?:[ \t]+\S+)?[ \t\r]*$"
+    r"|^[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t\r]*$"
+    r"|^[ \t]*Package[ \t]+Version(?:[ \t]+Location)?[ \t\r]*$",
+    re.MULTILINE,
+)
+
+
+def without_listings(text: str) -> str:
+    """The text without the lines of a pasted package listing (name and version per line)."""
+    return _LISTING_LINE.sub("", text)
+
+
 _CLASS_CALL = re.compile(r"\b([A-Z][A-Za-z0-9_]*)\(")
 CONSTRUCTORS = ("__init__", "constructor")  # Python's and JavaScript's / TypeScript's
 

@@ -8,6 +8,7 @@ import pytest
 
 from app.core.settings import Settings
 from app.search import rerank
+from app.search.tokenize import without_listings
 from app.service import Service
 
 RETRY = '''def retry_delay(attempt):
@@ -174,3 +175,80 @@ def test_a_named_setter_or_wrapper_yields_to_the_code_that_does_the_work(
         front = next(hit for hit in hits if hit.symbol == named)
         factors = {s.name: s.factor for s in front.explanation.signals}
         assert factors == {"exact-name": 1.0, thin: rerank.THIN_FACTOR}
+
+
+def test_a_pasted_package_listing_does_not_steer_an_issue_search(
+    tmp_path: Path, settings: Settings
+) -> None:
+    packages = [
+        "attrs",
+        "pluggy",
+        "zipp",
+        "wcwidth",
+        "packaging",
+        "six",
+        "toml",
+        "numpy",
+        "pandas",
+        "scipy",
+        "requests",
+        "urllib3",
+        "certifi",
+        "chardet",
+        "idna",
+        "jinja2",
+        "markupsafe",
+        "click",
+        "flask",
+        "werkzeug",
+        "itsdangerous",
+        "babel",
+        "docutils",
+        "sphinx",
+        "alabaster",
+        "imagesize",
+        "snowballstemmer",
+        "pygments",
+        "pytz",
+        "tornado",
+    ]
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "skipping.py").write_text(
+        "def evaluate_xfail_marks(item):\n"
+        '    """Evaluate xfail marks on item, also those added while the test runs."""\n'
+        '    for mark in item.iter_markers(name="xfail"):\n'
+        "        return Xfail(mark.kwargs.get('reason', ''))\n"
+    )
+    for n in range(30):  # pinned dependencies, each naming some of the same packages
+        pins = "".join(f'    "{name}=={n}.0",\n' for name in packages[n : n + 8])
+        (repo / f"pins_{n}.py").write_text(f"PINS_{n} = [\n{pins}]\n")
+    listing = "".join(f"{name:<20} {n}.{n + 1}.0\n" for n, name in enumerate(packages))
+    issue = (
+        "Dynamically adding an xfail marker no longer ignores the failure\n\n"
+        f"Package              Version\n-------------------- -------\n{listing}\n"
+        "request.node.add_marker(pytest.mark.xfail(reason='xfail'))\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+    result = service.search(issue, k=5)
+    assert result.hits[0].path == "src/skipping.py", [hit.path for hit in result.hits]
+    assert result.hits[0].explanation.bm25_rank == 1  # 6th when the listing counts
+    assert result.query == issue
+
+
+@pytest.mark.parametrize(
+    ("line", "listed"),
+    [
+        ("attrs                         19.3.0", True),
+        ("aiohttp   3.6.2   /Users/me/src/aiohttp", True),
+        ("importlib-metadata==1.3.0\r", True),
+        ("-------------- -------", True),
+        ("Python 3.8.1", True),
+        ("Pytest 6.0.1rc0 and MacOS 10.14.5", False),
+        ("assert 0", False),
+        ("    def test_xfail_test(request):", False),
+    ],
+)
+def test_listing_lines(line: str, listed: bool) -> None:
+    assert (without_listings(f"before\n{line}\nafter") == "before\n\nafter") is listed
