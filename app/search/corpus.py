@@ -103,6 +103,7 @@ class Corpus:
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
+            qualified=c["qualified_name"][index] or "",
         )
 
     def members_named(self, key: str) -> list[str]:
@@ -120,6 +121,12 @@ class Corpus:
             for index in self.by_member.get(owner, ())
             if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
         ]
+
+    def owner_of(self, chunk_id: str) -> tuple[str, str] | None:
+        """(path, qualified name) of the definition enclosing this chunk's, if any."""
+        index = self.position[chunk_id]
+        parent = self.columns["parent"][index]
+        return (self.columns["path"][index], parent) if parent else None
 
     def has_version(self, version: str) -> bool:
         """Whether some indexed file sits under a `v{version}/` folder."""

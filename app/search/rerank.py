@@ -46,6 +46,8 @@ class QueryFacts:
     """The version the query asks about ("4"), when the repository has a folder for it."""
     members: Mapping[str, str] = field(default_factory=dict)
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
+    owners: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    """(path, qualified name) of the definitions enclosing those chunks -> the pair."""
 
 
 def version_folder(path: str) -> str:
@@ -75,6 +77,7 @@ class Candidate:
     is_prose: bool
     thin: str = ""  # "wrapper" or "accessor" (app.indexer.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
+    qualified: str = ""  # its qualified name as indexed ("Timeout", "Client.send")
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
@@ -87,7 +90,14 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(_exact_name(candidate, reason))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        found.append(_exact_name(candidate, reason))
+        inner = facts.owners.get((candidate.path, candidate.qualified))
+        if inner:
+            # `Timeout(5.0, connect=10.0)` names the class and its constructor: the member's
+            # own chunk answers, not the head of the class around it.
+            reason = f"{reason}; no boost: it names `{inner}` too, which has its own chunk"
+            found.append(Signal("exact-name", 1.0, reason))
+        else:
+            found.append(_exact_name(candidate, reason))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:

@@ -135,6 +135,13 @@ def test_a_class_called_in_the_query_names_its_constructor(
         assert chunk in hits, (query, list(hits))
         reasons = [s.reason for s in hits[chunk].explanation.signals]
         assert f"the query names `{pair or chunk.lower()}`, defined here" in reasons
+    # The class head is named too, but the constructor has its own chunk: the head gets no boost.
+    hits = service.search("With `config.Limits(5, connect=10)`, how are the values resolved?").hits
+    names = [hit.qualified_name for hit in hits]
+    assert names.index("Limits.__init__") < names.index("Limits"), names
+    head = next(hit for hit in hits if hit.qualified_name == "Limits")
+    factors = {s.name: s.factor for s in head.explanation.signals}
+    assert factors["exact-name"] == 1.0
 
 
 def test_a_named_setter_or_wrapper_yields_to_the_code_that_does_the_work(
