@@ -10,7 +10,7 @@ from app.indexer.chunk_defs import Definition, find_body
 WRAPPER = "wrapper"
 ACCESSOR = "accessor"
 FUNCTION_KINDS = frozenset({"function", "method"})
-MAX_ACCESSOR_STATEMENTS = 3  # `r.strictSlash = value; return r` is two
+MAX_ACCESSOR_STATEMENTS = 8  # a constructor that stores its arguments, or a setter
 _CALLS = frozenset(
     {
         "call_expression",
@@ -50,7 +50,7 @@ _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_sta
 _FIELDS = frozenset(
     {"attribute", "member_expression", "selector_expression", "field_expression", "field_access"}
 )
-# What a setter stores: a name, `self`/`this`, or a literal.
+# What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
 _PLAIN_VALUES = frozenset(
     {"identifier", "this", "self", "true", "false", "none", "null", "nil", "undefined",
      "integer", "float", "number", "string", "interpreted_string_literal", "int_literal"}
@@ -100,8 +100,9 @@ def _forwards(body: Node) -> bool:
 
 
 def _accesses(body: Node) -> bool:
-    """The body only sets fields to plain values and returns nothing, a field, or a name
-    (`r.x = value; return r`); at least one field is read or set."""
+    """The body only sets fields (to a name, a literal, a field or one call's result) and
+    returns nothing, a field, or a name (`r.x = value; return r`,
+    `self._username = to_bytes(username)`); at least one field is read or set."""
     statements = _statements(body)
     if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
         statements = _statements(statements[0])
@@ -116,7 +117,7 @@ def _accesses(body: Node) -> bool:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None or _single(left).type not in _FIELDS:
                 return False
-            if _single(right).type not in _PLAIN_VALUES | _FIELDS:
+            if _single(right).type not in _PLAIN_VALUES | _FIELDS | _CALLS:
                 return False
             sets += 1
         elif statement.type in _RETURNS:

@@ -129,15 +129,24 @@ class Client:
     def base_url(self, url):
         self._base_url = self._enforce_trailing_slash(URL(url))
 
+    def __init__(self, username, password):
+        self._username = to_bytes(username)
+        self._password = to_bytes(password)
+        self._nonce_count = 1
+
     def closed(self):
         self.is_closed = True
+
+    def count(self):
+        self.calls = self.calls + 1
 
     def identity(self, value):
         return value
 '''
     flags = _definitions("python", source)
-    assert flags["Client.base_url"] == "accessor"  # the getter (the setter calls a method)
-    assert flags["Client.closed"] == "accessor"
+    assert flags["Client.base_url"] == "accessor"  # the getter
+    assert flags["Client.closed"] == flags["Client.__init__"] == "accessor"
+    assert flags["Client.count"] == ""  # it computes
     assert flags["Client.identity"] == ""
 
 
