@@ -18,7 +18,7 @@ _THIN_REASONS = {
     "wrapper": "its body only forwards to another call",
     "accessor": "its body only reads or sets a field",
 }
-DECLARATION_FACTOR = 0.8  # interfaces and type aliases describe shapes, not behaviour
+DECLARATION_FACTOR = 0.6  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
