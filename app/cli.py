@@ -119,10 +119,12 @@ def _explain_json(hit: Any) -> dict[str, Any]:
 
 
 def _explain_line(hit: Any) -> str:
+    """The ranks and scores on one line, then each rerank signal, its factor and its reason."""
     e = hit.explanation
     ranks = f"bm25 #{e.bm25_rank or '-'}, vector #{e.vector_rank or '-'}"
-    signals = "".join(f", {s.name} x{s.factor}" for s in e.signals)
-    return f"      why: {ranks}, rrf {e.fused_score:.4f}{signals} -> {e.final_score:.4f}"
+    lines = [f"      why: {ranks}, rrf {e.fused_score:.4f} -> {e.final_score:.4f}"]
+    lines += [f"        x{s.factor:g} {s.name}: {s.reason}" for s in e.signals]
+    return "\n".join(lines)
 
 
 def cmd_search(args: argparse.Namespace) -> int:

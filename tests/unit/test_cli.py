@@ -156,3 +156,19 @@ def test_a_missing_path_does_not_open_the_tui(
     assert "does not exist" in capsys.readouterr().err
     assert launcher([str(tmp_path), "--index-dir", "idx"]) == 2  # options go to the config
     assert "REPOLENS_INDEX_DIR=DIR repolens-tui" in capsys.readouterr().err
+
+
+def test_explain_prints_each_signal_with_its_reason(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["index", str(sample_repo), "--index-dir", str(index_root), "-q"])
+    capsys.readouterr()
+    query = "how long does a retry wait between attempts"
+    args = [str(sample_repo), query, "--index-dir", str(index_root), "-k", "10"]
+    assert main(["search", *args, "--explain"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    readme = next(n for n, line in enumerate(lines) if "README.md:5-7" in line)
+    assert lines[readme + 1].startswith("      why: bm25 #")
+    assert lines[readme + 2] == "        x0.7 prose: chunk is documentation, not code"
+    wrapper = next(n for n, line in enumerate(lines) if "exports.clearCookie" in line)
+    assert lines[wrapper + 2] == "        x0.6 wrapper: its body only forwards to another call"
