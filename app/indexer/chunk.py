@@ -37,7 +37,7 @@ from app.indexer.languages import (
     has_definitions,
     language_for_path,
 )
-from app.indexer.thin import thinness
+from app.indexer.thin import FUNCTION_KINDS, thinness
 
 # A class this short stays one chunk (its methods are symbols only).
 SMALL_CONTAINER_LINES = 40
@@ -85,26 +85,43 @@ class _Layout:
         return line
 
     def level(self, items: list[Definition], lo: int, hi: int, owner: Definition | None) -> None:
+        """Lays out `items` and the gaps between them. Inside a function the gaps are still
+        the function's own code; elsewhere they are glue."""
+        gap = self.code if owner is not None and owner.kind in FUNCTION_KINDS else self.glue
         cursor = lo
         for d in items:
             start, end = max(self.lead(d), cursor), min(d.end_line, hi)
             if start > end:
                 continue  # shares its lines with the previous definition: a symbol only
-            self.glue(cursor, start - 1, owner)
+            gap(cursor, start - 1, owner)
             self.definition(d, start, end)
             cursor = end + 1
-        self.glue(cursor, hi, owner)
+        gap(cursor, hi, owner)
 
     def definition(self, d: Definition, start: int, end: int) -> None:
         self.starts[id(d)] = start
         kids = d.children
-        big = d.kind == "module" or end - start + 1 > SMALL_CONTAINER_LINES
-        if d.kind in CONTAINERS and kids and big:
+        size = end - start + 1
+        big = d.kind == "module" or size > SMALL_CONTAINER_LINES
+        # A function too long for one chunk that holds named functions (`trim_prefix` inside
+        # Express's `proto.handle`): each of those gets a chunk of its own.
+        long_function = d.kind in FUNCTION_KINDS and size > self.max_lines
+        if kids and ((d.kind in CONTAINERS and big) or long_function):
             first = max(self.lead(kids[0]), start + 1)
             self.parts(d, start, first - 1)  # the head: signature, docstring, fields
             self.level(kids, first, end, d)
         else:
             self.parts(d, start, end)
+
+    def code(self, lo: int, hi: int, owner: Definition | None) -> None:
+        """A function's own lines between the functions it holds."""
+        lo, hi = trim_blank(self.lines, lo, hi)
+        if lo > hi or owner is None:
+            return
+        if self.pieces and all(is_trivial(self.lines[i - 1]) for i in range(lo, hi + 1)):
+            self.pieces[-1].end = hi  # a closing `}` or `end` stays with what it closes
+            return
+        self.parts(owner, lo, hi)
 
     def parts(self, d: Definition, start: int, end: int) -> None:
         start, end = trim_blank(self.lines, start, end)

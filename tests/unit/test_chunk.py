@@ -216,15 +216,42 @@ def test_javascript_commonjs_idioms() -> None:
     assert symbol(parsed, "Router.create").parent == "Router"
 
 
-def test_javascript_large_function_split_keeps_nested_function_whole() -> None:
+def test_long_function_gives_its_named_functions_chunks_of_their_own() -> None:
     parsed, _ = parse_fixture("sample.js", max_chunk_lines=15)
-    parts = [c for c in parsed.chunks if c.qualified_name == "proto.handle"]
-    assert [(c.start_line, c.end_line, c.part, c.parts) for c in parts] == [
-        (49, 61, 1, 2),
-        (63, 74, 2, 2),  # cut at the statement boundary before `function trim_prefix`
+    spans = [
+        (c.start_line, c.end_line, c.qualified_name, c.parent)
+        for c in parsed.chunks
+        if 49 <= c.start_line <= 74
     ]
-    assert {c.signature for c in parts} == {"proto.handle = function handle(req, res, out) {"}
-    assert {c.symbol for c in parts} == {"handle"}
+    assert spans == [
+        (49, 53, "proto.handle", "proto"),
+        (55, 61, "proto.handle.next", "proto.handle"),
+        (63, 74, "proto.handle.trim_prefix", "proto.handle"),  # with the closing `};`
+    ]
+    head = chunk(parsed, "proto.handle")
+    assert head.signature == "proto.handle = function handle(req, res, out) {"
+
+
+def test_long_function_keeps_its_own_code_between_named_functions() -> None:
+    helper = "".join(f"        step_{n} = value * {n}\n" for n in range(6))
+    source = (
+        "def total(items):\n"
+        "    count = 0\n\n"
+        f"    def weigh(value):\n{helper}        return step_5\n\n"
+        "    for item in items:\n"
+        "        count += weigh(item)\n"
+        "    return count\n"
+    )
+    parsed = parse_file("sums.py", source, max_chunk_lines=8)
+    spans = [(c.start_line, c.end_line, c.kind, c.qualified_name) for c in parsed.chunks]
+    assert spans == [
+        (1, 2, "function", "total"),
+        (4, 11, "function", "total.weigh"),
+        (13, 15, "function", "total"),  # the function's own code again, not glue
+    ]
+    # within the limit, the function stays one chunk with its helper inside
+    whole = parse_file("sums.py", source, max_chunk_lines=120)
+    assert [(c.start_line, c.end_line) for c in whole.chunks] == [(1, 15)]
 
 
 def test_javascript_test_suites_are_cut_per_test() -> None:
