@@ -80,9 +80,10 @@ def member_key(qualified_name: str) -> str:
 
 
 # Lines of an installed-packages listing (`pip list`, `pip freeze`, "Python 3.8.1") that issue
-# reports paste: hundreds of package names that say nothing about the bug.
+# reports paste: hundreds of package names that say nothing about the bug. Dots delimit the
+# version's parts, so a long dotted line costs linear time (no nested repeats to backtrack).
 _LISTING_LINE = re.compile(
-    r"^[ \t]*[A-Za-z][\w.-]*(?:\[[\w,.-]+\])?(?:[ \t]*==[ \t]*|[ \t]+)v?\d+(?:\.\w+)+[\w.+!-]*"
+    r"^[ \t]*[A-Za-z][\w.-]*(?:\[[\w,.-]+\])?(?:[ \t]*==[ \t]*|[ \t]+)v?\d+(?:\.[\w+!-]+)+"
     r"(?:[ \t]+\S+)?[ \t\r]*$"
     r"|^[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t\r]*$"
     r"|^[ \t]*Package[ \t]+Version(?:[ \t]+Location)?[ \t\r]*$",
