@@ -61,6 +61,7 @@ class Corpus:
         self.name_counts: Counter[str] = Counter()  # live chunks per symbol `name_key`
         self.version_folders: Counter[str] = Counter()  # files per `vN/` folder version
         self.by_member: dict[str, list[int]] = {}  # rows per `member_key` (some removed)
+        self.parents: dict[str, set[str]] = {}  # by path: qualified names enclosing a chunk
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -103,7 +104,8 @@ class Corpus:
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
-            qualified=c["qualified_name"][index] or "",
+            split=bool(c["qualified_name"][index])
+            and c["qualified_name"][index] in self.parents.get(c["path"][index], ()),
         )
 
     def members_named(self, key: str) -> list[str]:
@@ -121,12 +123,6 @@ class Corpus:
             for index in self.by_member.get(owner, ())
             if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
         ]
-
-    def owner_of(self, chunk_id: str) -> tuple[str, str] | None:
-        """(path, qualified name) of the definition enclosing this chunk's, if any."""
-        index = self.position[chunk_id]
-        parent = self.columns["parent"][index]
-        return (self.columns["path"][index], parent) if parent else None
 
     def has_version(self, version: str) -> bool:
         """Whether some indexed file sits under a `v{version}/` folder."""
@@ -180,6 +176,7 @@ class Corpus:
         """Follow a publish that rewrote the chunks of `change.paths` (read by read_paths)."""
         for path in change.paths:
             removed = self.by_path.pop(path, None)
+            self.parents.pop(path, None)
             if removed is not None:
                 self.version_folders[rerank.version_folder(path)] -= 1
             for index in removed or ():
@@ -253,6 +250,8 @@ class Corpus:
                 rows = self.by_path[path] = []
                 self.version_folders[rerank.version_folder(path)] += 1
             rows.append(index)
+            if c["parent"][index]:
+                self.parents.setdefault(path, set()).add(c["parent"][index])
         for path in self.by_path.keys() - self.is_test.keys():
             self.is_test[path] = is_test_path(path)
         self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)

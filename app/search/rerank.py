@@ -20,6 +20,7 @@ _THIN_REASONS = {
 }
 DECLARATION_FACTOR = 0.6  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
+HEAD_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
 EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse (README)
@@ -46,8 +47,6 @@ class QueryFacts:
     """The version the query asks about ("4"), when the repository has a folder for it."""
     members: Mapping[str, str] = field(default_factory=dict)
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
-    owners: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    """(path, qualified name) of the definitions enclosing those chunks -> the pair."""
 
 
 def version_folder(path: str) -> str:
@@ -77,7 +76,7 @@ class Candidate:
     is_prose: bool
     thin: str = ""  # "wrapper" or "accessor" (app.indexer.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
-    qualified: str = ""  # its qualified name as indexed ("Timeout", "Client.send")
+    split: bool = False  # the head of a definition whose members have chunks of their own
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
@@ -90,14 +89,7 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(_exact_name(candidate, reason))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        inner = facts.owners.get((candidate.path, candidate.qualified))
-        if inner:
-            # `Timeout(5.0, connect=10.0)` names the class and its constructor: the member's
-            # own chunk answers, not the head of the class around it.
-            reason = f"{reason}; no boost: it names `{inner}` too, which has its own chunk"
-            found.append(Signal("exact-name", 1.0, reason))
-        else:
-            found.append(_exact_name(candidate, reason))
+        found.append(_exact_name(candidate, reason))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:
@@ -119,6 +111,11 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
 
 
 def _exact_name(candidate: Candidate, reason: str) -> Signal:
+    if candidate.split and candidate.kind in HEAD_KINDS:
+        # `DigestAuth` or `Timeout(...)` names a class cut into a head and its members: the
+        # head lists fields, and what the question asks about happens in the members.
+        reason = f"{reason}; no boost: its members have chunks of their own"
+        return Signal("exact-name", 1.0, reason)
     if candidate.thin:
         # `z.nan()` names a wrapper and `StrictSlash(true)` a setter; the question is about
         # the code that does the work, which the boost would bury under the name.

@@ -134,13 +134,8 @@ class Searcher:
             for pair in member_names(query)
             for chunk_id in self.corpus.members_named(pair)
         }
-        owners = {
-            owner: pair
-            for chunk_id, pair in members.items()
-            if (owner := self.corpus.owner_of(chunk_id)) is not None
-        }
         version = versions[0] if len(set(versions)) == 1 else ""
-        facts = rerank.QueryFacts(named, version, members, owners)
+        facts = rerank.QueryFacts(named, version, members)
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         for chunk_id in members:  # `Expression.compile` is found even if no retriever did
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)

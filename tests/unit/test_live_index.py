@@ -285,6 +285,7 @@ def test_a_searcher_changed_in_place_equals_one_loaded_afresh(
     assert live == {r["id"]: r for r in fresh.corpus.live_rows()}
     assert searcher.corpus.stamps == fresh.corpus.stamps
     assert searcher.corpus.signatures == fresh.corpus.signatures
+    assert searcher.corpus.parents == fresh.corpus.parents
     assert +searcher.corpus.name_counts == +fresh.corpus.name_counts
     assert searcher.corpus.vector_count == fresh.corpus.vector_count
     assert searcher.corpus.removed > 0

@@ -267,3 +267,67 @@ def test_a_long_dotted_line_does_not_stall_the_listing_filter() -> None:
     started = time.perf_counter()
     assert without_listings(line) == line
     assert time.perf_counter() - started < 5  # a guard against backtracking, not a benchmark
+
+
+DIGEST = '''class DigestAuth(Auth):
+    _ALGORITHMS = {
+        "MD5": hashlib.md5,
+        "SHA": hashlib.sha1,
+        "SHA-256": hashlib.sha256,
+        "SHA-512": hashlib.sha512,
+    }
+
+    def __init__(self, username, password):
+        self._username = to_bytes(username)
+        self._password = to_bytes(password)
+        self._nonce_count = 1
+
+    def auth_flow(self, request):
+        """Send the request; on a 401 with a Digest challenge, answer it and send again."""
+        response = yield request
+        if response.status_code != 401 or "www-authenticate" not in response.headers:
+            return
+        for auth_header in response.headers.get_list("www-authenticate"):
+            if auth_header.lower().startswith("digest "):
+                break
+        else:
+            return
+        challenge = self._parse_challenge(request, response, auth_header)
+        self._nonce_count = 1
+        request.headers["Authorization"] = self._build_auth_header(request, challenge)
+        yield request
+
+    def _parse_challenge(self, request, response, auth_header):
+        scheme, _, fields = auth_header.partition(" ")
+        header_dict = parse_http_list(fields)
+        realm = header_dict["realm"].encode()
+        nonce = header_dict["nonce"].encode()
+        algorithm = header_dict.get("algorithm", "MD5")
+        opaque = header_dict["opaque"].encode() if "opaque" in header_dict else None
+        qop = header_dict["qop"].encode() if "qop" in header_dict else None
+        return Challenge(realm, nonce, algorithm, opaque, qop)
+
+    def _build_auth_header(self, request, challenge):
+        hash_func = self._ALGORITHMS[challenge.algorithm.upper()]
+        digest = lambda data: hash_func(data).hexdigest().encode()
+        a1 = b":".join((self._username, challenge.realm, self._password))
+        a2 = b":".join((request.method.encode(), request.url.raw_path))
+        response = digest(b":".join((digest(a1), challenge.nonce, digest(a2))))
+        return f"Digest response={response.decode()}"
+'''
+
+
+def test_a_named_class_cut_into_members_gives_its_boost_up_to_them(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "auth.py").write_text(DIGEST)
+    service = Service(repo, settings)
+    service.index()
+    hits = service.search("How does `DigestAuth` answer a 401 challenge from the server?").hits
+    assert hits[0].qualified_name == "DigestAuth.auth_flow", [h.qualified_name for h in hits]
+    head = next(hit for hit in hits if hit.qualified_name == "DigestAuth")
+    signal = next(s for s in head.explanation.signals if s.name == "exact-name")
+    assert signal.factor == 1.0
+    assert signal.reason.endswith("no boost: its members have chunks of their own")
