@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.core.models import Signal
+from app.indexer.thin import ACCESSOR, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
@@ -15,8 +16,8 @@ TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answe
 THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field: the
 # work is done elsewhere (the called code, or whatever uses the field)
 _THIN_REASONS = {
-    "wrapper": "its body only forwards to another call",
-    "accessor": "its body only reads or sets a field",
+    WRAPPER: "its body only forwards to another call",
+    ACCESSOR: "its body only reads or sets a field",
 }
 DECLARATION_FACTOR = 0.6  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
@@ -74,7 +75,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
-    thin: str = ""  # "wrapper" or "accessor" (app.indexer.thin), "" otherwise
+    thin: str = ""  # WRAPPER or ACCESSOR (app.indexer.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
 
