@@ -104,6 +104,7 @@ class Corpus:
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
+            symbol=(c["symbol"][index] or "").lstrip("_$"),
             split=bool(c["qualified_name"][index])
             and c["qualified_name"][index] in self.parents.get(c["path"][index], ()),
         )

@@ -29,7 +29,14 @@ EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse
 # by side (`v3/`, `v4/`): chunks under another version's folder answer a different question.
 OTHER_VERSION_FACTOR = 0.5
 _VERSION_FOLDER = re.compile(r"v(\d{1,2})")
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _VERSION_IN_QUERY = re.compile(r"(?:\b[Vv](?:ersion ?)?|\b[A-Z][A-Za-z]+ )(\d{1,2})\b(?![.,]\d)")
+
+
+def spelled_exactly(word: str) -> bool:
+    """Whether a query's identifier is written in mixed case (`QuerySet`, `getUser`): then it
+    names only a definition spelled the same, not `queryset` or `getuser`."""
+    return bool(_MIXED_CASE.search(word))
 
 
 def name_key(name: str) -> str:
@@ -44,6 +51,8 @@ class QueryFacts:
 
     named: Mapping[str, int] = field(default_factory=dict)
     """Identifiers the query spells out (by `name_key`), with how many chunks define each."""
+    spellings: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """By `name_key`: the mixed-case spellings (`QuerySet`) that must match a name exactly."""
     version: str = ""
     """The version the query asks about ("4"), when the repository has a folder for it."""
     members: Mapping[str, str] = field(default_factory=dict)
@@ -78,12 +87,16 @@ class Candidate:
     thin: str = ""  # WRAPPER or ACCESSOR (app.indexer.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
+    symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
     facts = facts or QueryFacts()
     found: list[Signal] = []
     definitions = facts.named.get(candidate.name, 0) if candidate.name else 0
+    spellings = facts.spellings.get(candidate.name)
+    if spellings and candidate.symbol not in spellings:
+        definitions = 0  # `QuerySet` asked for, `queryset` defined here
     member = facts.members.get(candidate.chunk_id)
     if member:
         reason = f"the query names `{member}`, defined here"

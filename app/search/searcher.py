@@ -126,8 +126,15 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        keys = {rerank.name_key(word) for word in identifiers(query)}
-        named = {key: self.corpus.name_counts[key] for key in keys}
+        spellings: dict[str, set[str]] = {}  # by name_key; empty: some spelling is loose
+        for word in identifiers(query):
+            key = rerank.name_key(word)
+            if not rerank.spelled_exactly(word):
+                spellings[key] = set()
+            elif spellings.get(key, {""}):
+                spellings.setdefault(key, set()).add(word.lstrip("_$"))
+        named = {key: self.corpus.name_counts[key] for key in spellings}
+        exact = {key: frozenset(words) for key, words in spellings.items() if words}
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         members = {
             chunk_id: pair
@@ -135,7 +142,7 @@ class Searcher:
             for chunk_id in self.corpus.members_named(pair)
         }
         version = versions[0] if len(set(versions)) == 1 else ""
-        facts = rerank.QueryFacts(named, version, members)
+        facts = rerank.QueryFacts(named, exact, version, members)
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         for chunk_id in members:  # `Expression.compile` is found even if no retriever did
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)

@@ -331,3 +331,35 @@ def test_a_named_class_cut_into_members_gives_its_boost_up_to_them(
     signal = next(s for s in head.explanation.signals if s.name == "exact-name")
     assert signal.factor == 1.0
     assert signal.reason.endswith("no boost: its members have chunks of their own")
+
+
+def test_a_mixed_case_name_meets_only_its_own_spelling(tmp_path: Path, settings: Settings) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "query.py").write_text(
+        "class QuerySet:\n"
+        '    """A lazy database lookup for a set of objects."""\n\n'
+        "    def filter(self, *args, **kwargs):\n"
+        "        return self._filter_or_exclude(False, args, kwargs)\n"
+    )
+    (repo / "admin.py").write_text(
+        "def queryset(request, queryset):\n"
+        '    """Return the filtered queryset."""\n'
+        "    return queryset.filter(owner=request.user)\n\n\n"
+        "def xfail(reason):\n"
+        "    raise XFailed(reason)\n\n\n"
+        "class Xfail:\n"
+        "    reason: str\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+
+    def boosted(query: str) -> set[str]:
+        return {
+            hit.qualified_name
+            for hit in service.search(query, k=10).hits
+            if any(s.name == "exact-name" for s in hit.explanation.signals)
+        }
+
+    assert boosted("how does a QuerySet filter its rows?") == {"QuerySet"}  # not `queryset`
+    assert boosted("why does my_test.xfail not mark it?") == {"xfail", "Xfail"}  # loose case
