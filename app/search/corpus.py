@@ -125,6 +125,22 @@ class Corpus:
             if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
         ]
 
+    def holding(self, chunk_ids: list[str], texts: list[str]) -> dict[str, list[str]]:
+        """For each of `texts`, those of `chunk_ids` whose code holds it verbatim: a phrase
+        anywhere (a message, a docstring), a single word as a string literal (`'route'`)."""
+        forms = {
+            text: (text,) if " " in text else (f"'{text}'", f'"{text}"', f"`{text}`")
+            for text in texts
+        }
+        found: dict[str, list[str]] = {text: [] for text in texts}
+        code = self.columns["text"]
+        for chunk_id in chunk_ids if texts else ():
+            body = code[self.position[chunk_id]]
+            for text, spelled in forms.items():
+                if any(form in body for form in spelled):
+                    found[text].append(chunk_id)
+        return found
+
     def has_version(self, version: str) -> bool:
         """Whether some indexed file sits under a `v{version}/` folder."""
         return self.version_folders[version] > 0

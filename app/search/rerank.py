@@ -25,6 +25,10 @@ HEAD_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl"}
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
 EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse (README)
+# The query quotes a text (`next('route')`, an error message) that this chunk's code holds
+# verbatim, and at most QUOTED_MOST candidates do: a text many chunks hold tells nothing.
+QUOTED_FACTOR = 1.5
+QUOTED_MOST = 5
 # The query asks about one version ("in Zod 4", "v2") of a repository that keeps several side
 # by side (`v3/`, `v4/`): chunks under another version's folder answer a different question.
 OTHER_VERSION_FACTOR = 0.5
@@ -57,6 +61,8 @@ class QueryFacts:
     """The version the query asks about ("4"), when the repository has a folder for it."""
     members: Mapping[str, str] = field(default_factory=dict)
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
+    quoting: Mapping[str, str] = field(default_factory=dict)
+    """Chunks holding verbatim a text the query quotes (chunk id -> the text)."""
 
 
 def version_folder(path: str) -> str:
@@ -104,6 +110,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
         found.append(_exact_name(candidate, reason))
+    quoted = facts.quoting.get(candidate.chunk_id)
+    if quoted:
+        found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:

@@ -16,7 +16,13 @@ from app.search import rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
-from app.search.tokenize import identifiers, member_names, tokens, without_listings
+from app.search.tokenize import (
+    identifiers,
+    member_names,
+    quoted_texts,
+    tokens,
+    without_listings,
+)
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -142,8 +148,14 @@ class Searcher:
             for chunk_id in self.corpus.members_named(pair)
         }
         version = versions[0] if len(set(versions)) == 1 else ""
-        facts = rerank.QueryFacts(named, exact, version, members)
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
+        quoting = {
+            chunk_id: text
+            for text, holders in self.corpus.holding(list(fused), quoted_texts(query)).items()
+            if len(holders) <= rerank.QUOTED_MOST
+            for chunk_id in holders
+        }
+        facts = rerank.QueryFacts(named, exact, version, members, quoting)
         for chunk_id in members:  # `Expression.compile` is found even if no retriever did
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}

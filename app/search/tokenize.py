@@ -96,6 +96,20 @@ def without_listings(text: str) -> str:
     return _LISTING_LINE.sub("", text)
 
 
+# Text the query quotes: `next('route')`, "trust proxy", an error message.
+_QUOTED = re.compile(r"""(?<![\w`])(['"])([^'"\n]{2,80})\1""")
+
+
+def quoted_texts(text: str) -> list[str]:
+    """Quoted strings of the query worth finding verbatim in code (no paths, no numbers)."""
+    found = []
+    for _, inner in _QUOTED.findall(text):
+        inner = inner.strip()
+        if len(inner) >= 3 and not inner.replace(".", "").isdigit() and "/" not in inner:
+            found.append(inner)
+    return list(dict.fromkeys(found))
+
+
 _CLASS_CALL = re.compile(r"\b([A-Z][A-Za-z0-9_]*)\(")
 CONSTRUCTORS = ("__init__", "constructor")  # Python's and JavaScript's / TypeScript's
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.core.settings import Settings
 from app.search import rerank
-from app.search.tokenize import without_listings
+from app.search.tokenize import quoted_texts, without_listings
 from app.service import Service
 
 RETRY = '''def retry_delay(attempt):
@@ -363,3 +363,54 @@ def test_a_mixed_case_name_meets_only_its_own_spelling(tmp_path: Path, settings:
 
     assert boosted("how does a QuerySet filter its rows?") == {"QuerySet"}  # not `queryset`
     assert boosted("why does my_test.xfail not mark it?") == {"xfail", "Xfail"}  # loose case
+
+
+@pytest.mark.parametrize(
+    ("query", "texts"),
+    [
+        ("How does calling next('route') skip the remaining handlers?", ["route"]),
+        ('It logs "The log levels set are restored" twice', ["The log levels set are restored"]),
+        ("""File "/usr/lib/python3.8/site.py", line 3, in 'main' and "42" """, ["main"]),
+        ("don't quote, it's fine", []),
+    ],
+)
+def test_quoted_texts(query: str, texts: list[str]) -> None:
+    assert quoted_texts(query) == texts
+
+
+def test_a_quoted_literal_lifts_the_few_chunks_that_hold_it(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "route.js").write_text(
+        "Route.prototype.dispatch = function dispatch(req, res, done) {\n"
+        "  var idx = 0;\n"
+        "  next();\n"
+        "  function next(err) {\n"
+        "    if (err && err === 'route') return done();\n"
+        "    var layer = stack[idx++];\n"
+        "    if (!layer) return done(err);\n"
+        "    layer.handle_request(req, res, next);\n"
+        "  }\n"
+        "};\n\n"
+        "// Register handlers for every method: calling next skips to the remaining handlers of\n"
+        "// the current route, one after another, for each handler registered on this route.\n"
+        "Route.prototype.all = function all() {\n"
+        "  var handles = flatten(slice.call(arguments));\n"
+        "  for (var i = 0; i < handles.length; i++) this.stack.push(new Layer(handles[i]));\n"
+        "  return this;\n"
+        "};\n"
+    )
+    for n in range(6):  # "'GET'" is held by too many chunks to tell anything
+        (repo / f"verb{n}.js").write_text(
+            f"function verb{n}(req) {{\n  return req.method === 'GET';\n}}\n"
+        )
+    service = Service(repo, settings)
+    service.index()
+    hits = service.search("How does calling next('route') skip the remaining handlers?").hits
+    assert hits[0].qualified_name == "Route.prototype.dispatch", [h.qualified_name for h in hits]
+    reasons = [s.reason for s in hits[0].explanation.signals if s.name == "quoted"]
+    assert reasons == ["its code holds the quoted `route`"]
+    common = service.search("why is 'GET' compared with the request method?").hits
+    assert not any(s.name == "quoted" for hit in common for s in hit.explanation.signals)
