@@ -22,6 +22,7 @@ from app.indexer.context import is_test_path
 from app.search import rerank
 from app.search.lexical import Counted, Postings, count_in_slices
 from app.search.tokenize import member_key
+from app.search.traceback import names_by_file, repository_path
 from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
@@ -62,6 +63,7 @@ class Corpus:
         self.version_folders: Counter[str] = Counter()  # files per `vN/` folder version
         self.by_member: dict[str, list[int]] = {}  # rows per `member_key` (some removed)
         self.parents: dict[str, set[str]] = {}  # by path: qualified names enclosing a chunk
+        self._by_file_name: dict[str, list[str]] | None = None  # paths by file name, when asked
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -139,6 +141,31 @@ class Corpus:
             for text, spelled in forms.items():
                 if any(form in body for form in spelled):
                     found[text].append(chunk_id)
+        return found
+
+    def traced(self, frames: list[tuple[str, str]], depth: int) -> dict[str, str]:
+        """The chunks of the functions that the `depth` innermost stack frames found in this
+        repository ran (chunk id -> "function in path"); a method of a class kept in one
+        chunk is found in that chunk's text."""
+        if not frames:
+            return {}
+        if self._by_file_name is None:
+            self._by_file_name = names_by_file(self.by_path)
+        ids, symbols, texts = self.columns["id"], self.columns["symbol"], self.columns["text"]
+        found: dict[str, str] = {}
+        matched = 0
+        for path, name in frames:
+            local = repository_path(path, self._by_file_name)
+            rows = [i for i in self.by_path.get(local or "", ()) if self.alive[i]]
+            ran = [i for i in rows if symbols[i] == name]
+            if not ran:
+                defines = re.compile(rf"\b(?:def|function|func)\s+{re.escape(name)}\s*\(")
+                ran = [i for i in rows if defines.search(texts[i])]
+            for index in ran:
+                found.setdefault(ids[index], f"{name} in {local}")
+            matched += bool(ran)
+            if matched == depth:
+                break
         return found
 
     def has_version(self, version: str) -> bool:
@@ -259,6 +286,7 @@ class Corpus:
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
+        self._by_file_name = None
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
         self.postings.add_slices(first, tokens)
         for index, path in enumerate(c["path"][first:], first):

@@ -29,6 +29,10 @@ EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse
 # verbatim, and at most QUOTED_MOST candidates do: a text many chunks hold tells nothing.
 QUOTED_FACTOR = 1.5
 QUOTED_MOST = 5
+# A stack trace in the query: the functions its innermost frames in this repository ran
+# are where the error was raised (TRACEBACK_DEPTH frames, innermost first).
+TRACEBACK_FACTOR = 2.0
+TRACEBACK_DEPTH = 2
 # The query asks about one version ("in Zod 4", "v2") of a repository that keeps several side
 # by side (`v3/`, `v4/`): chunks under another version's folder answer a different question.
 OTHER_VERSION_FACTOR = 0.5
@@ -63,6 +67,8 @@ class QueryFacts:
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
     quoting: Mapping[str, str] = field(default_factory=dict)
     """Chunks holding verbatim a text the query quotes (chunk id -> the text)."""
+    traced: Mapping[str, str] = field(default_factory=dict)
+    """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
 
 
 def version_folder(path: str) -> str:
@@ -110,6 +116,10 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
         found.append(_exact_name(candidate, reason))
+    frame = facts.traced.get(candidate.chunk_id)
+    if frame:
+        reason = f"the stack trace's innermost frames ran `{frame}`"
+        found.append(Signal("traceback", TRACEBACK_FACTOR, reason))
     quoted = facts.quoting.get(candidate.chunk_id)
     if quoted:
         found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))

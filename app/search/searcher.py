@@ -23,6 +23,7 @@ from app.search.tokenize import (
     tokens,
     without_listings,
 )
+from app.search.traceback import frames
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -155,7 +156,10 @@ class Searcher:
             if len(holders) <= rerank.QUOTED_MOST
             for chunk_id in holders
         }
-        facts = rerank.QueryFacts(named, exact, version, members, quoting)
+        traced = self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH)
+        for chunk_id in traced:  # the frame's function is found even if no retriever did
+            fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
+        facts = rerank.QueryFacts(named, exact, version, members, quoting, traced)
         for chunk_id in members:  # `Expression.compile` is found even if no retriever did
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}

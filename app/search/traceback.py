@@ -1,0 +1,56 @@
+"""Stack traces pasted in a query: which functions ran, innermost first, and where they live
+in the repository being searched (the paths in a trace are the reporter's, not ours)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Python: `File "/site-packages/_pytest/_io/saferepr.py", line 23, in repr_instance`,
+# outermost frame first.
+_PYTHON_FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([A-Za-z_]\w{0,100})')
+# JavaScript (V8): `at Layer.handle [as handle_request] (/app/lib/router/layer.js:95:5)`,
+# innermost frame first; the name it was called by (`handle_request`) is the one defined.
+_JS_FRAME = re.compile(
+    r"\bat (?:async )?([A-Za-z_$][\w$.]{0,100})(?: \[as ([\w$]+)\])? \(([^()\s]{1,400}?):\d+:\d+\)"
+)
+
+
+def frames(text: str) -> list[tuple[str, str]]:
+    """(path, function) of every stack frame the text holds, innermost first."""
+    python = _PYTHON_FRAME.findall(text)
+    javascript = [
+        (path, alias or name.rsplit(".", 1)[-1]) for name, alias, path in _JS_FRAME.findall(text)
+    ]
+    return [*reversed(python), *javascript]
+
+
+def repository_path(path: str, by_name: dict[str, list[str]]) -> str | None:
+    """The repository file a frame's path most likely is: the one sharing the longest run of
+    trailing folders with it, at least the file and one folder unless the name is unique."""
+    parts = path.replace("\\", "/").split("/")
+    best, best_shared = None, 0
+    for candidate in by_name.get(parts[-1], ()):
+        shared = _shared_tail(parts, candidate.split("/"))
+        if shared > best_shared:
+            best, best_shared = candidate, shared
+    if best is None or (best_shared < 2 and len(by_name.get(parts[-1], ())) > 1):
+        return None
+    return best
+
+
+def _shared_tail(a: list[str], b: list[str]) -> int:
+    count = 0
+    for x, y in zip(reversed(a), reversed(b), strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+def names_by_file(paths: Iterable[str]) -> dict[str, list[str]]:
+    """Repository paths by file name."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        found.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return found

@@ -1,0 +1,101 @@
+"""Stack traces pasted in a query: frames parsed, mapped into the repository, and the
+functions they ran lifted in a real search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from app.search import rerank
+from app.search.traceback import frames, names_by_file, repository_path
+from app.service import Service
+
+PYTHON_TRACE = """INTERNALERROR> Traceback (most recent call last):
+INTERNALERROR>   File "/site/_pytest/main.py", line 191, in wrap_session
+INTERNALERROR>     session.exitstatus = doit(config, session) or 0
+INTERNALERROR>   File "/site/_pytest/_io/saferepr.py", line 60, in repr
+INTERNALERROR>     s = _format_repr_exception(exc, x)
+INTERNALERROR>   File "/site/_pytest/_io/saferepr.py", line 23, in _format_repr_exception
+INTERNALERROR>     exc_info, obj.__class__.__name__, id(obj)
+INTERNALERROR>   File "/home/me/project/test_it.py", line 6, in __repr__
+INTERNALERROR>     raise
+INTERNALERROR> RuntimeError: No active exception to reraise
+"""
+
+
+def test_frames_come_innermost_first() -> None:
+    assert frames(PYTHON_TRACE) == [
+        ("/home/me/project/test_it.py", "__repr__"),
+        ("/site/_pytest/_io/saferepr.py", "_format_repr_exception"),
+        ("/site/_pytest/_io/saferepr.py", "repr"),
+        ("/site/_pytest/main.py", "wrap_session"),
+    ]
+    node = """TypeError: handler is not a function
+    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)
+    at next (/app/node_modules/express/lib/router/route.js:137:13)
+    at async Promise.all (index 0)"""
+    assert frames(node) == [
+        ("/app/node_modules/express/lib/router/layer.js", "handle_request"),
+        ("/app/node_modules/express/lib/router/route.js", "next"),
+    ]
+    assert frames("no trace here, just File names like main.py") == []
+
+
+def test_a_frame_path_is_the_repository_file_with_the_longest_shared_tail() -> None:
+    by_name = names_by_file(
+        ["src/_pytest/main.py", "src/_pytest/_io/saferepr.py", "src/_pytest/__init__.py",
+         "src/_pytest/mark/__init__.py", "testing/main.py"]
+    )  # fmt: skip
+    site = "/site/_pytest/"
+    assert repository_path(site + "_io/saferepr.py", by_name) == "src/_pytest/_io/saferepr.py"
+    assert repository_path(site + "main.py", by_name) == "src/_pytest/main.py"
+    assert repository_path(site + "mark/__init__.py", by_name) == "src/_pytest/mark/__init__.py"
+    assert repository_path("/elsewhere/__init__.py", by_name) is None  # two, none closer
+    assert repository_path("/tmp/saferepr.py", by_name) == "src/_pytest/_io/saferepr.py"  # one
+    assert repository_path("/usr/lib/python3.8/reprlib.py", by_name) is None
+
+
+def test_the_functions_a_pasted_trace_ran_lead_the_results(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "src" / "_pytest" / "_io").mkdir(parents=True)
+    (repo / "src" / "_pytest" / "_io" / "saferepr.py").write_text(
+        "def _format_repr_exception(exc, obj):\n"
+        "    try:\n"
+        "        exc_info = _try_repr_or_str(exc)\n"
+        "    except BaseException as exc:\n"
+        "        exc_info = 'unpresentable exception ({})'.format(_try_repr_or_str(exc))\n"
+        "    return '<[{} raised in repr()] {} object at 0x{:x}>'.format(\n"
+        "        exc_info, type(obj).__name__, id(obj)\n"
+        "    )\n\n\n"
+        "def repr(x):\n"
+        "    try:\n"
+        "        return builtin_repr(x)\n"
+        "    except Exception as exc:\n"
+        "        return _format_repr_exception(exc, x)\n"
+    )
+    (repo / "src" / "_pytest" / "main.py").write_text(
+        "def wrap_session(config, doit):\n"
+        "    '''Run the session: an exception raised in it, in __repr__ or elsewhere, is an\n"
+        "    INTERNALERROR, reported when the exception is raised.'''\n"
+        "    try:\n"
+        "        session.exitstatus = doit(config, session) or 0\n"
+        "    except Exception:\n"
+        "        config.notify_exception(excinfo)  # INTERNALERROR, exception, session\n"
+    )
+    service = Service(repo, settings)
+    service.index()
+    issue = "INTERNALERROR when an exception is raised in __repr__\n\n" + PYTHON_TRACE
+    hits = service.search(issue, k=5).hits
+    assert hits[0].qualified_name == "_format_repr_exception", [h.qualified_name for h in hits]
+    signal = next(s for s in hits[0].explanation.signals if s.name == "traceback")
+    assert signal.factor == rerank.TRACEBACK_FACTOR
+    assert signal.reason == (
+        "the stack trace's innermost frames ran "
+        "`_format_repr_exception in src/_pytest/_io/saferepr.py`"
+    )
+    traced = {
+        h.qualified_name for h in hits if any(s.name == "traceback" for s in h.explanation.signals)
+    }
+    assert traced == {"_format_repr_exception", "repr"}  # the two innermost; not wrap_session
