@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from app.core.settings import Settings
+from app.service import Service
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -23,3 +25,19 @@ def sample_repo(tmp_path: Path) -> Path:
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
     return Settings(index_dir=tmp_path / "indexes")
+
+
+@pytest.fixture
+def indexed(tmp_path: Path, settings: Settings) -> Callable[[dict[str, str]], Service]:
+    """Builds a repository from {path: text} under tmp_path/repo and indexes it for real."""
+
+    def build(files: dict[str, str]) -> Service:
+        repo = tmp_path / "repo"
+        for path, text in files.items():
+            (repo / path).parent.mkdir(parents=True, exist_ok=True)
+            (repo / path).write_text(text)
+        service = Service(repo, settings)
+        service.index()
+        return service
+
+    return build

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from app.core.settings import Settings
 from app.search import rerank
 from app.search.tokenize import quoted_texts, without_listings
 from app.service import Service
+
+Indexed = Callable[[dict[str, str]], Service]
 
 RETRY = '''def retry_delay(attempt):
     """How long to wait before retry number `attempt`: {how}."""
@@ -61,21 +64,17 @@ def test_the_version_the_query_asks_about_wins(tmp_path: Path, settings: Setting
     assert not any(s.name == "other-version" for hit in plain for s in hit.explanation.signals)
 
 
-def test_a_public_name_finds_its_private_implementation(tmp_path: Path, settings: Settings) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "api.ts").write_text(
-        "export function _stringbool(params: Params) {\n"
-        "  const truthy = params.truthy ?? ['true', '1', 'yes', 'on'];\n"
-        "  return makeCodec(truthy, params.case ?? 'insensitive');\n"
-        "}\n"
+def test_a_public_name_finds_its_private_implementation(indexed: Indexed) -> None:
+    service = indexed(
+        {
+            "api.ts": "export function _stringbool(params: Params) {\n"
+            "  const truthy = params.truthy ?? ['true', '1', 'yes', 'on'];\n"
+            "  return makeCodec(truthy, params.case ?? 'insensitive');\n"
+            "}\n",
+            "notes.ts": "// Accepted strings: true and false values, case sensitivity and codecs.\n"
+            "export const truthyStrings = ['true', '1', 'yes', 'on'];\n",
+        }
     )
-    (repo / "notes.ts").write_text(
-        "// Accepted strings: true and false values, case sensitivity and codecs.\n"
-        "export const truthyStrings = ['true', '1', 'yes', 'on'];\n"
-    )
-    service = Service(repo, settings)
-    service.index()
     hits = service.search("Which strings does `z.stringbool()` accept as true?").hits
     assert hits[0].symbol == "_stringbool"
     assert any(s.name == "exact-name" for s in hits[0].explanation.signals)
@@ -137,45 +136,44 @@ def test_a_class_called_in_the_query_names_its_constructor(
         reasons = [s.reason for s in hits[chunk].explanation.signals]
         assert f"the query names `{pair or chunk.lower()}`, defined here" in reasons
     # The class head is named too, but the constructor has its own chunk: the head gets no boost.
-    hits = service.search("With `config.Limits(5, connect=10)`, how are the values resolved?").hits
-    names = [hit.qualified_name for hit in hits]
+    ranked = service.search("With `config.Limits(5, connect=10)`, how are the values resolved?")
+    names = [hit.qualified_name for hit in ranked.hits]
     assert names.index("Limits.__init__") < names.index("Limits"), names
-    head = next(hit for hit in hits if hit.qualified_name == "Limits")
+    head = next(hit for hit in ranked.hits if hit.qualified_name == "Limits")
     factors = {s.name: s.factor for s in head.explanation.signals}
     assert factors["exact-name"] == 1.0
 
 
+SLASHES = (
+    "package mux\n\n"
+    "// StrictSlash defines the trailing slash behavior for new routes.\n"
+    "func (r *Router) StrictSlash(value bool) *Router {\n"
+    "\tr.strictSlash = value\n"
+    "\treturn r\n"
+    "}\n\n"
+    "// KeepSlash is StrictSlash under another name.\n"
+    "func (r *Router) KeepSlash(value bool) *Router {\n"
+    "\treturn r.StrictSlash(value)\n"
+    "}\n\n"
+    "// redirectSlash redirects /path to /path/ and back when strict slash is on.\n"
+    "func redirectSlash(w Writer, req *Request, strictSlash bool, tpl string) {\n"
+    "\tpath := req.URL.Path\n"
+    '\tif strictSlash && strings.HasSuffix(tpl, "/") != strings.HasSuffix(path, "/") {\n'
+    '\t\tif strings.HasSuffix(tpl, "/") {\n'
+    '\t\t\tpath += "/"\n'
+    "\t\t} else {\n"
+    "\t\t\tpath = path[:len(path)-1]\n"
+    "\t\t}\n"
+    "\t\tRedirect(w, req, path, 301)\n"
+    "\t}\n"
+    "}\n"
+)
+
+
 def test_a_named_setter_or_wrapper_yields_to_the_code_that_does_the_work(
-    tmp_path: Path, settings: Settings
+    indexed: Indexed,
 ) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "mux.go").write_text(
-        "package mux\n\n"
-        "// StrictSlash defines the trailing slash behavior for new routes.\n"
-        "func (r *Router) StrictSlash(value bool) *Router {\n"
-        "\tr.strictSlash = value\n"
-        "\treturn r\n"
-        "}\n\n"
-        "// KeepSlash is StrictSlash under another name.\n"
-        "func (r *Router) KeepSlash(value bool) *Router {\n"
-        "\treturn r.StrictSlash(value)\n"
-        "}\n\n"
-        "// redirectSlash redirects /path to /path/ and back when strict slash is on.\n"
-        "func redirectSlash(w Writer, req *Request, strictSlash bool, tpl string) {\n"
-        "\tpath := req.URL.Path\n"
-        '\tif strictSlash && strings.HasSuffix(tpl, "/") != strings.HasSuffix(path, "/") {\n'
-        '\t\tif strings.HasSuffix(tpl, "/") {\n'
-        '\t\t\tpath += "/"\n'
-        "\t\t} else {\n"
-        "\t\t\tpath = path[:len(path)-1]\n"
-        "\t\t}\n"
-        "\t\tRedirect(w, req, path, 301)\n"
-        "\t}\n"
-        "}\n"
-    )
-    service = Service(repo, settings)
-    service.index()
+    service = indexed({"mux.go": SLASHES})
     for named, thin in (("StrictSlash", "accessor"), ("KeepSlash", "wrapper")):
         query = f"How does `{named}(true)` make /path and /path/ redirect to each other?"
         hits = service.search(query, k=5).hits
@@ -185,9 +183,7 @@ def test_a_named_setter_or_wrapper_yields_to_the_code_that_does_the_work(
         assert factors == {"exact-name": 1.0, thin: rerank.THIN_FACTOR}
 
 
-def test_a_pasted_package_listing_does_not_steer_an_issue_search(
-    tmp_path: Path, settings: Settings
-) -> None:
+def test_a_pasted_package_listing_does_not_steer_an_issue_search(indexed: Indexed) -> None:
     packages = [
         "attrs",
         "pluggy",
@@ -220,25 +216,22 @@ def test_a_pasted_package_listing_does_not_steer_an_issue_search(
         "pytz",
         "tornado",
     ]
-    repo = tmp_path / "repo"
-    (repo / "src").mkdir(parents=True)
-    (repo / "src" / "skipping.py").write_text(
-        "def evaluate_xfail_marks(item):\n"
+    files = {
+        "src/skipping.py": "def evaluate_xfail_marks(item):\n"
         '    """Evaluate xfail marks on item, also those added while the test runs."""\n'
         '    for mark in item.iter_markers(name="xfail"):\n'
         "        return Xfail(mark.kwargs.get('reason', ''))\n"
-    )
+    }
     for n in range(30):  # pinned dependencies, each naming some of the same packages
         pins = "".join(f'    "{name}=={n}.0",\n' for name in packages[n : n + 8])
-        (repo / f"pins_{n}.py").write_text(f"PINS_{n} = [\n{pins}]\n")
+        files[f"pins_{n}.py"] = f"PINS_{n} = [\n{pins}]\n"
     listing = "".join(f"{name:<20} {n}.{n + 1}.0\n" for n, name in enumerate(packages))
     issue = (
         "Dynamically adding an xfail marker no longer ignores the failure\n\n"
         f"Package              Version\n-------------------- -------\n{listing}\n"
         "request.node.add_marker(pytest.mark.xfail(reason='xfail'))\n"
     )
-    service = Service(repo, settings)
-    service.index()
+    service = indexed(files)
     result = service.search(issue, k=5)
     assert result.hits[0].path == "src/skipping.py", [hit.path for hit in result.hits]
     assert result.hits[0].explanation.bm25_rank == 1  # 6th when the listing counts
@@ -317,14 +310,8 @@ DIGEST = '''class DigestAuth(Auth):
 '''
 
 
-def test_a_named_class_cut_into_members_gives_its_boost_up_to_them(
-    tmp_path: Path, settings: Settings
-) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "auth.py").write_text(DIGEST)
-    service = Service(repo, settings)
-    service.index()
+def test_a_named_class_cut_into_members_gives_its_boost_up_to_them(indexed: Indexed) -> None:
+    service = indexed({"auth.py": DIGEST})
     hits = service.search("How does `DigestAuth` answer a 401 challenge from the server?").hits
     assert hits[0].qualified_name == "DigestAuth.auth_flow", [h.qualified_name for h in hits]
     head = next(hit for hit in hits if hit.qualified_name == "DigestAuth")
@@ -333,26 +320,22 @@ def test_a_named_class_cut_into_members_gives_its_boost_up_to_them(
     assert signal.reason.endswith("no boost: its members have chunks of their own")
 
 
-def test_a_mixed_case_name_meets_only_its_own_spelling(tmp_path: Path, settings: Settings) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "query.py").write_text(
-        "class QuerySet:\n"
-        '    """A lazy database lookup for a set of objects."""\n\n'
-        "    def filter(self, *args, **kwargs):\n"
-        "        return self._filter_or_exclude(False, args, kwargs)\n"
+def test_a_mixed_case_name_meets_only_its_own_spelling(indexed: Indexed) -> None:
+    service = indexed(
+        {
+            "query.py": "class QuerySet:\n"
+            '    """A lazy database lookup for a set of objects."""\n\n'
+            "    def filter(self, *args, **kwargs):\n"
+            "        return self._filter_or_exclude(False, args, kwargs)\n",
+            "admin.py": "def queryset(request, queryset):\n"
+            '    """Return the filtered queryset."""\n'
+            "    return queryset.filter(owner=request.user)\n\n\n"
+            "def xfail(reason):\n"
+            "    raise XFailed(reason)\n\n\n"
+            "class Xfail:\n"
+            "    reason: str\n",
+        }
     )
-    (repo / "admin.py").write_text(
-        "def queryset(request, queryset):\n"
-        '    """Return the filtered queryset."""\n'
-        "    return queryset.filter(owner=request.user)\n\n\n"
-        "def xfail(reason):\n"
-        "    raise XFailed(reason)\n\n\n"
-        "class Xfail:\n"
-        "    reason: str\n"
-    )
-    service = Service(repo, settings)
-    service.index()
 
     def boosted(query: str) -> set[str]:
         return {
@@ -378,13 +361,9 @@ def test_quoted_texts(query: str, texts: list[str]) -> None:
     assert quoted_texts(query) == texts
 
 
-def test_a_quoted_literal_lifts_the_few_chunks_that_hold_it(
-    tmp_path: Path, settings: Settings
-) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "route.js").write_text(
-        "Route.prototype.dispatch = function dispatch(req, res, done) {\n"
+def test_a_quoted_literal_lifts_the_few_chunks_that_hold_it(indexed: Indexed) -> None:
+    files = {
+        "route.js": "Route.prototype.dispatch = function dispatch(req, res, done) {\n"
         "  var idx = 0;\n"
         "  next();\n"
         "  function next(err) {\n"
@@ -401,13 +380,10 @@ def test_a_quoted_literal_lifts_the_few_chunks_that_hold_it(
         "  for (var i = 0; i < handles.length; i++) this.stack.push(new Layer(handles[i]));\n"
         "  return this;\n"
         "};\n"
-    )
+    }
     for n in range(6):  # "'GET'" is held by too many chunks to tell anything
-        (repo / f"verb{n}.js").write_text(
-            f"function verb{n}(req) {{\n  return req.method === 'GET';\n}}\n"
-        )
-    service = Service(repo, settings)
-    service.index()
+        files[f"verb{n}.js"] = f"function verb{n}(req) {{\n  return req.method === 'GET';\n}}\n"
+    service = indexed(files)
     hits = service.search("How does calling next('route') skip the remaining handlers?").hits
     assert hits[0].qualified_name == "Route.prototype.dispatch", [h.qualified_name for h in hits]
     reasons = [s.reason for s in hits[0].explanation.signals if s.name == "quoted"]

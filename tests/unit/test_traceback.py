@@ -3,9 +3,8 @@ functions they ran lifted in a real search."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-from app.core.settings import Settings
 from app.search import rerank
 from app.search.traceback import frames, names_by_file, repository_path
 from app.service import Service
@@ -56,11 +55,9 @@ def test_a_frame_path_is_the_repository_file_with_the_longest_shared_tail() -> N
 
 
 def test_the_functions_a_pasted_trace_ran_lead_the_results(
-    tmp_path: Path, settings: Settings
+    indexed: Callable[[dict[str, str]], Service],
 ) -> None:
-    repo = tmp_path / "repo"
-    (repo / "src" / "_pytest" / "_io").mkdir(parents=True)
-    (repo / "src" / "_pytest" / "_io" / "saferepr.py").write_text(
+    saferepr = (
         "def _format_repr_exception(exc, obj):\n"
         "    try:\n"
         "        exc_info = _try_repr_or_str(exc)\n"
@@ -75,7 +72,7 @@ def test_the_functions_a_pasted_trace_ran_lead_the_results(
         "    except Exception as exc:\n"
         "        return _format_repr_exception(exc, x)\n"
     )
-    (repo / "src" / "_pytest" / "main.py").write_text(
+    main = (
         "def wrap_session(config, doit):\n"
         "    '''Run the session: an exception raised in it, in __repr__ or elsewhere, is an\n"
         "    INTERNALERROR, reported when the exception is raised.'''\n"
@@ -84,8 +81,7 @@ def test_the_functions_a_pasted_trace_ran_lead_the_results(
         "    except Exception:\n"
         "        config.notify_exception(excinfo)  # INTERNALERROR, exception, session\n"
     )
-    service = Service(repo, settings)
-    service.index()
+    service = indexed({"src/_pytest/_io/saferepr.py": saferepr, "src/_pytest/main.py": main})
     issue = "INTERNALERROR when an exception is raised in __repr__\n\n" + PYTHON_TRACE
     hits = service.search(issue, k=5).hits
     assert hits[0].qualified_name == "_format_repr_exception", [h.qualified_name for h in hits]
