@@ -133,34 +133,9 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        spellings: dict[str, set[str]] = {}  # by name_key; empty: some spelling is loose
-        for word in identifiers(query):
-            key = rerank.name_key(word)
-            if not rerank.spelled_exactly(word):
-                spellings[key] = set()
-            elif spellings.get(key, {""}):
-                spellings.setdefault(key, set()).add(word.lstrip("_$"))
-        named = {key: self.corpus.name_counts[key] for key in spellings}
-        exact = {key: frozenset(words) for key, words in spellings.items() if words}
-        versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
-        members = {
-            chunk_id: pair
-            for pair in member_names(query)
-            for chunk_id in self.corpus.members_named(pair)
-        }
-        version = versions[0] if len(set(versions)) == 1 else ""
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
-        quoting = {
-            chunk_id: text
-            for text, holders in self.corpus.holding(list(fused), quoted_texts(query)).items()
-            if len(holders) <= rerank.QUOTED_MOST
-            for chunk_id in holders
-        }
-        traced = self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH)
-        for chunk_id in traced:  # the frame's function is found even if no retriever did
-            fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
-        facts = rerank.QueryFacts(named, exact, version, members, quoting, traced)
-        for chunk_id in members:  # `Expression.compile` is found even if no retriever did
+        facts = self._facts(query, list(fused))
+        for chunk_id in (*facts.members, *facts.traced):  # found even if no retriever did
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
@@ -193,6 +168,37 @@ class Searcher:
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
         return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
+
+    def _facts(self, query: str, candidates: list[str]) -> rerank.QueryFacts:
+        """What the query says about itself, checked against this index: the names it spells
+        (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
+        that few `candidates` hold, the functions its pasted stack trace ran."""
+        spellings: dict[str, set[str]] = {}  # by name_key; empty: some spelling is loose
+        for word in identifiers(query):
+            key = rerank.name_key(word)
+            if not rerank.spelled_exactly(word):
+                spellings[key] = set()
+            elif spellings.get(key, {""}):
+                spellings.setdefault(key, set()).add(word.lstrip("_$"))
+        versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
+        held = self.corpus.holding(candidates, quoted_texts(query))
+        return rerank.QueryFacts(
+            named={key: self.corpus.name_counts[key] for key in spellings},
+            spellings={key: frozenset(words) for key, words in spellings.items() if words},
+            version=versions[0] if len(set(versions)) == 1 else "",
+            members={
+                chunk_id: pair
+                for pair in member_names(query)
+                for chunk_id in self.corpus.members_named(pair)
+            },
+            quoting={
+                chunk_id: text
+                for text, holders in held.items()
+                if len(holders) <= rerank.QUOTED_MOST
+                for chunk_id in holders
+            },
+            traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
+        )
 
     def is_stale(self, path: str) -> bool:
         """Whether `path` changed on disk (or vanished) since it was indexed."""
