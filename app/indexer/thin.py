@@ -45,6 +45,8 @@ _BLOCK_LISTS = frozenset({"statement_list", "body_statement"})
 _LISTS = _BLOCK_LISTS | {"expression_list"}
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _RETURNS = frozenset({"return_statement", "return"})
+_HANDLERS = frozenset({"catch_clause", "except_clause"})
+_GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
 _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
 # `self.x`, `this.x`, `r.x`: a field of an object.
 _FIELDS = frozenset(
@@ -64,11 +66,44 @@ def thinness(d: Definition) -> str:
     body = find_body(d.core)
     if body is None:
         return ""
+    body = _unguarded(body)
     if _forwards(body):
         return WRAPPER
     if _accesses(body):
         return ACCESSOR
     return ""
+
+
+def _unguarded(body: Node) -> Node:
+    """The block a body runs under `try`, when the body is only that `try` and its handlers
+    only give up (`return None`, `raise`, `pass`): the guard adds no work of its own."""
+    statements = _statements(body)
+    if len(statements) != 1 or statements[0].type != "try_statement":
+        return body
+    guarded = statements[0].child_by_field_name("body")
+    handlers = [c for c in statements[0].named_children if c != guarded]
+    if guarded is None or not all(_gives_up(handler) for handler in handlers):
+        return body
+    return guarded
+
+
+def _gives_up(handler: Node) -> bool:
+    """A catch / except clause whose block returns nothing or a plain value, or re-raises."""
+    if handler.type not in _HANDLERS:
+        return False  # `finally`, `else`: work of their own
+    blocks = [c for c in handler.named_children if c.type in ("block", "statement_block")]
+    if len(blocks) != 1:
+        return False
+    statements = _statements(blocks[0])
+    if not statements:
+        return True
+    if len(statements) > 1:
+        return False
+    statement = statements[0]
+    if statement.type in _GIVE_UP:
+        return True
+    value = [c for c in statement.named_children if c.type not in _COMMENTS]
+    return statement.type in _RETURNS and (not value or value[0].type in _PLAIN_VALUES)
 
 
 def _statements(node: Node) -> list[Node]:

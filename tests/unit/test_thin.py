@@ -166,3 +166,50 @@ class Layer {
     flags = _definitions("javascript", source)
     assert flags["Layer.path"] == "accessor"
     assert flags["Layer.handle"] == ""
+
+
+def test_a_call_guarded_by_a_try_that_only_gives_up_is_still_thin() -> None:
+    python = _definitions(
+        "python",
+        """
+def load(path):
+    try:
+        return read_config(path)
+    except FileNotFoundError:
+        return None
+
+def strict(path):
+    try:
+        return read_config(path)
+    except ValueError as error:
+        raise ConfigError(path) from error
+
+def parse(path):
+    try:
+        text = read_config(path)
+        return text.split()
+    except ValueError:
+        return None
+""",
+    )
+    assert (python["load"], python["strict"], python["parse"]) == ("wrapper", "wrapper", "")
+    javascript = _definitions(
+        "javascript",
+        """
+function getPathname(req) {
+  try {
+    return parseUrl(req).pathname;
+  } catch (err) {
+    return undefined;
+  }
+}
+function logged(x) {
+  try { return g(x); } catch (e) { log(e); return null; }
+}
+function cleaned(x) {
+  try { return g(x); } finally { release(x); }
+}
+""",
+    )
+    assert javascript["getPathname"] == "accessor"  # it reads a field of the parsed URL
+    assert javascript["logged"] == javascript["cleaned"] == ""  # the handlers do work
