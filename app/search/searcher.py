@@ -173,18 +173,18 @@ class Searcher:
         """What the query says about itself, checked against this index: the names it spells
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the functions its pasted stack trace ran."""
-        spellings: dict[str, set[str]] = {}  # by name_key; empty: some spelling is loose
-        for word in identifiers(query):
-            key = rerank.name_key(word)
-            if not rerank.spelled_exactly(word):
-                spellings[key] = set()
-            elif spellings.get(key, {""}):
-                spellings.setdefault(key, set()).add(word.lstrip("_$"))
+        words = identifiers(query)
+        keys = {rerank.name_key(word) for word in words}
+        loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
+        spellings: dict[str, set[str]] = {}  # mixed-case spellings, for names never spelled loosely
+        for word in words:
+            if rerank.name_key(word) not in loose:
+                spellings.setdefault(rerank.name_key(word), set()).add(word.lstrip("_$"))
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         held = self.corpus.holding(candidates, quoted_texts(query))
         return rerank.QueryFacts(
-            named={key: self.corpus.name_counts[key] for key in spellings},
-            spellings={key: frozenset(words) for key, words in spellings.items() if words},
+            named={key: self.corpus.name_counts[key] for key in keys},
+            spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
             version=versions[0] if len(set(versions)) == 1 else "",
             members={
                 chunk_id: pair
