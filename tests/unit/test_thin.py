@@ -11,6 +11,17 @@ def _flags(path: str, source: str) -> dict[str, str]:
     return {c.qualified_name: c.thin for c in parse_file(path, source).chunks if c.symbol}
 
 
+def _definitions(language: str, source: str) -> dict[str, str]:
+    """The thinness of the first definition by each name, methods of small classes included
+    (they get no chunk of their own)."""
+    src = source.encode()
+    root = parser_for(language).parse(src).root_node
+    flags: dict[str, str] = {}
+    for d in find_definitions(language, root, src, line_starts(src)).definitions:
+        flags.setdefault(d.qualified, thinness(d))
+    return flags
+
+
 def test_python_wrapper_with_docstring_is_detected() -> None:
     source = '''
 def get(url):
@@ -66,17 +77,6 @@ func cleanPath(p string) string {
 def test_classes_and_empty_functions_are_not_wrappers() -> None:
     source = "class A:\n    pass\n\n\ndef noop():\n    pass\n"
     assert not any(_flags("a.py", source).values())
-
-
-def _definitions(language: str, source: str) -> dict[str, str]:
-    """The thinness of the first definition by each name, methods of small classes included
-    (they get no chunk of their own)."""
-    src = source.encode()
-    root = parser_for(language).parse(src).root_node
-    flags: dict[str, str] = {}
-    for d in find_definitions(language, root, src, line_starts(src)).definitions:
-        flags.setdefault(d.qualified, thinness(d))
-    return flags
 
 
 def test_arrow_function_whose_expression_is_a_call_is_a_wrapper() -> None:
