@@ -54,6 +54,14 @@ def _service(args: argparse.Namespace) -> Any:
     return Service(Path(args.path), settings)
 
 
+def index_if_needed(service: Any, quiet: bool, *, with_vectors: bool = True) -> None:
+    """Index the repository first when there is no index it can read (none, or an old one)."""
+    reason = service.needs_indexing()
+    if reason:
+        print(f"{service.root} {reason}; indexing it first", file=sys.stderr)
+        service.index(ProgressPrinter(quiet), with_vectors=with_vectors)
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     service = _service(args)
     report = service.index(
@@ -129,9 +137,7 @@ def _explain_line(hit: Any) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     service = _service(args)
-    if not service.is_indexed():
-        print(f"{service.root} is not indexed yet; indexing it first", file=sys.stderr)
-        service.index(ProgressPrinter(args.quiet))
+    index_if_needed(service, args.quiet)
     result = service.search(args.query, k=args.k, budget_tokens=args.budget)
     if args.json:
         payload = {

@@ -15,7 +15,7 @@ from app.core.settings import Settings, load_settings
 from app.indexer.context import is_test_path
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
-from app.store.manifest import IndexCorrupt, read_manifest
+from app.store.manifest import SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.store import Store
 
 if TYPE_CHECKING:
@@ -46,8 +46,18 @@ class Service:
         self._embedder_lock = threading.Lock()
 
     # -- indexing --------------------------------------------------------------------------
-    def is_indexed(self) -> bool:
-        return read_manifest(self.index_dir) is not None
+    def needs_indexing(self) -> str:
+        """Why the index cannot be read as it is ("" when it can): none yet, or one written
+        by an older repolens-tui, whose tables this one does not read."""
+        manifest = read_manifest(self.index_dir)
+        if manifest is None:
+            return "is not indexed yet"
+        if manifest.schema_version != SCHEMA_VERSION:
+            return (
+                f"has an index written by an older repolens-tui (schema "
+                f"{manifest.schema_version}, this one reads {SCHEMA_VERSION})"
+            )
+        return ""
 
     def index(
         self,

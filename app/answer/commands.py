@@ -52,12 +52,10 @@ def answer_json(answer: Any) -> dict[str, Any]:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from app.cli import ProgressPrinter, _service
+    from app.cli import _service, index_if_needed
 
     service = _service(args)
-    if not service.is_indexed():
-        print(f"{service.root} is not indexed yet; indexing it first", file=sys.stderr)
-        service.index(ProgressPrinter(args.quiet))
+    index_if_needed(service, args.quiet)
 
     def stream(piece: str) -> None:
         sys.stdout.write(printable(piece))

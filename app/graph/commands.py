@@ -13,12 +13,10 @@ TIER_CHOICES = ("certain", "probable", "uncertain")
 
 
 def _ready_service(args: argparse.Namespace) -> Any:
-    from app.cli import ProgressPrinter, _service
+    from app.cli import _service, index_if_needed
 
     service = _service(args)
-    if not service.is_indexed():
-        print(f"{service.root} is not indexed yet; indexing it first", file=sys.stderr)
-        service.index(ProgressPrinter(args.quiet), with_vectors=False)
+    index_if_needed(service, args.quiet, with_vectors=False)
     return service
 
 

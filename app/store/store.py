@@ -20,6 +20,7 @@ from app.store.manifest import (
     SCHEMA_VERSION,
     STRATEGY_VERSION,
     IndexCorrupt,
+    IndexIncompatible,
     Manifest,
     read_manifest,
     write_manifest,
@@ -127,6 +128,12 @@ class Store:
         manifest = read_manifest(index_dir)
         if manifest is None:
             raise IndexCorrupt(f"no index at {index_dir}")
+        if manifest.schema_version < SCHEMA_VERSION:
+            raise IndexIncompatible(
+                f"the index at {index_dir} was written by an older repolens-tui (schema "
+                f"{manifest.schema_version}, this one reads {SCHEMA_VERSION}); run "
+                f"`repolens-tui index {manifest.repo_root}` to rebuild it"
+            )
         store = cls(index_dir, manifest)
         store._checkout()
         return store

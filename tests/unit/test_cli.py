@@ -134,6 +134,28 @@ def test_index_from_a_newer_version_is_refused(
     assert "newer repolens-tui" in capsys.readouterr().err
 
 
+def test_index_from_an_older_version_is_rebuilt_by_search_and_named_by_stats(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["index", str(sample_repo), "--index-dir", str(index_root), "-q"]) == 0
+    manifest_file = paths.index_dir_for(index_root, sample_repo) / "manifest.json"
+    manifest = json.loads(manifest_file.read_text())
+    manifest["schema_version"] = SCHEMA_VERSION - 1
+    manifest_file.write_text(json.dumps(manifest))
+    capsys.readouterr()
+
+    assert main(["stats", str(sample_repo), "--index-dir", str(index_root)]) == 1
+    error = capsys.readouterr().err
+    assert "written by an older repolens-tui" in error and "repolens-tui index" in error
+
+    query = "set a cookie with an expiry"
+    assert main(["search", str(sample_repo), query, "--index-dir", str(index_root), "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "older repolens-tui" in captured.err and "indexing it first" in captured.err
+    assert "res.cookie" in captured.out
+    assert json.loads(manifest_file.read_text())["schema_version"] == SCHEMA_VERSION
+
+
 def test_help_names_the_tui_and_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["--help"])
