@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.core.models import Chunk
-from app.search.tokenize import token_text
+from app.search.tokenize import name_words, token_text
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
@@ -44,9 +44,14 @@ def search_text(chunk: Chunk) -> str:
 
 
 def embed_text(chunk: Chunk, max_chars: int) -> str:
-    """What the embedding model sees: header, doc, then the body, cut to a character budget
-    (the model truncates at its token limit anyway; cutting first saves tokenizer time)."""
+    """What the embedding model sees: header, the name in plain words (`$ZodCatch` -> "zod
+    catch": the model reads words, and split identifiers are sub-word pieces to it), doc,
+    then the body, cut to a character budget (the model truncates at its token limit anyway;
+    cutting first saves tokenizer time)."""
     head = header(chunk)
+    name = chunk.qualified_name or chunk.symbol
+    if name:
+        head = f"{head}\n{name_words(name)}"
     doc = chunk.doc.strip()
     body = chunk.text
     text = f"{head}\n{doc}\n{body}" if doc and doc not in body else f"{head}\n{body}"

@@ -43,6 +43,12 @@ def _word_tokens(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def name_words(name: str) -> str:
+    """A definition's name in plain lower-case words, for a model that reads words, not
+    identifiers: `BaseClient._redirect_method` -> "base client redirect method"."""
+    return " ".join(part.lower() for part in _CAMEL.findall(name))
+
+
 def tokens(text: str) -> list[str]:
     """Search tokens of any text, in order, duplicates kept (BM25 counts them)."""
     out: list[str] = []
