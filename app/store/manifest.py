@@ -16,7 +16,7 @@ from typing import IO, Any
 
 # Bump when the tables' columns or meaning change; older indexes are rebuilt, newer refused.
 SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) for `delegates`
-# Bump when chunking or token text changes: every file is re-processed.
+# Bump when chunking, token text or embedded text changes: every file is re-processed.
 STRATEGY_VERSION = "chunk-9"
 
 MANIFEST_NAME = "manifest.json"
