@@ -143,19 +143,28 @@ class Corpus:
                     found[text].append(chunk_id)
         return found
 
+    def files_named(self, mentions: list[str]) -> set[str]:
+        """The repository files that paths a query names (`src/_pytest/skipping.py`, or the
+        reporter's `/site-packages/_pytest/skipping.py`) most likely are."""
+        found = (repository_path(path, self._file_names()) for path in mentions)
+        return {path for path in found if path}
+
+    def _file_names(self) -> dict[str, list[str]]:
+        if self._by_file_name is None:
+            self._by_file_name = names_by_file(self.by_path)
+        return self._by_file_name
+
     def traced(self, frames: list[tuple[str, str]], depth: int) -> dict[str, str]:
         """The chunks of the functions that the `depth` innermost stack frames found in this
         repository ran (chunk id -> "function in path"); a method of a class kept in one
         chunk is found in that chunk's text."""
         if not frames:
             return {}
-        if self._by_file_name is None:
-            self._by_file_name = names_by_file(self.by_path)
         ids, symbols, texts = self.columns["id"], self.columns["symbol"], self.columns["text"]
         found: dict[str, str] = {}
         matched = 0
         for path, name in frames:
-            local = repository_path(path, self._by_file_name)
+            local = repository_path(path, self._file_names())
             rows = [i for i in self.by_path.get(local or "", ()) if self.alive[i]]
             ran = [i for i in rows if symbols[i] == name]
             if not ran:

@@ -29,6 +29,10 @@ EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse
 # verbatim, and at most QUOTED_MOST candidates do: a text many chunks hold tells nothing.
 QUOTED_FACTOR = 1.5
 QUOTED_MOST = 5
+# The query names the file a chunk is in (`the bug is in src/_pytest/skipping.py`), and at
+# most NAMED_FILES_MOST files: a report that names many points at none in particular.
+NAMED_FILE_FACTOR = 1.5
+NAMED_FILES_MOST = 3
 # A stack trace in the query: the functions its innermost frames in this repository ran
 # are where the error was raised (TRACEBACK_DEPTH frames, innermost first).
 TRACEBACK_FACTOR = 2.0
@@ -69,6 +73,8 @@ class QueryFacts:
     """Chunks holding verbatim a text the query quotes (chunk id -> the text)."""
     traced: Mapping[str, str] = field(default_factory=dict)
     """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
+    files: frozenset[str] = frozenset()
+    """Repository files the query names by path, when it names at most NAMED_FILES_MOST."""
 
 
 def version_folder(path: str) -> str:
@@ -120,6 +126,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     if frame:
         reason = f"the stack trace's innermost frames ran `{frame}`"
         found.append(Signal("traceback", TRACEBACK_FACTOR, reason))
+    if candidate.path in facts.files:
+        reason = f"the query names its file, {candidate.path}"
+        found.append(Signal("named-file", NAMED_FILE_FACTOR, reason))
     quoted = facts.quoting.get(candidate.chunk_id)
     if quoted:
         found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))

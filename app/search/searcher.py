@@ -23,7 +23,7 @@ from app.search.tokenize import (
     tokens,
     without_listings,
 )
-from app.search.traceback import frames
+from app.search.traceback import frames, named_paths
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -172,7 +172,8 @@ class Searcher:
     def _facts(self, query: str, candidates: list[str]) -> rerank.QueryFacts:
         """What the query says about itself, checked against this index: the names it spells
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
-        that few `candidates` hold, the functions its pasted stack trace ran."""
+        that few `candidates` hold, the files it names, the functions its pasted stack trace
+        ran."""
         words = identifiers(query)
         keys = {rerank.name_key(word) for word in words}
         loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
@@ -182,6 +183,7 @@ class Searcher:
                 spellings.setdefault(rerank.name_key(word), set()).add(word.lstrip("_$"))
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         held = self.corpus.holding(candidates, quoted_texts(query))
+        files = self.corpus.files_named(named_paths(query))
         return rerank.QueryFacts(
             named={key: self.corpus.name_counts[key] for key in keys},
             spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
@@ -198,6 +200,7 @@ class Searcher:
                 for chunk_id in holders
             },
             traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
+            files=frozenset(files) if len(files) <= rerank.NAMED_FILES_MOST else frozenset(),
         )
 
     def is_stale(self, path: str) -> bool:

@@ -1,5 +1,6 @@
-"""Stack traces pasted in a query: which functions ran, innermost first, and where they live
-in the repository being searched (the paths in a trace are the reporter's, not ours)."""
+"""Stack traces pasted in a query (which functions ran, innermost first) and the file paths a
+query names, and where they live in the repository being searched (the paths in a report
+are the reporter's, not ours)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ _PYTHON_FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([A-Za-z_]\w{0
 _JS_FRAME = re.compile(
     r"\bat (?:async )?([A-Za-z_$][\w$.]{0,100})(?: \[as ([\w$]+)\])? \(([^()\s]{1,400}?):\d+:\d+\)"
 )
+
+
+# A path with at least one folder and an extension: `src/_pytest/skipping.py`,
+# `/usr/lib/python3.8/site-packages/_pytest/main.py:238`; not `res.json` or a URL.
+_PATH = re.compile(r"(?<![\w/.~:-])~?/?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])")
+
+
+def named_paths(text: str) -> list[str]:
+    """The file paths a text names (each once, in order), as written."""
+    return list(dict.fromkeys(_PATH.findall(text)))
 
 
 def frames(text: str) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.search import rerank
-from app.search.traceback import frames, names_by_file, repository_path
+from app.search.traceback import frames, named_paths, names_by_file, repository_path
 from app.service import Service
 
 PYTHON_TRACE = """INTERNALERROR> Traceback (most recent call last):
@@ -95,3 +95,52 @@ def test_the_functions_a_pasted_trace_ran_lead_the_results(
         h.qualified_name for h in hits if any(s.name == "traceback" for s in h.explanation.signals)
     }
     assert traced == {"_format_repr_exception", "repr"}  # the two innermost; not wrap_session
+
+
+def test_paths_a_report_names_are_found_but_not_urls_or_calls() -> None:
+    report = (
+        "SKIPPED [1] src/_pytest/skipping.py:238: unconditional skip; res.json() is fine, see "
+        "https://docs.pytest.org/en/6.0.0/logging.html and ~/proj/conftest.py, e.g. and/or "
+        'File "/usr/lib/python3.8/site-packages/_pytest/main.py", then src/_pytest/skipping.py'
+    )
+    assert named_paths(report) == [
+        "src/_pytest/skipping.py",
+        "~/proj/conftest.py",
+        "/usr/lib/python3.8/site-packages/_pytest/main.py",
+    ]
+
+
+def test_a_file_the_query_names_lifts_its_chunks_unless_it_names_many(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    files = {
+        "src/pkg/outcomes.py": (
+            "def skip(reason):\n"
+            '    """Skip the running test with the given reason; the skip location is where\n'
+            '    this is called."""\n'
+            "    raise Skipped(reason, location=caller())\n"
+        ),
+        "src/pkg/skipping.py": (
+            "def makereport(item, call):\n"
+            '    """Build the report of a test that ran."""\n'
+            "    report = Report(item, call)\n"
+            "    if item.marked_xfail and not item.config.runxfail:\n"
+            "        report.outcome = 'xfailed'\n"
+            "    return report\n"
+        ),
+        "src/pkg/a.py": "def a():\n    return 1\n",
+        "src/pkg/b.py": "def b():\n    return 2\n",
+    }
+    service = indexed(files)
+    issue = "--runxfail breaks the skip location reported. The bug is in src/pkg/skipping.py"
+    hits = service.search(issue, k=5).hits
+    assert hits[0].path == "src/pkg/skipping.py", [h.path for h in hits]
+    named = [s for s in hits[0].explanation.signals if s.name == "named-file"]
+    assert [(s.factor, s.reason) for s in named] == [
+        (rerank.NAMED_FILE_FACTOR, "the query names its file, src/pkg/skipping.py")
+    ]
+    assert not any(s.name == "named-file" for h in hits[1:] for s in h.explanation.signals)
+
+    many = issue + " or src/pkg/outcomes.py, src/pkg/a.py, src/pkg/b.py"
+    signals = [s.name for h in service.search(many, k=5).hits for s in h.explanation.signals]
+    assert "named-file" not in signals
