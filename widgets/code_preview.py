@@ -69,11 +69,13 @@ class CodePreview(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a hit to see its code.", style="dim"), id="code")
 
-    def show(self, shown: Highlighted) -> None:
+    def show(self, shown: Highlighted, why: str = "") -> None:
+        """`why`: one line under the code, why the hit ranks where it does ("" for none)."""
         self.query_one("#code", Static).update(shown.text)
         self.border_title = f"{shown.path}:{shown.start_line}-{shown.end_line}"
+        self.border_subtitle = why
         self.scroll_to(y=max(0, shown.start_line - shown.first_line - 2), animate=False)
 
     def show_message(self, message: str) -> None:
         self.query_one("#code", Static).update(Text(message, style="dim"))
-        self.border_title = ""
+        self.border_title = self.border_subtitle = ""

@@ -224,6 +224,12 @@ class Explanation:
     signals: tuple[Signal, ...] = ()
     final_score: float = 0.0
 
+    def summary(self) -> str:
+        """One line: the two retrievers' ranks, then each signal's factor and name."""
+        parts = [f"bm25 #{self.bm25_rank or '-'}", f"vector #{self.vector_rank or '-'}"]
+        parts += [f"x{signal.factor:g} {signal.name}" for signal in self.signals]
+        return " · ".join(parts)
+
 
 @dataclass(frozen=True, slots=True)
 class Hit:

@@ -327,20 +327,21 @@ class RepolensApp(App[None]):
         self._preview_timer = self.set_timer(PREVIEW_SETTLE_S, lambda: self._load_source(hit))
 
     def _load_source(self, code: Hit | SymbolRef) -> None:
-        self._read_source(code.path, code.start_line, code.end_line, self.current_theme.dark)
+        why = code.explanation.summary() if isinstance(code, Hit) else ""
+        self._read_source(code.path, code.start_line, code.end_line, self.current_theme.dark, why)
 
     @work(thread=True, exclusive=True, group="preview")
-    def _read_source(self, path: str, start_line: int, end_line: int, dark: bool) -> None:
+    def _read_source(self, path: str, start_line: int, end_line: int, dark: bool, why: str) -> None:
         text = self.service.source(path)
         shown = highlight(path, text, start_line, end_line, dark)
-        self.post_message(SourceLoaded(text, shown))
+        self.post_message(SourceLoaded(text, shown, why))
 
     @on(SourceLoaded)
     def _show_source(self, message: SourceLoaded) -> None:
         shown = message.highlighted
         self.shown = (shown.path, shown.start_line, shown.end_line, message.text)
         for preview in self.query("#preview").results(CodePreview):  # the main screen's
-            preview.show(shown)
+            preview.show(shown, message.why)
 
     # -- symbols and the call graph ----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

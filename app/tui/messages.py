@@ -44,12 +44,14 @@ class IndexStatusChanged(Message):
 
 
 class SourceLoaded(Message):
-    """A file read and highlighted for the preview, around the chunk or symbol chosen."""
+    """A file read and highlighted for the preview, around the chunk or symbol chosen;
+    `why`: for a hit, why it ranks where it does (one line)."""
 
-    def __init__(self, text: str, highlighted: Highlighted) -> None:
+    def __init__(self, text: str, highlighted: Highlighted, why: str = "") -> None:
         super().__init__()
         self.text = text
         self.highlighted = highlighted
+        self.why = why
 
 
 class SymbolOpened(Message):

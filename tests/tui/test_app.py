@@ -31,6 +31,8 @@ async def test_type_a_question_and_read_the_code(
         assert hits.hits[0].symbol == "retry_backoff"
         preview = app.query_one("#preview", CodePreview)
         await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+        assert preview.border_subtitle == hits.hits[0].explanation.summary()  # why it ranks
+        assert str(preview.border_subtitle).startswith("bm25 #")
         await pilot.press("ctrl+r", "j")
         assert hits.highlighted == 1
         await wait_for(pilot, lambda: f":{hits.hits[1].start_line}-" in str(preview.border_title))

@@ -9,6 +9,7 @@ import pytest
 
 from app.cli import main
 from app.core import paths
+from app.core.models import Explanation, Signal
 from app.store.manifest import SCHEMA_VERSION, WriteLock
 
 
@@ -194,3 +195,11 @@ def test_explain_prints_each_signal_with_its_reason(
     assert lines[readme + 2] == "        x0.7 prose: chunk is documentation, not code"
     wrapper = next(n for n, line in enumerate(lines) if "exports.clearCookie" in line)
     assert lines[wrapper + 2] == "        x0.6 wrapper: its body only forwards to another call"
+
+
+def test_an_explanation_sums_up_in_one_line() -> None:
+    signals = (Signal("exact-name", 3.0, "named"), Signal("wrapper", 0.6, "forwards"))
+    assert Explanation(4, None, 0.03, signals).summary() == (
+        "bm25 #4 · vector #- · x3 exact-name · x0.6 wrapper"
+    )
+    assert Explanation(None, 2, 0.01).summary() == "bm25 #- · vector #2"
