@@ -18,8 +18,12 @@ _JS_FRAME = re.compile(
 
 
 # A path with at least one folder and an extension: `src/_pytest/skipping.py`,
-# `/usr/lib/python3.8/site-packages/_pytest/main.py:238`; not `res.json` or a URL.
-_PATH = re.compile(r"(?<![\w/.~:-])~?/?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])")
+# `/usr/lib/python3.8/site-packages/_pytest/main.py:238`, `C:\proj\src\app.py`; not
+# `res.json` or a URL.
+_PATH = re.compile(
+    r"(?<![\w/\\.~:-])(?:~|[A-Za-z]:)?[/\\]*(?:[\w.-]+[/\\]+)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,5}"
+    r"(?![\w/\\])"
+)
 
 
 def named_paths(text: str) -> list[str]:
@@ -39,7 +43,7 @@ def frames(text: str) -> list[tuple[str, str]]:
 def repository_path(path: str, by_name: dict[str, list[str]]) -> str | None:
     """The repository file a frame's path most likely is: the one sharing the longest run of
     trailing folders with it, at least the file and one folder unless the name is unique."""
-    parts = path.replace("\\", "/").split("/")
+    parts = re.split(r"[/\\]+", path)
     best, best_shared = None, 0
     for candidate in by_name.get(parts[-1], ()):
         shared = _shared_tail(parts, candidate.split("/"))

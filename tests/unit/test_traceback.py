@@ -52,6 +52,10 @@ def test_a_frame_path_is_the_repository_file_with_the_longest_shared_tail() -> N
     assert repository_path("/elsewhere/__init__.py", by_name) is None  # two, none closer
     assert repository_path("/tmp/saferepr.py", by_name) == "src/_pytest/_io/saferepr.py"  # one
     assert repository_path("/usr/lib/python3.8/reprlib.py", by_name) is None
+    windows = "C:\\Python38\\Lib\\site-packages\\_pytest\\main.py"  # two main.py here
+    assert repository_path(windows, by_name) == "src/_pytest/main.py"
+    doubled = windows.replace("\\", "\\\\")  # as a Python string literal shows it
+    assert repository_path(doubled, by_name) == "src/_pytest/main.py"
 
 
 def test_the_functions_a_pasted_trace_ran_lead_the_results(
@@ -102,11 +106,13 @@ def test_paths_a_report_names_are_found_but_not_urls_or_calls() -> None:
         "SKIPPED [1] src/_pytest/skipping.py:238: unconditional skip; res.json() is fine, see "
         "https://docs.pytest.org/en/6.0.0/logging.html and ~/proj/conftest.py, e.g. and/or "
         'File "/usr/lib/python3.8/site-packages/_pytest/main.py", then src/_pytest/skipping.py'
+        " and C:\\proj\\src\\app.py"
     )
     assert named_paths(report) == [
         "src/_pytest/skipping.py",
         "~/proj/conftest.py",
         "/usr/lib/python3.8/site-packages/_pytest/main.py",
+        "C:\\proj\\src\\app.py",
     ]
 
 
