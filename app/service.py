@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from app.core import paths
 from app.core.events import ProgressCallback, RunControl, ignore_progress
+from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
-from app.indexer.context import is_test_path
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
 from app.store.manifest import SCHEMA_VERSION, IndexCorrupt, read_manifest
@@ -20,10 +20,18 @@ from app.store.store import Store
 
 if TYPE_CHECKING:
     from app.answer.engine import Answer, Answerer, CitationCallback, TokenCallback
+    from app.core.events import WorkerStatus
+    from app.graph.navigate import CallsAnswer, GraphView
+    from app.indexer.embed import Embedder
+    from app.indexer.worker import IndexWorker, StatusCallback
 
 
 class RepositoryError(Exception):
     """A problem with the repository path itself; the message is for people."""
+
+
+def _ignore_status(status: WorkerStatus) -> None:
+    pass
 
 
 class Service:
@@ -39,9 +47,9 @@ class Service:
         self.settings = settings or load_settings()
         self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
         self._searcher: Searcher | None = None
-        self._embedder: Any | None = None
+        self._embedder: Embedder | None = None
         self._answerer: Answerer | None = None
-        self._graph: Any | None = None  # app.graph.navigate.GraphView, loaded on first use
+        self._graph: GraphView | None = None  # loaded on first use
         self._lock = threading.Lock()
         self._embedder_lock = threading.Lock()
 
@@ -105,6 +113,24 @@ class Service:
             on_vectors=self._vectors_arrived,
             embedder=self._embedder,
         )
+
+    def live(
+        self,
+        on_status: StatusCallback | None = None,
+        *,
+        watch: bool = True,
+        with_vectors: bool = True,
+    ) -> IndexWorker:
+        """Start the live index: bring the index up to date, then (with `watch`) keep it so
+        as files change, in a thread of its own. `on_status` gets every `WorkerStatus` from
+        that thread; `stop()` the returned worker when done."""
+        from app.indexer.worker import IndexWorker
+
+        worker = IndexWorker(
+            self, on_status or _ignore_status, watch=watch, with_vectors=with_vectors
+        )
+        worker.start()
+        return worker
 
     def catch_up_graph(self, control: RunControl | None = None) -> dict[str, Any] | None:
         """Resolve the calls an index run left pending (see `index(with_graph=False)`);
@@ -191,7 +217,7 @@ class Service:
                     target.unlink()
 
     # -- searching -------------------------------------------------------------------------
-    def embedder(self) -> Any:
+    def embedder(self) -> Embedder:
         with self._embedder_lock:
             if self._embedder is None:
                 from app.indexer.embed import Embedder
@@ -293,8 +319,8 @@ class Service:
         return text
 
     # -- call graph ------------------------------------------------------------------------
-    def graph(self) -> Any:
-        """The published call graph in memory (app.graph.navigate.GraphView)."""
+    def graph(self) -> GraphView:
+        """The published call graph in memory."""
         with self._lock:
             if self._graph is None:
                 from app.graph.navigate import GraphView
@@ -306,11 +332,11 @@ class Service:
                 self._graph = GraphView(Store.open(self.index_dir))
             return self._graph
 
-    def callers(self, symbol: str, min_tier: str = "uncertain") -> Any:
+    def callers(self, symbol: str, min_tier: str = "uncertain") -> CallsAnswer:
         """Who calls `symbol` (name, Class.method or qualified name), most confident first."""
         return self.graph().callers(symbol, min_tier)
 
-    def callees(self, symbol: str, min_tier: str = "uncertain") -> Any:
+    def callees(self, symbol: str, min_tier: str = "uncertain") -> CallsAnswer:
         return self.graph().callees(symbol, min_tier)
 
     def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Platform paths: the config file, the index root, the model cache."""
+"""Platform paths (the config file, the index root, the model cache) and path roles (test code)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,12 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "repolens-tui"
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
+    r"|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
+    re.IGNORECASE,
+)
 
 
 def config_file() -> Path:
@@ -38,3 +44,8 @@ def index_dir_for(index_root: Path, repo_root: Path) -> Path:
     digest = hashlib.sha1(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", resolved.name or "root")[:40]
     return index_root / f"{name}-{digest}"
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a repository path is test code (a tests folder, test_*.py, *.test.js, ...)."""
+    return bool(_TEST_PATH.search(path))

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.models import TIERS, tier_of
+from app.core.paths import is_test_path
 from app.graph.facts import split_id
-from app.indexer.context import is_test_path
 from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
 
 MODULE_SYMBOL = "<module>"

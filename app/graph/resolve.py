@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
-from app.graph.extract import TRUNCATED
 from app.graph.facts import FileFacts, symbol_id
+from app.parse.calls import TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {

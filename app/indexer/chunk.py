@@ -7,8 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.models import DEFINITION_KINDS, Chunk, ParsedFile, Symbol
-from app.graph.extract import extract
-from app.indexer.chunk_defs import (
+from app.indexer.chunk_text import (
+    is_trivial,
+    line_count,
+    make_chunk,
+    markdown_chunks,
+    split_range,
+    text_breaks,
+    trim_blank,
+    window_chunks,
+)
+from app.parse.calls import extract
+from app.parse.definitions import (
     CONTAINERS,
     Definition,
     Found,
@@ -19,25 +29,14 @@ from app.indexer.chunk_defs import (
     parser_for,
     signature,
 )
-from app.indexer.chunk_text import (
-    clip_doc,
-    is_trivial,
-    line_count,
-    make_chunk,
-    markdown_chunks,
-    split_range,
-    strip_comment,
-    text_breaks,
-    trim_blank,
-    window_chunks,
-)
-from app.indexer.languages import (
+from app.parse.languages import (
     DATA_LANGUAGES,
     MARKDOWN_LANGUAGES,
     has_definitions,
     language_for_path,
 )
-from app.indexer.thin import FUNCTION_KINDS, thinness
+from app.parse.text import clip_doc, strip_comment
+from app.parse.thin import FUNCTION_KINDS, thinness
 
 # A class this short stays one chunk (its methods are symbols only).
 SMALL_CONTAINER_LINES = 40

@@ -6,21 +6,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from app.core.models import Chunk
+from app.parse.text import SIGNATURE_CHARS, collapse
 
-SIGNATURE_CHARS = 300
-DOC_CHARS = 600
 # Headings longer than this are not headings (and a 1 MB line must not reach the regexes).
 _HEADING_CHARS = 1000
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_COMMENT_MARK = re.compile(r"^\s*(?:/\*+!?|\*+/|\*+|//+!?|#+!?|--+|;+|<!--)\s?")
-_COMMENT_END = re.compile(r"\s*(?:\*+/|-->)\s*$")
-# Banner rules (`//////`, `# ======`) and C# XML doc tags carry no words worth keeping.
-_RULE = re.compile(r"^(?:[/*#=\-~+_]\s*){3,}|(?:\s*[/*#=\-~+_]){3,}$")
-_XML_TAG = re.compile(r"</?(?:summary|remarks|returns|param|typeparam|value|para|example)\b[^>]*>")
-_SPACE = re.compile(r"\s+")
 _TRIVIAL_CHARS = frozenset(")]}(;, \t")
 _TRIVIAL_WORDS = frozenset({"end", "fi", "done", "esac"})
 
@@ -29,28 +22,6 @@ def line_count(lines: Sequence[str]) -> int:
     """Number of real lines: a trailing newline does not start another one."""
     n = len(lines)
     return n - 1 if n > 1 and lines[-1] == "" else (0 if n == 1 and lines[0] == "" else n)
-
-
-def collapse(text: str, limit: int) -> str:
-    """Whitespace-collapsed text cut to `limit` characters."""
-    out = _SPACE.sub(" ", text).strip()
-    return out if len(out) <= limit else out[: limit - 1].rstrip() + "…"
-
-
-def strip_comment(text: str) -> str:
-    """Comment text without its markers (//, #, /** */, --), one line per source line."""
-    out: list[str] = []
-    for raw in text.split("\n"):
-        line = _COMMENT_END.sub("", _COMMENT_MARK.sub("", raw, count=1))
-        line = _XML_TAG.sub("", _RULE.sub("", line)).rstrip()
-        if line.strip() or (out and out[-1]):
-            out.append(line)
-    return "\n".join(out).strip()
-
-
-def clip_doc(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= DOC_CHARS else text[: DOC_CHARS - 1].rstrip() + "…"
 
 
 def is_trivial(line: str) -> bool:

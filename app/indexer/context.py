@@ -3,25 +3,8 @@ a chunk for the full-text index and for the embedding model."""
 
 from __future__ import annotations
 
-import re
-
 from app.core.models import Chunk
 from app.search.tokenize import name_words, token_text
-
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
-    r"|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
-    re.IGNORECASE,
-)
-_PROSE_LANGUAGES = frozenset({"markdown", "text", "rst", "restructuredtext"})
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_PATH.search(path))
-
-
-def is_prose(chunk: Chunk) -> bool:
-    return chunk.language in _PROSE_LANGUAGES
 
 
 def header(chunk: Chunk) -> str:

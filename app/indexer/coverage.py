@@ -8,8 +8,8 @@ from typing import Any
 
 from app.core.models import DEFINITION_KINDS
 from app.indexer.chunk import covered_lines
-from app.indexer.languages import DATA_LANGUAGES
 from app.indexer.walk import read_source
+from app.parse.languages import DATA_LANGUAGES
 from app.store.store import Store
 
 CODE_STRATEGIES = frozenset({"tree-sitter"})

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl
+from app.core.paths import is_test_path
 from app.core.settings import Settings
-from app.indexer.context import embed_text, is_test_path
+from app.indexer.context import embed_text
 from app.indexer.rows import chunk_from_row, embed_chars
 from app.store.store import CHUNK_COLUMNS, Store
 

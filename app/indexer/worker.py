@@ -12,16 +12,17 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from app.core.events import IndexProgress, RunControl, WorkerStatus
+from app.core.events import IndexProgress, ProgressCallback, RunControl, WorkerStatus
 from app.indexer.watch import ChangeQueue, Watcher
 from app.store.manifest import IndexLocked, IndexStoreError
 
 if TYPE_CHECKING:
-    from app.service import Service
+    from app.indexer.pipeline import IndexReport
 
 SETTLE_SECONDS = 0.05  # a batch is taken once no change came for this long...
 BIG_BATCH = 200  # ... or, past this many paths (a branch switch), for BIG_SETTLE_SECONDS
@@ -38,12 +39,40 @@ WORKER_NICENESS = 10
 StatusCallback = Callable[[WorkerStatus], None]
 
 
+class LiveIndexTarget(Protocol):
+    """What the worker needs of the repository it keeps fresh (`app.service.Service` is one):
+    the engine declares it here so that it never reaches up into the facade."""
+
+    root: Path
+    index_dir: Path
+
+    def index(
+        self,
+        progress: ProgressCallback,
+        *,
+        with_vectors: bool = ...,
+        control: RunControl | None = ...,
+        changed: Collection[str] | None = ...,
+        with_graph: bool = ...,
+    ) -> IndexReport: ...
+
+    def embedder(self) -> Any: ...
+
+    def embed(
+        self, progress: ProgressCallback, control: RunControl | None = ...
+    ) -> IndexReport: ...
+
+    def catch_up_graph(self, control: RunControl | None = ...) -> dict[str, Any] | None: ...
+
+    def counts(self) -> dict[str, Any]: ...
+
+
 class IndexWorker:
     """Start it, observe it through `on_status`, pause, resume or stop it from any thread."""
 
     def __init__(
         self,
-        service: Service,
+        service: LiveIndexTarget,
         on_status: StatusCallback = lambda _: None,
         *,
         watch: bool = True,
@@ -177,11 +206,11 @@ class IndexWorker:
         self.idle.set()
 
     @property
-    def root(self) -> Any:
+    def root(self) -> Path:
         return self.service.root
 
     @property
-    def index_root(self) -> Any:
+    def index_root(self) -> Path:
         return self.service.index_dir.parent
 
     def _settle(self) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from app.indexer.context import is_test_path
+from app.core.paths import is_test_path
 from app.search import rerank
 from app.search.lexical import Counted, Postings, count_in_slices
 from app.search.tokenize import member_key

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.core.models import Signal
-from app.indexer.thin import ACCESSOR, WRAPPER
+from app.parse.thin import ACCESSOR, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
@@ -102,7 +102,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
-    thin: str = ""  # WRAPPER or ACCESSOR (app.indexer.thin), "" otherwise
+    thin: str = ""  # WRAPPER or ACCESSOR (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")

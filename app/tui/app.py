@@ -9,7 +9,7 @@ import subprocess
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
@@ -42,6 +42,11 @@ from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
+
+if TYPE_CHECKING:
+    from app.core.settings import Settings
+    from app.indexer.worker import IndexWorker
+    from app.service import Service
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
@@ -87,14 +92,14 @@ class RepolensApp(App[None]):
         Binding("f1", "help", "Help"),
     ]
 
-    def __init__(self, service: Any, theme_name: str | None = None) -> None:
+    def __init__(self, service: Service, theme_name: str | None = None) -> None:
         super().__init__()
         self.service = service
         self.initial_theme = theme_name or state.load().get("theme", DEFAULT_THEME)
         self.generation = 0
         self.index_ready = False  # a first index run has published
         self.index_updates = 0
-        self.indexer: Any | None = None  # app.indexer.worker.IndexWorker
+        self.indexer: IndexWorker | None = None
         self.index_status: WorkerStatus | None = None  # the indexer's latest report
         self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
         # Search as you type: one search runs at a time; keys typed meanwhile leave only the
@@ -134,13 +139,11 @@ class RepolensApp(App[None]):
     # -- the live index ----------------------------------------------------------------------
     def _start_indexer(self) -> None:
         """The live index runs in its own thread; its status arrives as coalesced messages."""
-        from app.indexer.worker import IndexWorker
 
-        def report(status: Any) -> None:
+        def report(status: WorkerStatus) -> None:
             self.post_message(IndexStatusChanged(status))
 
-        self.indexer = IndexWorker(self.service, report, watch=self.service.settings.watch)
-        self.indexer.start()
+        self.indexer = self.service.live(report, watch=self.service.settings.watch)
 
     def on_unmount(self) -> None:
         if self.indexer is not None:
@@ -196,12 +199,11 @@ class RepolensApp(App[None]):
 
     @work(thread=True, exclusive=True, group="answer")
     def _ask(self, question: str, generation: int, cancel: threading.Event) -> None:
+        def token(text: str) -> None:
+            self.post_message(AnswerToken(text, generation))
+
         try:
-            answer = self.service.ask(
-                question,
-                on_token=lambda text: self.post_message(AnswerToken(text, generation)),
-                cancel=cancel,
-            )
+            answer = self.service.ask(question, on_token=token, cancel=cancel)
         except Exception as error:  # no model, a broken file: say so; search keeps working
             self.post_message(AnswerFinished(None, generation, str(error)))
             return
@@ -452,7 +454,7 @@ def settle_heap() -> None:
     """Exempt what start-up loaded (the index in memory, the widgets) from Python's cycle
     collector. Every full collection walks every live object: with the index loaded it took
     130-150 ms, about once a second while the indexer worked, and froze keys and paints for
-    that long (`repolens-tui tui-bench` measured it). Frozen objects are still freed when no
+    that long (`repolens-tui-bench tui-bench` measured it). Frozen objects are still freed when no
     longer referenced; only cycles among them are left to the end.
 
     Only once: freezing after every index update also froze the renderer's short-lived cycles
@@ -480,7 +482,7 @@ def run_editor(command: list[str], *, interactive: bool = True) -> str:
     return ""
 
 
-def run(path: Path, settings: Any) -> None:
+def run(path: Path, settings: Settings) -> None:
     from app.service import Service
 
     RepolensApp(Service(path, settings)).run()

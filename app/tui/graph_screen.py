@@ -3,7 +3,7 @@ opened without a symbol it lists the hotspots to start from."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -19,6 +19,9 @@ from app.tui.messages import CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
 from widgets.symbol_list import SymbolList
 
+if TYPE_CHECKING:
+    from app.service import Service
+
 HOTSPOT_COUNT = 40
 
 
@@ -29,7 +32,7 @@ class GraphScreen(Screen[None]):
         Binding("alt+right", "forward", "Forward"),
     ]
 
-    def __init__(self, service: Any, symbol: SymbolRef | None) -> None:
+    def __init__(self, service: Service, symbol: SymbolRef | None) -> None:
         super().__init__()
         self.service = service
         # None stands for the hotspots list, so walking back from the first symbol reaches it.

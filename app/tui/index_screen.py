@@ -4,7 +4,7 @@ every file it skipped with the reason, read in a worker thread."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -17,6 +17,9 @@ from textual.widgets import DataTable, Footer, Static
 
 from app.core.events import WorkerStatus
 from widgets.index_status import status_text
+
+if TYPE_CHECKING:
+    from app.service import Service
 
 MAX_ROWS = 5_000  # a table this long is already more than anyone scrolls; the CLI lists all
 PENDING_SHOWN = 5
@@ -77,7 +80,7 @@ def skipped_text(skipped: list[dict[str, str]]) -> Text:
 class IndexScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f6,q", "close", "Close")]
 
-    def __init__(self, service: Any, status: WorkerStatus | None) -> None:
+    def __init__(self, service: Service, status: WorkerStatus | None) -> None:
         super().__init__()
         self.service = service
         self.status = status

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,6 +14,9 @@ from textual.widgets import Footer, Input
 from app.tui.graph_rows import symbol_ref
 from app.tui.messages import SymbolOpened, SymbolsFound
 from widgets.symbol_list import SymbolList
+
+if TYPE_CHECKING:
+    from app.service import Service
 
 SYMBOL_LIMIT = 100
 EMPTY_QUERY_HOTSPOTS = 30
@@ -27,7 +30,7 @@ class SymbolScreen(ModalScreen[None]):
         Binding("up", "cursor_up", "Up", show=False),
     ]
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: Service) -> None:
         super().__init__()
         self.service = service
         self.generation = 0

@@ -141,7 +141,7 @@ def test_the_default_model_is_assembled_once_verified_and_converted(tmp_path: Pa
 def test_answer_modules_import_neither_llama_cpp_nor_the_ui() -> None:
     code = (
         "import sys\nfrom app.cli import build_parser\nbuild_parser()\n"
-        "import app.answer.engine, app.answer.commands, app.answer.bench, app.service\n"
+        "import app.answer.engine, app.cli.ask, app.bench.answers, app.service\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('llama_cpp', 'textual', 'widgets')]"
         "\nassert not bad, bad"
     )

@@ -9,7 +9,7 @@ import pytest
 
 from app.core.models import Chunk, ParsedFile, Symbol
 from app.indexer.chunk import coverage, parse_file
-from app.indexer.languages import (
+from app.parse.languages import (
     GRAMMARS,
     grammar_for,
     has_definitions,

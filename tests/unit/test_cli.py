@@ -170,8 +170,8 @@ def test_help_names_the_tui_and_every_command(capsys: pytest.CaptureFixture[str]
 def test_a_missing_path_does_not_open_the_tui(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from app.tui.main import main as launcher
-    from app.tui.main import opens_tui
+    from app.main import main as launcher
+    from app.main import opens_tui
 
     assert opens_tui([]) and opens_tui(["some/repo"])
     assert not opens_tui(["search", "repo", "q"]) and not opens_tui(["--help"])

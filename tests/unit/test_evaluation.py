@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.evaluation import devbench, report, swebench
-from app.evaluation.baselines import (
+from app.bench import devbench, report, swebench
+from app.bench.baselines import (
     BM25Index,
     TextUnit,
     bm25_tokens,
@@ -19,9 +19,9 @@ from app.evaluation.baselines import (
     plain_bm25,
     question_terms,
 )
-from app.evaluation.devbench import ResultChunk
-from app.evaluation.runner import BM25, GREP, Searcher, run_dev, run_swebench
-from app.indexer.context import is_test_path
+from app.bench.devbench import ResultChunk
+from app.bench.runner import BM25, GREP, Searcher, run_dev, run_swebench
+from app.core.paths import is_test_path
 
 REFERENCE_SCORER = Path("/work/shared/bench/dev/score.py")
 

@@ -14,11 +14,11 @@ import pytest
 from app.cli import main
 from app.core.models import Edge
 from app.core.settings import Settings
-from app.graph.extract import MAX_CALLS_PER_FILE
 from app.graph.facts import FileFacts
 from app.graph.rank import pagerank, rank_symbols
 from app.graph.resolve import Resolver
 from app.indexer.chunk import parse_file
+from app.parse.calls import MAX_CALLS_PER_FILE
 from app.service import Service
 from app.store.graph_tables import GRAPH_EDGES
 from app.store.store import Store
@@ -205,7 +205,7 @@ def test_callers_json_contract_and_errors(
 
 
 @pytest.mark.parametrize(
-    "module", ["app.graph.build", "app.graph.navigate", "app.graph.commands", "app.graph.bench"]
+    "module", ["app.graph.build", "app.graph.navigate", "app.cli.graph", "app.bench.graph"]
 )
 def test_graph_modules_import_no_ui(module: str) -> None:
     import subprocess

@@ -17,7 +17,7 @@ ENGINE_MODULES = [
     "app.indexer.walk",
     "app.search.searcher",
     "app.store.store",
-    "app.evaluation.command",
+    "app.parse.calls",
 ]
 
 
@@ -51,3 +51,31 @@ def test_help_is_instant_without_heavy_imports() -> None:
         " if m in sys.modules]\nassert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_the_console_script_imports_no_bench_module() -> None:
+    code = (
+        "import contextlib, io, sys\nfrom app.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "bench = [m for m in sys.modules if m == 'app.bench' or m.startswith('app.bench.')]\n"
+        "assert 'app.cli' in sys.modules and not bench, bench"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_the_bench_commands_have_their_own_entry_point() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "app.bench", "--help"],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout
+    for command in ("eval", "bench", "live-bench", "graph-bench", "tui-bench"):
+        assert command in shown
+    product = subprocess.run(
+        [sys.executable, "-m", "app.main", "eval", "dev"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert product.returncode == 2
+    assert "run `repolens-tui-bench eval dev`" in product.stderr

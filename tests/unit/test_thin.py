@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from app.indexer.chunk import parse_file
-from app.indexer.chunk_defs import find_definitions, line_starts, parser_for
-from app.indexer.thin import thinness
+from app.parse.definitions import find_definitions, line_starts, parser_for
+from app.parse.thin import thinness
 
 
 def _flags(path: str, source: str) -> dict[str, str]:

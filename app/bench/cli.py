@@ -1,0 +1,143 @@
+"""`repolens-tui-bench COMMAND` (or `python -m app.bench`): every benchmark and eval command,
+each printing its baseline from the same run. The product's console script never imports it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.cli import run
+from app.cli.common import EXIT_ERROR, EXIT_OK, add_common_options
+
+# What the benches type when no question file is given: questions any repository can take.
+GENERIC_QUESTIONS = (
+    "where is the configuration loaded",
+    "error handling when the request fails",
+    "parse the input",
+    "how are tests set up",
+)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from app.bench.evaluate import run_eval_command
+
+    return run_eval_command(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from app.bench.speed import format_report, load_queries, measure
+    from app.core.settings import load_settings
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    queries = load_queries(args.queries, GENERIC_QUESTIONS)
+    report = measure(Path(args.path), settings, queries, args.repeat)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
+def cmd_live_bench(args: argparse.Namespace) -> int:
+    from app.bench.live import format_report, measure
+    from app.core.settings import load_settings
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    report = measure(Path(args.path), settings, args.edits, args.branch_files)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
+def cmd_graph_bench(args: argparse.Namespace) -> int:
+    from app.bench.graph import corpus_roots, format_row, measure_graph
+    from app.core.settings import load_settings
+
+    settings = load_settings(embedding_model=args.model)
+    roots = [("", Path(p)) for p in args.paths]
+    if args.corpora:
+        roots += corpus_roots(args.corpora, args.bench)
+    if not roots:
+        print("repolens-tui: error: give PATHs or --corpora DIR", file=sys.stderr)
+        return EXIT_ERROR
+    rows = [measure_graph(root, settings, name) for name, root in roots]
+    print(json.dumps(rows, indent=2) if args.json else "\n".join(map(format_row, rows)))
+    return EXIT_OK
+
+
+def cmd_tui_bench(args: argparse.Namespace) -> int:
+    from app.bench.speed import load_queries
+    from app.bench.tui import format_report, measure
+    from app.core.settings import load_settings
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
+    report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="repolens-tui-bench",
+        description="Benchmarks and evals of repolens-tui, each beside a baseline from the same "
+        "run. Figures go in app/bench/RESULTS.md with the command and the commit.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = add_common_options
+
+    p = sub.add_parser("eval", help="retrieval quality on the bench sets, beside baselines")
+    from app.bench.evaluate import add_eval_arguments
+
+    add_eval_arguments(p)
+    common(p)
+    p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser("bench", help="index throughput and search latency, beside baselines")
+    p.add_argument("path")
+    p.add_argument("--queries", type=Path, help="a JSONL file of questions (bench format)")
+    p.add_argument("--repeat", type=int, default=3, help="times each query is run (warm)")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser(
+        "live-bench", help="the live index on a scratch copy: save-to-search, restart, checkout"
+    )
+    p.add_argument("path")
+    p.add_argument("--edits", type=int, default=50, help="edits timed for save-to-search")
+    p.add_argument("--branch-files", type=int, default=2000, help="files the checkout changes")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_live_bench)
+
+    p = sub.add_parser("graph-bench", help="call-graph build time, memory and query latency")
+    p.add_argument("paths", nargs="*", help="repositories (each indexed afresh, no vectors)")
+    p.add_argument("--corpora", type=Path, help="the dev corpora folder (as for eval dev)")
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_graph_bench)
+
+    from app.bench.tui import EDIT_EVERY_S
+
+    p = sub.add_parser(
+        "tui-bench", help="the TUI on a scratch copy: key to results, event-loop lag, start-up"
+    )
+    p.add_argument("path")
+    p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
+    p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
+    p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
+    p.add_argument(
+        "--edit-every", type=float, default=EDIT_EVERY_S, help="seconds between edits while typing"
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_tui_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(build_parser(), sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""`repolens-tui-bench eval`: the engine on the bench sets, beside baselines from the same run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from app.bench.baselines import TextUnit
+from app.bench.devbench import ResultChunk
+
+UNLIMITED_BUDGET = 10**9  # file-level scoring looks at ranks, not at what fits a prompt
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "set", choices=["dev", "swebench", "answers"], help="which bench set to run"
+    )
+    parser.add_argument(
+        "--bench",
+        type=Path,
+        default=Path("../shared/bench"),
+        help="the bench directory (default ../shared/bench)",
+    )
+    parser.add_argument("--corpora", type=Path, help="dev: where fetch_corpora.sh put the corpora")
+    parser.add_argument("--corpus", action="append", help="dev: only this corpus (repeatable)")
+    parser.add_argument(
+        "--checkouts", type=Path, help="swebench: one materialised checkout per instance"
+    )
+    parser.add_argument(
+        "--git-dir",
+        type=Path,
+        help="swebench: a pytest git directory to materialise missing checkouts",
+    )
+    parser.add_argument("--instance", action="append", help="swebench: only this instance")
+    parser.add_argument("-k", type=int, default=None, help="hits per question")
+    parser.add_argument("--budget", type=int, default=None, help="dev: token budget per answer")
+    parser.add_argument(
+        "--results", type=Path, help="dev: write the engine's results here (score.py's format)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    from app.bench.answers import add_answer_eval_arguments
+
+    add_answer_eval_arguments(parser)
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _make_searcher(args: argparse.Namespace, budget: int | None) -> Any:
+    from app.cli.common import ProgressPrinter
+    from app.core.settings import load_settings
+    from app.service import Service
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+
+    def make(name: str, root: Path) -> tuple[Any, Sequence[TextUnit], Sequence[str]]:
+        service = Service(root, settings)
+        _log(f"[{name}] indexing {root}")
+        service.index(ProgressPrinter(quiet=args.quiet))
+        searcher = service.searcher()
+
+        def search(question: str, k: int) -> list[ResultChunk]:
+            result = service.search(question, k=k, budget_tokens=budget)
+            return [ResultChunk(h.path, h.start_line, h.end_line, h.text) for h in result.hits]
+
+        units = [
+            TextUnit(row["path"], row["start_line"], row["end_line"], row["text"])
+            for row in searcher.corpus.live_rows()
+        ]
+        paths = sorted(searcher.store.files())
+        return search, units, paths
+
+    return make
+
+
+def run_eval_command(args: argparse.Namespace) -> int:
+    from app.bench import report, runner
+
+    if args.set == "answers":
+        from app.bench.answers import run_answer_eval
+
+        return run_answer_eval(args)
+    if args.set == "dev":
+        if args.corpora is None:
+            _log(
+                "repolens-tui: error: eval dev needs --corpora DIR "
+                "(fetch them with ../shared/bench/dev/fetch_corpora.sh DIR)"
+            )
+            return 2
+        dev = runner.run_dev(
+            args.bench,
+            args.corpora,
+            _make_searcher(args, args.budget),
+            k=args.k or 10,
+            corpora=args.corpus,
+            results_path=args.results,
+            log=_log,
+        )
+        print(
+            json.dumps(report.dev_to_dict(dev), indent=2) if args.json else report.format_dev(dev)
+        )
+        return 0
+    if args.checkouts is None:
+        _log("repolens-tui: error: eval swebench needs --checkouts DIR")
+        return 2
+    swe = runner.run_swebench(
+        args.bench / "swebench-dev" / "instances.jsonl",
+        args.checkouts,
+        args.git_dir,
+        _make_searcher(args, UNLIMITED_BUDGET),
+        k=args.k or 50,
+        instances=args.instance,
+        log=_log,
+    )
+    print(json.dumps(report.swe_to_dict(swe), indent=2) if args.json else report.format_swe(swe))
+    return 0

@@ -1,0 +1,185 @@
+"""Runs the engine and both baselines over a benchmark in one pass; knows nothing of the engine."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from app.bench import devbench, swebench
+from app.bench.baselines import BM25Index, TextUnit, grep_and_read
+from app.bench.devbench import DevScore, ResultChunk
+from app.bench.swebench import InstanceScore, SweMetrics
+from app.core.paths import is_test_path
+
+ENGINE = "engine"
+GREP = "grep-and-read"
+BM25 = "bm25"
+
+
+class Searcher(Protocol):
+    def __call__(self, question: str, k: int) -> list[ResultChunk]: ...
+
+
+# (name, root) -> (engine searcher, the engine's chunks as units, the indexed file paths).
+MakeSearcher = Callable[[str, Path], tuple[Searcher, Sequence[TextUnit], Sequence[str]]]
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class DevReport:
+    k: int
+    systems: tuple[str, ...]  # the engine first, then the baselines
+    corpora: tuple[str, ...]
+    scores: dict[str, DevScore]
+    results: dict[str, dict[str, list[ResultChunk]]]  # system -> question id -> ranked chunks
+    latency_ms: dict[str, dict[str, float]]  # system -> question id -> milliseconds
+    units: dict[str, int]  # corpus -> how many units the engine indexed
+    files: dict[str, int]  # corpus -> how many files the engine indexed
+
+
+@dataclass(frozen=True, slots=True)
+class SweReport:
+    k: int
+    systems: tuple[str, ...]
+    instances: tuple[str, ...]
+    scores: dict[str, tuple[InstanceScore, ...]]  # system -> per instance
+    metrics: dict[str, SweMetrics]
+    latency_ms: dict[str, dict[str, float]]
+    tests_indexed: bool  # whether any indexed path looks like a test file
+
+
+def _systems(
+    engine: str, searcher: Searcher, index: BM25Index, root: Path, paths: Sequence[str], k: int
+) -> dict[str, Callable[[str], list[ResultChunk]]]:
+    return {
+        engine: lambda q: list(searcher(q, k)),
+        GREP: lambda q: grep_and_read(root, q, paths),
+        BM25: lambda q: index.search(q, k),
+    }
+
+
+def _system_names(engine_name: str) -> tuple[str, str, str]:
+    if engine_name in (GREP, BM25):
+        raise ValueError(f"the engine cannot be called {engine_name!r}: a baseline has that name")
+    return (engine_name, GREP, BM25)
+
+
+def _timed(
+    fn: Callable[[str], list[ResultChunk]], question: str
+) -> tuple[list[ResultChunk], float]:
+    start = time.perf_counter()
+    ranked = fn(question)
+    return ranked, (time.perf_counter() - start) * 1000.0
+
+
+def run_dev(
+    bench_dir: Path,
+    corpora_dir: Path,
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 10,
+    corpora: Sequence[str] | None = None,
+    results_path: Path | None = None,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> DevReport:
+    """Ask every dev question of every chosen corpus to the engine, grep-and-read and BM25.
+
+    `bench_dir` is the bench's `dev/` directory (or its parent); `corpora_dir` is where the
+    corpora were fetched (each corpus lives at its `root` from corpora.json).
+    """
+    known = devbench.load_corpora(bench_dir)
+    names = [c.name for c in known]
+    if corpora is not None:
+        unknown = sorted(set(corpora) - set(names))
+        if unknown:
+            raise ValueError(f"unknown corpora {unknown}; the bench has {names}")
+    chosen = [c for c in known if corpora is None or c.name in corpora]
+    questions = devbench.load_questions(bench_dir, [c.name for c in chosen])
+    roots = {c.name: Path(corpora_dir) / c.root for c in chosen}
+    systems = _system_names(engine_name)
+    results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    units_count: dict[str, int] = {}
+    files_count: dict[str, int] = {}
+    for corpus in chosen:
+        root = roots[corpus.name]
+        if not root.is_dir():
+            raise FileNotFoundError(f"corpus {corpus.name} not found at {root}")
+        searcher, units, paths = make_searcher(corpus.name, root)
+        units_count[corpus.name], files_count[corpus.name] = len(units), len(paths)
+        runs = _systems(engine_name, searcher, BM25Index(units), root, paths, k)
+        asked = [q for q in questions if q.corpus == corpus.name]
+        for q in asked:
+            for system, fn in runs.items():
+                results[system][q.id], latency[system][q.id] = _timed(fn, q.question)
+        if log:
+            log(f"{corpus.name}: {len(asked)} questions, {len(units)} units, {len(paths)} files")
+    scores = {s: devbench.score_dev(questions, results[s], roots) for s in systems}
+    if results_path is not None:
+        devbench.write_results(results_path, results[engine_name])
+    return DevReport(
+        k=k,
+        systems=systems,
+        corpora=tuple(c.name for c in chosen),
+        scores=scores,
+        results=results,
+        latency_ms=latency,
+        units=units_count,
+        files=files_count,
+    )
+
+
+def run_swebench(
+    instances_path: Path,
+    checkouts_dir: Path,
+    git_dir: Path | None,
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 50,
+    instances: Sequence[str] | None = None,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> SweReport:
+    """Ask each issue (verbatim) to all three systems over its checkout; score at file level.
+
+    Checkouts live at `checkouts_dir/<instance_id>`. With `git_dir` (a bare clone of the
+    repository) missing checkouts are materialised first; without it they must exist.
+    """
+    chosen = [
+        inst
+        for inst in swebench.load_instances(instances_path)
+        if instances is None or inst.instance_id in instances
+    ]
+    systems = _system_names(engine_name)
+    scores: dict[str, list[InstanceScore]] = {s: [] for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    tests_indexed = False
+    for inst in chosen:
+        dest = Path(checkouts_dir) / inst.instance_id
+        if git_dir is not None:
+            swebench.materialise(git_dir, inst.base_commit, dest)
+        elif not dest.is_dir():
+            raise FileNotFoundError(f"no checkout for {inst.instance_id} at {dest}")
+        searcher, units, paths = make_searcher(inst.instance_id, dest)
+        tests_indexed = tests_indexed or any(is_test_path(p) for p in paths)
+        runs = _systems(engine_name, searcher, BM25Index(units), dest, paths, k)
+        for system, fn in runs.items():
+            ranked, latency[system][inst.instance_id] = _timed(fn, inst.problem_statement)
+            scores[system].append(
+                swebench.score_instance(inst.instance_id, inst.gold_files, ranked)
+            )
+        if log:
+            log(f"{inst.instance_id}: {len(units)} units, {len(paths)} files")
+    return SweReport(
+        k=k,
+        systems=systems,
+        instances=tuple(i.instance_id for i in chosen),
+        scores={s: tuple(v) for s, v in scores.items()},
+        metrics={s: swebench.aggregate(v) for s, v in scores.items()},
+        latency_ms=latency,
+        tests_indexed=tests_indexed,
+    )

@@ -1,0 +1,310 @@
+"""`repolens-tui-bench tui-bench PATH`: how quickly the TUI answers keys, measured on a scratch copy
+of PATH with the real app, index, model and live indexer, driven headless.
+
+- keystroke to results: each question is typed into the search field a key at a time, one
+  key every TYPING_MS. For every key, the time from its delivery until the hit list has been
+  repainted with results for its text, or for a longer text typed after it (keys typed while
+  a search runs are searched together); also for each question's last key alone. Baseline:
+  `Service.search` on the same questions alone, in the same run.
+- event-loop lag: a task asks to wake every LAG_TICK_S; how late it wakes is how long a key
+  or a repaint would have waited. Reported while typing with the indexer kept busy (a thread
+  appends a function to a random source file of the copy every `--edit-every` seconds, so
+  the watcher, the index updates and their vectors run throughout), and while an answer
+  streams.
+- first frame: a new process until the TUI has painted its first frame on the indexed copy.
+  Baseline: a bare Textual app's first frame, in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.bench.live import append_function, code_files, unique_name
+from app.bench.report import latency_summary
+from app.core.settings import Settings
+
+TYPING_MS = 60  # a quick typist: about 100 words a minute
+LAG_TICK_S = 0.01
+EDIT_EVERY_S = 0.5  # the default: a save every half second keeps the indexer always busy
+RESULT_TIMEOUT_S = 30.0
+
+
+@dataclass(slots=True)
+class TuiReport:
+    repository: str
+    questions: int = 0
+    keys: int = 0
+    edits: int = 0
+    edit_every_s: float = EDIT_EVERY_S
+    index_updates: int = 0
+    key_to_results_ms: dict[str, float] = field(default_factory=dict)  # every key typed
+    last_key_to_results_ms: dict[str, float] = field(default_factory=dict)  # then a pause
+    search_alone_ms: dict[str, float] = field(default_factory=dict)  # baseline
+    lag_typing_ms: dict[str, float] = field(default_factory=dict)
+    lag_answering_ms: dict[str, float] = field(default_factory=dict)
+    answer_note: str = ""
+    full_collections_ms: dict[str, float] = field(default_factory=dict)  # while typing
+    search_stages_ms: dict[str, dict[str, float]] = field(default_factory=dict)  # in the app
+    first_frame_s: float = 0.0
+    bare_textual_first_frame_s: float = 0.0  # baseline
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def measure(
+    root: Path,
+    settings: Settings,
+    questions: list[str],
+    answer: bool,
+    edit_every_s: float = EDIT_EVERY_S,
+) -> TuiReport:
+    """Runs on a copy under a temporary folder; `root` is never modified. The copy's index
+    lives under the configured index root, so vectors already computed for `root` are reused."""
+    scratch = Path(tempfile.mkdtemp(prefix="repolens-tui-bench-"))
+    copy = scratch / root.resolve().name
+    shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    report = TuiReport(str(root.resolve()), questions=len(questions), edit_every_s=edit_every_s)
+    try:
+        from app.service import Service
+
+        service = Service(copy, settings)
+        service.index()
+        report.search_alone_ms = latency_summary(_search_alone(service, questions))
+        report.first_frame_s = _first_frame(_PROBE_REPOLENS, copy, settings)
+        report.bare_textual_first_frame_s = _first_frame(_PROBE_BARE, copy, settings)
+        asyncio.run(_drive(Service(copy, settings), questions, answer, report))
+    finally:
+        from app.core import paths
+
+        shutil.rmtree(paths.index_dir_for(settings.resolved_index_root(), copy), True)
+        shutil.rmtree(scratch, ignore_errors=True)
+    return report
+
+
+def _search_alone(service: Any, questions: list[str]) -> list[float]:
+    service.search(questions[0])  # load the searcher and the model first
+    timings = []
+    for question in questions:
+        started = time.perf_counter()
+        service.search(question)
+        timings.append((time.perf_counter() - started) * 1000)
+    return timings
+
+
+async def _drive(service: Any, questions: list[str], answer: bool, report: TuiReport) -> None:
+    from textual import events
+    from textual.widgets import Input
+
+    from app.tui.app import RepolensApp
+    from app.tui.messages import AnswerFinished, AnswerToken, HitsReady
+
+    app = RepolensApp(service)
+    shown: dict[str, float] = {}
+    stages: dict[str, list[float]] = {}  # each search's timings, as the app received them
+    tokens: list[float] = []
+    answered = asyncio.Event()
+
+    def hook(message: Any) -> None:
+        if isinstance(message, HitsReady):
+            query = message.query
+            for stage, ms in message.timings_ms.items():
+                stages.setdefault(stage, []).append(ms)
+            app.call_after_refresh(lambda: shown.setdefault(query, time.perf_counter()))
+        elif isinstance(message, AnswerToken):
+            tokens.append(time.perf_counter())
+        elif isinstance(message, AnswerFinished):
+            report.answer_note = message.error or f"{len(tokens)} tokens streamed"
+            answered.set()
+
+    async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
+        deadline = time.monotonic() + 600
+        while not app.index_ready and time.monotonic() < deadline:
+            await pilot.pause(0.1)
+        field_ = app.query_one("#search", Input)
+        stop = threading.Event()
+        editing = threading.Thread(target=_keep_editing, args=(service, stop, report))
+        lags: list[float] = []
+        sampling = asyncio.create_task(_sample_lag(lags))
+        editing.start()
+        collections = _FullCollections()
+        gc.callbacks.append(collections.observe)
+        try:
+            every_key: list[float] = []
+            last_key: list[float] = []
+            for question in questions:
+                field_.value = ""
+                await asyncio.sleep(0.3)
+                shown.clear()
+                posted = []
+                for key in question:
+                    posted.append(time.perf_counter())
+                    app.post_message(events.Key(_key_name(key), key))
+                    report.keys += 1
+                    await asyncio.sleep(TYPING_MS / 1000)
+                waited = time.monotonic() + RESULT_TIMEOUT_S
+                while question not in shown and time.monotonic() < waited:
+                    await asyncio.sleep(0.002)
+                if question not in shown:
+                    continue
+                # A key's results are on screen once results for its text, or for any
+                # longer text typed after it, are painted.
+                painted = sorted((len(q), t) for q, t in shown.items() if question.startswith(q))
+                for typed, at in enumerate(posted, 1):
+                    after = [t - at for length, t in painted if length >= typed and t >= at]
+                    if after:
+                        every_key.append(min(after) * 1000)
+                last_key.append((shown[question] - posted[-1]) * 1000)
+            report.key_to_results_ms = latency_summary(every_key)
+            report.last_key_to_results_ms = latency_summary(last_key)
+            report.last_key_to_results_ms["missed"] = len(questions) - len(last_key)
+        finally:
+            gc.callbacks.remove(collections.observe)
+            stop.set()
+            sampling.cancel()
+            editing.join()
+        report.search_stages_ms = {
+            stage: latency_summary(stages.get(stage, []))
+            for stage in ("total", "bm25", "embed_query", "rerank")
+        }
+        durations = collections.durations_ms
+        report.full_collections_ms = {"count": len(durations), **latency_summary(durations)}
+        report.lag_typing_ms = latency_summary(lags)
+        report.index_updates = app.index_updates
+        if answer:
+            lags.clear()
+            sampling = asyncio.create_task(_sample_lag(lags))
+            field_.value = questions[0]
+            await pilot.press("enter")
+            try:
+                await asyncio.wait_for(answered.wait(), 600)
+            except TimeoutError:
+                report.answer_note = "no answer within 10 minutes"
+            sampling.cancel()
+            report.lag_answering_ms = latency_summary(lags)
+
+
+class _FullCollections:
+    """How long each full (oldest-generation) collection of the cycle collector took."""
+
+    def __init__(self) -> None:
+        self.durations_ms: list[float] = []
+        self._started = 0.0
+
+    def observe(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.durations_ms.append((time.perf_counter() - self._started) * 1000)
+
+
+async def _sample_lag(lags: list[float]) -> None:
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_TICK_S)
+        lags.append(max(0.0, (time.perf_counter() - asked - LAG_TICK_S) * 1000))
+
+
+def _keep_editing(service: Any, stop: threading.Event, report: TuiReport) -> None:
+    chance = random.Random(1)
+    files = code_files(service)
+    while not stop.wait(report.edit_every_s):
+        report.edits += 1
+        append_function(service.root / chance.choice(files), unique_name(chance, report.edits))
+
+
+def _key_name(character: str) -> str:
+    from textual.keys import _character_to_key
+
+    return _character_to_key(character) if not character.isalnum() else character
+
+
+_PROBE_REPOLENS = """
+import sys, time
+from pathlib import Path
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+app = RepolensApp(Service(Path(sys.argv[1]), Settings(index_dir=Path(sys.argv[2]))))
+"""
+
+_PROBE_BARE = """
+import sys, time
+from textual.app import App
+from textual.widgets import Footer, Input, Static
+class Bare(App):
+    def compose(self):
+        yield Input()
+        yield Static("bare")
+        yield Footer()
+app = Bare()
+"""
+
+_PROBE_RUN = """
+async def first_frame(pilot):
+    def painted():
+        print(json.dumps({"painted_at": time.time()}), flush=True)
+        app.exit()
+    app.call_after_refresh(painted)
+import json
+app.run(headless=True, size=(140, 40), auto_pilot=first_frame)
+"""
+
+
+def _first_frame(probe: str, copy: Path, settings: Settings) -> float:
+    """Seconds from launching a process until the app's first frame is painted."""
+    launched = time.time()
+    result = subprocess.run(
+        [sys.executable, "-c", probe + _PROBE_RUN, str(copy), str(settings.resolved_index_root())],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+    )
+    painted = json.loads(result.stdout.strip().splitlines()[-1])["painted_at"]
+    return round(painted - launched, 2)
+
+
+def format_report(r: TuiReport) -> str:
+    def line(summary: dict[str, float]) -> str:
+        if not summary:
+            return "not measured"
+        return ", ".join(f"{k} {v}" for k, v in summary.items())
+
+    return "\n".join(
+        [
+            f"repository          {r.repository}",
+            f"keystroke to results ({r.questions} questions, {r.keys} keys typed "
+            f"{TYPING_MS} ms apart, {r.edits} edits made meanwhile (one every "
+            f"{r.edit_every_s} s), "
+            f"{r.index_updates} index updates)",
+            f"  every key         {line(r.key_to_results_ms)} ms",
+            f"  a question's last key (then a pause)  {line(r.last_key_to_results_ms)} ms",
+            f"  baseline          Service.search alone: {line(r.search_alone_ms)} ms",
+            *(
+                f"  search in the app, {stage:11} {line(summary)} ms"
+                for stage, summary in r.search_stages_ms.items()
+            ),
+            f"event-loop lag while typing and indexing: {line(r.lag_typing_ms)} ms",
+            f"event-loop lag while answering: {line(r.lag_answering_ms)} ms ({r.answer_note})",
+            f"full collections of Python's cycle collector while typing: "
+            f"{line(r.full_collections_ms)} ms",
+            f"first frame         {r.first_frame_s} s from process start",
+            f"  baseline          a bare Textual app: {r.bare_textual_first_frame_s} s",
+        ]
+    )

@@ -1,0 +1,77 @@
+"""The headless front end: `repolens-tui COMMAND ...`. Each module registers its commands;
+every command talks to the repository through `app.service` only."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from app.cli import ask, graph, index, search, stats, watch
+from app.cli.common import EXIT_ERROR, EXIT_USAGE, add_common_options
+
+COMMAND_MODULES = (index, search, stats, ask, graph, watch)
+
+DESCRIPTION = (
+    "Local, offline repository intelligence. `repolens-tui [PATH]` opens the terminal UI on "
+    "PATH (default: the current directory); the commands below work headless."
+)
+EPILOG = (
+    "The benchmark commands (eval, bench, live-bench, graph-bench, tui-bench) are in "
+    "`repolens-tui-bench`."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="repolens-tui", description=DESCRIPTION, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        module.add_parsers(sub, add_common_options)
+    return parser
+
+
+def command_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommands, so a launcher can tell `repolens-tui PATH` from a command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
+    """Parse `words` and run the command, turning the errors people can act on into one
+    line on stderr and exit 1."""
+    args = parser.parse_args(words)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    from app.answer.model import AnswerModelUnavailable
+    from app.indexer.embed import ModelUnavailable
+    from app.indexer.walk import WalkError
+    from app.service import RepositoryError
+    from app.store.manifest import IndexStoreError
+
+    try:
+        return int(args.run(args))
+    except (
+        RepositoryError,
+        WalkError,
+        IndexStoreError,
+        ModelUnavailable,
+        AnswerModelUnavailable,
+    ) as error:
+        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(
+            "repolens-tui: interrupted; the index keeps its last published state", file=sys.stderr
+        )
+        return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The headless commands; `app.main` is the console script and also opens the UI."""
+    return run(build_parser(), sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

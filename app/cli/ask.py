@@ -1,0 +1,86 @@
+"""`repolens-tui ask PATH QUESTION`: a streamed answer, then its cited chunks and timings
+(or one JSON object)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.cli.common import hit_json, printable, ready_service
+
+if TYPE_CHECKING:
+    from app.answer.engine import Answer
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    return {
+        "answer": answer.text,
+        "citations": [c.as_dict() for c in answer.citations],
+        "context": [hit_json(hit, False) for hit in answer.context],
+        "grounded": answer.grounded,
+        "timings_ms": answer.timings_ms,
+    }
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    service = ready_service(args)
+
+    def stream(piece: str) -> None:
+        sys.stdout.write(printable(piece))
+        sys.stdout.flush()
+
+    answer = service.ask(
+        args.question,
+        on_token=None if args.json else stream,
+        budget_tokens=args.budget,
+        max_tokens=args.max_tokens,
+        model_file=args.model_file,
+    )
+    if args.json:
+        print(json.dumps(answer_json(answer), indent=2, ensure_ascii=False))
+        return 0
+    if answer.finish == "no-context":
+        print(answer.text)
+    else:
+        print()
+    if answer.question_cut:
+        print("(the question was shortened to its first 1,000 characters)", file=sys.stderr)
+    if answer.citations:
+        print("\ncited:")
+    for c in answer.citations:
+        where = f"{c.path}:{c.start_line}-{c.end_line}  {c.symbol}" if c.valid else "not given"
+        print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
+    if answer.finish != "no-context" and not answer.grounded:
+        print("\n(ungrounded: the answer cites none of the excerpts it was given)")
+    print(_timing_line(answer), file=sys.stderr)
+    return 0
+
+
+def _timing_line(answer: Answer) -> str:
+    t = answer.timings_ms
+    parts = [f"retrieve {t.get('retrieve', 0):.0f} ms"]
+    if "first_token" in t:
+        parts.append(f"first token {t['first_token'] / 1000:.2f} s")
+    if answer.tokens:
+        parts.append(f"{answer.tokens} tokens at {answer.tokens_per_s:.1f} tokens/s")
+    parts.append(f"{len(answer.context)} excerpts, {answer.prompt_tokens} prompt tokens")
+    return "(" + ", ".join(parts) + ")"
+
+
+def add_parsers(sub: Any, common: Any) -> None:
+    p = sub.add_parser("ask", help="a short answer from the local model, citing the ranked chunks")
+    p.add_argument("path")
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument(
+        "--budget", type=int, default=None, help="token budget of the excerpts (default 600)"
+    )
+    p.add_argument("--max-tokens", type=int, default=None, help="longest answer (default 256)")
+    p.add_argument(
+        "--model-file", type=Path, help="a local GGUF answer model (REPOLENS_ANSWER_MODEL)"
+    )
+    common(p)
+    p.set_defaults(run=cmd_ask)

@@ -1,0 +1,126 @@
+"""What every command shares: the service built from the flags, the progress printer, the
+hit JSON contract, the explanation lines and the exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.core.events import IndexProgress
+
+if TYPE_CHECKING:
+    from app.core.models import Hit
+    from app.service import Service
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+# Model output is shown, never run; terminal control sequences in it are dropped.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def add_common_options(p: argparse.ArgumentParser) -> None:
+    """The options every command takes."""
+    p.add_argument("--index-dir", type=Path, help="where indexes live (REPOLENS_INDEX_DIR)")
+    p.add_argument("--model", help="embedding model (REPOLENS_EMBEDDING_MODEL)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+class ProgressPrinter:
+    """One status line on stderr: redrawn in a terminal, one line per phase otherwise."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.phase = ""
+        self.started = time.perf_counter()
+
+    def __call__(self, event: IndexProgress) -> None:
+        if self.quiet:
+            return
+        if event.total:
+            share = event.done / event.total
+            bar = "#" * int(share * 24)
+            line = f"{event.phase:<6} [{bar:<24}] {event.done}/{event.total} {event.message}"
+        else:
+            line = f"{event.phase:<6} {event.message}"
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line[:120])
+            if event.phase == "done":
+                sys.stderr.write("\n")
+        elif event.phase != self.phase or event.done == event.total:
+            sys.stderr.write(line + "\n")
+        self.phase = event.phase
+        sys.stderr.flush()
+
+
+def service_from_args(args: argparse.Namespace) -> Service:
+    """The repository named by `args.path`, with the settings the flags override."""
+    from app.core.settings import load_settings
+    from app.service import Service
+
+    settings = load_settings(
+        index_dir=getattr(args, "index_dir", None),
+        embedding_model=getattr(args, "model", None),
+    )
+    return Service(Path(args.path), settings)
+
+
+def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True) -> None:
+    """Index the repository first when there is no index it can read (none, or an old one)."""
+    reason = service.needs_indexing()
+    if reason:
+        print(f"{service.root} {reason}; indexing it first", file=sys.stderr)
+        service.index(ProgressPrinter(quiet), with_vectors=with_vectors)
+
+
+def ready_service(args: argparse.Namespace, *, with_vectors: bool = True) -> Service:
+    service = service_from_args(args)
+    index_if_needed(service, args.quiet, with_vectors=with_vectors)
+    return service
+
+
+def hit_json(hit: Hit, explain: bool) -> dict[str, Any]:
+    """One hit in the `search --json` contract (the README documents it)."""
+    data: dict[str, Any] = {
+        "path": hit.path,
+        "start_line": hit.start_line,
+        "end_line": hit.end_line,
+        "symbol": hit.qualified_name or hit.symbol,
+        "kind": hit.kind,
+        "language": hit.language,
+        "score": round(hit.score, 6),
+        "packed": hit.packed,
+        "stale": hit.stale,
+        "text": hit.text,
+    }
+    if explain:
+        data["explain"] = explain_json(hit)
+    return data
+
+
+def explain_json(hit: Hit) -> dict[str, Any]:
+    e = hit.explanation
+    return {
+        "bm25_rank": e.bm25_rank,
+        "vector_rank": e.vector_rank,
+        "fused_score": round(e.fused_score, 6),
+        "signals": [{"name": s.name, "factor": s.factor, "reason": s.reason} for s in e.signals],
+        "final_score": round(e.final_score, 6),
+    }
+
+
+def explain_lines(hit: Hit) -> str:
+    """The ranks and scores on one line, then each rerank signal, its factor and its reason."""
+    e = hit.explanation
+    ranks = f"bm25 #{e.bm25_rank or '-'}, vector #{e.vector_rank or '-'}"
+    lines = [f"      why: {ranks}, rrf {e.fused_score:.4f} -> {e.final_score:.4f}"]
+    lines += [f"        x{s.factor:g} {s.name}: {s.reason}" for s in e.signals]
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""`callers`, `callees`, `hotspots` and `symbols`: the call graph from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from app.cli.common import EXIT_ERROR, ready_service
+
+TIER_CHOICES = ("certain", "probable", "uncertain")
+
+
+def _graph_errors(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def wrapped(args: argparse.Namespace) -> int:
+        from app.graph.navigate import GraphError
+
+        try:
+            return run(args)
+        except GraphError as error:
+            print(f"repolens-tui: error: {error}", file=sys.stderr)
+            return EXIT_ERROR
+
+    return wrapped
+
+
+def _calls(args: argparse.Namespace, direction: str) -> int:
+    service = ready_service(args, with_vectors=False)
+    answer = getattr(service, direction)(args.symbol, args.min_tier)
+    if args.json:
+        payload = {
+            "symbol": answer.symbol,
+            direction: [entry.as_json() for entry in answer.entries],
+            "unresolved": list(answer.unresolved),
+        }
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{direction} of {answer.symbol} ({answer.path})")
+    for tier, entries in answer.by_tier().items():
+        if not entries:
+            continue
+        print(f"  {tier} ({len(entries)})")
+        for e in entries:
+            where = f"{e.call_path}:{e.line}"
+            print(f"    {e.symbol:<40} {where:<36} {e.confidence:.2f} {e.rule}")
+    if not answer.entries:
+        print("  none found at or above the tier asked for")
+    if answer.unresolved:
+        label = "calls of the same name left unresolved" if direction == "callers" else "unresolved"
+        print(f"  {label} ({len(answer.unresolved)})")
+        for u in answer.unresolved[:20]:
+            print(f"    {u['callee']:<40} {u['path']}:{u['line']}  {u['reason']}")
+    return 0
+
+
+def cmd_callers(args: argparse.Namespace) -> int:
+    return _calls(args, "callers")
+
+
+def cmd_callees(args: argparse.Namespace) -> int:
+    return _calls(args, "callees")
+
+
+def cmd_hotspots(args: argparse.Namespace) -> int:
+    service = ready_service(args, with_vectors=False)
+    rows = service.graph().hotspots(args.n, include_tests=args.tests, min_tier=args.min_tier)
+    if args.json:
+        print(json.dumps({"hotspots": rows}, indent=2))
+        return 0
+    for rank, r in enumerate(rows, 1):
+        where = f"{r['path']}:{r['start_line']}"
+        print(
+            f"{rank:>3}. {r['symbol']:<44} {where:<40} "
+            f"in {r['fan_in']:>3} out {r['fan_out']:>3} pagerank {r['pagerank']:.5f}"
+        )
+    return 0
+
+
+def cmd_symbols(args: argparse.Namespace) -> int:
+    service = ready_service(args, with_vectors=False)
+    rows = service.symbol(args.query, args.n)
+    if args.json:
+        print(json.dumps({"query": args.query, "symbols": rows}, indent=2))
+        return 0
+    for r in rows:
+        print(f"{r['score']:>5.1f}  {r['symbol']:<48} {r['kind']:<9} {r['path']}:{r['start_line']}")
+    return 0
+
+
+def add_parsers(sub: Any, common: Any) -> None:
+    for name, run, helptext in (
+        ("callers", cmd_callers, "who calls a symbol, by confidence tier, with the call lines"),
+        ("callees", cmd_callees, "what a symbol calls, by confidence tier, and what is unresolved"),
+    ):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("path")
+        p.add_argument("symbol", help="name, Class.method, qualified name or path::qualified")
+        p.add_argument("--min-tier", choices=TIER_CHOICES, default="uncertain")
+        p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+        common(p)
+        p.set_defaults(run=_graph_errors(run))
+
+    p = sub.add_parser("hotspots", help="the most central definitions (PageRank, fan-in)")
+    p.add_argument("path")
+    p.add_argument("-n", type=int, default=20, help="how many (default 20)")
+    p.add_argument("--tests", action="store_true", help="include test files")
+    p.add_argument("--min-tier", choices=TIER_CHOICES, default="probable",
+                   help="rank over edges of this tier and above (default probable)")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=_graph_errors(cmd_hotspots))
+
+    p = sub.add_parser("symbols", help="definitions whose name fuzzily matches a query")
+    p.add_argument("path")
+    p.add_argument("query")
+    p.add_argument("-n", type=int, default=20, help="how many (default 20)")
+    p.add_argument("--min-tier", choices=TIER_CHOICES, default="uncertain",
+                   help="accepted for symmetry; fan-in/out shown are over all tiers")  # fmt: skip
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=_graph_errors(cmd_symbols))

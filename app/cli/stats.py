@@ -1,0 +1,87 @@
+"""`repolens-tui stats PATH`: what the index holds, what it skipped and why, what is pending."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from app.cli.common import EXIT_ERROR, EXIT_OK, service_from_args
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    service = service_from_args(args)
+    stats = service.stats(coverage=args.coverage)
+    if args.json:
+        print(json.dumps(stats, indent=2, default=str))
+        return EXIT_OK
+    print(f"repository  {stats['repository']}\nindex       {stats['index_dir']}")
+    print(f"files       {stats['files']}\nchunks      {stats['chunks']}")
+    model = stats["embedding_model"] or "none"
+    left = stats["chunks"] - stats["vectors_wanted"]
+    print(
+        f"vectors     {stats['vectors']} of {stats['vectors_wanted']} ({model})"
+        + (f"; {left} test-file chunks are left to BM25" if left else "")
+    )
+    print("languages   " + ", ".join(f"{k} {v}" for k, v in stats["languages"].items()))
+    print("kinds       " + ", ".join(f"{k} {v}" for k, v in stats["chunk_kinds"].items()))
+    from app.indexer.walk import SKIP_REASONS
+
+    print(
+        "skipped     "
+        + (", ".join(f"{k} {v}" for k, v in stats["skipped_by_reason"].items()) or "none")
+    )
+    for entry in stats["skipped"][: args.skipped]:
+        reason = entry["reason"]
+        detail = entry["detail"] or SKIP_REASONS.get(reason, "")
+        print(f"  {reason:<16} {entry['path']}  {detail}")
+    if len(stats["skipped"]) > args.skipped:
+        print(f"  ... {len(stats['skipped']) - args.skipped} more (--skipped N shows more)")
+    pending = stats["pending"]
+    counts = {kind: len(paths) for kind, paths in pending.items() if paths}
+    print(
+        "pending     "
+        + (
+            ", ".join(f"{n} {kind}" for kind, n in counts.items())
+            + " since the last index run (`repolens-tui index` or `watch` picks them up)"
+            if counts
+            else "none: the index matches the files on disk"
+        )
+    )
+    for kind, paths in pending.items():
+        for path in paths[:5]:
+            print(f"  {kind:<8} {path}")
+    if args.check:
+        from app.store.check import check_index
+
+        problems = check_index(service.index_dir)
+        print("check       " + ("consistent" if not problems else f"{len(problems)} problems"))
+        for problem in problems:
+            print(f"  {problem}")
+        if problems:
+            print("  rebuild with `repolens-tui index PATH --rebuild`")
+            return EXIT_ERROR
+    if args.coverage:
+        cov = stats["coverage"]
+        print(
+            f"coverage    {cov['share']:.1%} of {cov['lines']} non-blank code lines "
+            "sit inside a definition chunk; worst files:"
+        )
+        for item in cov["worst_files"]:
+            print(
+                f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} {item['path']}"
+            )
+    return EXIT_OK
+
+
+def add_parsers(sub: Any, common: Any) -> None:
+    p = sub.add_parser("stats", help="what the index holds, what was skipped and why")
+    p.add_argument("path")
+    p.add_argument("--coverage", action="store_true", help="share of code inside definitions")
+    p.add_argument("--skipped", type=int, default=20, help="list this many skipped paths")
+    p.add_argument(
+        "--check", action="store_true", help="check the index is consistent (exit 1 if not)"
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_stats)

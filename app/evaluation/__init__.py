@@ -1,1 +1,0 @@
-"""Evaluation harness: the dev and SWE-bench benchmarks, baselines and reports."""

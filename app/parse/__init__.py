@@ -1,0 +1,1 @@
+"""The one parse layer: languages, tree-sitter definitions and call sites, thin definitions."""

@@ -1,0 +1,275 @@
+"""Call sites, imports and bases from the chunker's tree-sitter parse (queries/<lang>.calls.scm)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from tree_sitter import Node, Query, QueryCursor
+from tree_sitter_language_pack import get_language
+
+from app.core.models import CallSite, Import, Inheritance
+from app.parse.definitions import Found, node_text
+from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
+
+# A generated file can hold 100,000 calls; past this the rest become one explicit record.
+MAX_CALLS_PER_FILE = 20_000
+# The receiver of a call past the file limit (resolve.py reports it as unresolved).
+TRUNCATED = "<truncated>"
+_TEXT_CHARS = 80
+
+# Receivers that mean "this object" / "the parent class", by language.
+_SELF = {
+    "python": {"self", "cls"},
+    "rust": {"self", "Self"},
+    "ruby": {"self"},
+    "php": {"$this", "self", "static"},
+}
+_DEFAULT_SELF = {"this"}
+# Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
+_DECLARED_TYPES = frozenset({"go", "java", "rust"})
+_SUPER = {"super", "base", "parent", "super()"}
+_GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
+_SPACE = re.compile(r"\s+")
+
+
+@cache
+def _query(language: str) -> Query | None:
+    stem = QUERY_FILES.get(language)
+    path = QUERY_DIR / f"{stem}.calls.scm"
+    if stem is None or not path.exists():
+        return None
+    grammar: Any = GRAMMARS[language]
+    return Query(get_language(grammar), path.read_text(encoding="utf-8"))
+
+
+def has_calls(language: str) -> bool:
+    return _query(language) is not None
+
+
+def _clean(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev, text = text, _GENERICS.sub("", text)
+    return _SPACE.sub("", text)[:_TEXT_CHARS]
+
+
+def _receiver(language: str, text: str, self_name: str) -> str:
+    if text in _SELF.get(language, _DEFAULT_SELF) or (self_name and text == self_name):
+        return "self"
+    if text in _SUPER or text.startswith("super("):
+        return "super"
+    return text
+
+
+def _go_receiver_name(core: Node) -> str:
+    receiver = core.child_by_field_name("receiver")
+    if receiver is None:
+        return ""
+    for param in receiver.named_children:
+        name = param.child_by_field_name("name")
+        if name is not None:
+            return node_text(name)
+    return ""
+
+
+def extract(
+    language: str, root: Node, found: Found
+) -> tuple[tuple[Import, ...], tuple[CallSite, ...], tuple[Inheritance, ...]]:
+    """Imports, call sites (each with its innermost enclosing definition) and bases."""
+    query = _query(language)
+    if query is None:
+        return (), (), ()
+    by_core = {(d.core.start_byte, d.core.type): d for d in found.definitions}
+    raw: dict[tuple[int, int], tuple[int, int, str, str]] = {}  # call range -> (rank, ...)
+    import_nodes: list[Node] = []
+    bases: list[Inheritance] = []
+    binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
+    for _, captures in QueryCursor(query).matches(root):
+        if call := captures.get("call"):
+            node = call[0]
+            if callee := captures.get("callee"):
+                recv = captures.get("receiver")
+                rank, name, receiver = 0, _clean(node_text(callee[0])), ""
+                if recv:
+                    receiver = _clean(node_text(recv[0]))
+            elif dynamic := captures.get("dynamic"):
+                # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
+                rank, name, receiver = 1, "", _clean(node_text(dynamic[0]))
+            else:
+                continue
+            key = (node.start_byte, node.end_byte)
+            if key not in raw or rank < raw[key][0]:
+                raw[key] = (rank, node.start_point.row + 1, name, receiver)
+        elif (bind := captures.get("bind")) and (var := captures.get("var")):
+            written = node_text(captures["type"][0])
+            type_text = _clean(written).lstrip("*&").replace("::", ".")
+            if language == "rust":
+                type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
+            if language == "python" and any(c in written for c in "[|"):
+                continue  # Optional[T], A | B: no single class to claim
+            if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
+                binds.append((bind[0].start_byte, node_text(var[0]), type_text))
+        elif imp := captures.get("import"):
+            import_nodes.append(imp[0])
+        elif (cls := captures.get("class")) and (base := captures.get("base")):
+            owner = by_core.get((cls[0].start_byte, cls[0].type))
+            if owner is not None:
+                text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
+                bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
+    calls = _attribute(language, raw, found, binds)
+    imports = tuple(i for node in import_nodes for i in parse_import(language, node))
+    return imports, calls, tuple(dict.fromkeys(bases))
+
+
+def _attribute(
+    language: str,
+    raw: dict[tuple[int, int], tuple[int, int, str, str]],
+    found: Found,
+    binds: list[tuple[int, str, str]],
+) -> tuple[CallSite, ...]:
+    """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
+    and the receiver's type when a binding in an enclosing definition names it."""
+    defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
+    types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
+    for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
+        scope = types.setdefault(id(stack[-1]) if stack else 0, {})
+        if scope.get(var, type_text) != type_text:
+            type_text = ""  # rebound to another type: no claim
+        scope[var] = type_text
+    out: list[CallSite] = []
+    ordered = sorted(raw.items())
+    limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
+    for stack, (_, line, name, receiver) in _sweep(defs, limited):
+        caller = stack[-1] if stack else None
+        receiver_type = ""
+        if receiver and name and receiver.isidentifier():
+            for scope_key in [*(id(d) for d in reversed(stack)), 0]:
+                if receiver in types.get(scope_key, {}):
+                    receiver_type = types[scope_key][receiver]
+                    break
+        self_name = ""
+        if language == "go" and caller is not None and caller.kind == "method":
+            self_name = _go_receiver_name(caller.core)
+        receiver = _receiver(language, receiver, self_name) if receiver and name else receiver
+        qualified = caller.qualified if caller else ""
+        out.append(CallSite(qualified, name, receiver, line, receiver_type))
+    if len(ordered) > MAX_CALLS_PER_FILE:
+        rest = len(ordered) - MAX_CALLS_PER_FILE
+        out.append(CallSite("", f"{rest} more calls", TRUNCATED, ordered[MAX_CALLS_PER_FILE][1][1]))
+    return tuple(out)
+
+
+def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list[Any], Any]]:
+    """For (start byte, payload) items in order: the stack of definitions enclosing each."""
+    stack: list[Any] = []
+    i = 0
+    for start, item in items:
+        while i < len(defs) and defs[i].start_byte <= start:
+            while stack and stack[-1].end_byte <= defs[i].start_byte:
+                stack.pop()
+            stack.append(defs[i])
+            i += 1
+        while stack and stack[-1].end_byte <= start:
+            stack.pop()
+        yield stack, item
+
+
+# -- imports: the statement's text, read per language ----------------------------------------
+_PY_FROM = re.compile(r"from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
+_JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+_JS_REQUIRE = re.compile(r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]""", re.S)
+_GO_SPEC = re.compile(r"""^\s*([\w.]+\s+)?"([^"]+)"$""")
+
+
+def _names(text: str, sep: str) -> list[tuple[str, str]]:
+    """`a as b, c` -> [(a, b), (c, c)]."""
+    out = []
+    for part in text.split(","):
+        bits = part.strip().split(sep)
+        name = bits[0].strip()
+        if name:
+            out.append((name, bits[-1].strip() if len(bits) > 1 else name))
+    return out
+
+
+def parse_import(language: str, node: Node) -> list[Import]:
+    text = node_text(node)
+    line = node.start_point.row + 1
+    if language == "python":
+        if m := _PY_FROM.match(text):
+            module, names = m.group(1), re.sub(r"#.*", "", m.group(2))
+            return [Import(module, n, a, line) for n, a in _names(names, " as ")]
+        body = text.removeprefix("import").strip()
+        return [
+            Import(n, "", a if a != n else n, line) for n, a in _names(body, " as ")
+        ]  # `import a.b` binds "a.b" as written, as its calls name it
+    if language in ("javascript", "typescript", "tsx"):
+        return _js_import(text, line)
+    if language == "go":
+        if m := _GO_SPEC.match(text.strip()):
+            path = m.group(2)
+            alias = (m.group(1) or "").strip()
+            last = [p for p in path.split("/") if not re.fullmatch(r"v\d+", p)] or [path]
+            return [Import(path, "", alias or last[-1], line)]
+        return []
+    if language == "java":
+        body = text.removeprefix("import").strip().rstrip(";").strip()
+        body = body.removeprefix("static").strip()
+        module, _, name = body.rpartition(".")
+        return [Import(module, name, name, line)]
+    if language == "rust":
+        body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
+        body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
+        return [Import(m, n, a, line) for m, n, a in _rust_paths(body, "")]
+    return []
+
+
+def _js_import(text: str, line: int) -> list[Import]:
+    if m := _JS_FROM.match(text):
+        clause, module = m.group(1), m.group(2)
+    elif m := _JS_REQUIRE.search(text):
+        clause, module = m.group(1), m.group(2)
+        if clause.startswith("{"):
+            inner = clause.strip("{} ")
+            return [Import(module, n, a, line) for n, a in _names(inner, ":")]
+        return [Import(module, "", clause.strip(), line)]
+    else:
+        return []
+    out: list[Import] = []
+    if braces := re.search(r"\{([^}]*)\}", clause):
+        for name, alias in _names(braces.group(1).replace("type ", ""), " as "):
+            out.append(Import(module, name, alias, line))
+        clause = clause[: braces.start()] + clause[braces.end() :]
+    for part in clause.split(","):
+        part = part.strip()
+        if part.startswith("*"):
+            out.append(Import(module, "", part.split(" as ")[-1].strip(), line))
+        elif part:
+            out.append(Import(module, "default", part, line))
+    return out
+
+
+def _rust_paths(body: str, prefix: str) -> list[tuple[str, str, str]]:
+    """`a::b::{c, d as e}` -> [(a::b, c, c), (a::b, d, e)] (nesting allowed)."""
+    if "{" in body:
+        head, _, rest = body.partition("{")
+        inner = rest[: rest.rfind("}")]
+        parts, depth, current = [], 0, ""
+        for ch in inner:
+            depth += (ch == "{") - (ch == "}")
+            if ch == "," and depth == 0:
+                parts.append(current)
+                current = ""
+            else:
+                current += ch
+        parts.append(current)
+        base = prefix + head
+        return [p for part in parts if part for p in _rust_paths(part, base)]
+    path, _, alias = (prefix + body).partition("@")
+    module, _, name = path.rstrip(":").rpartition("::")
+    if name == "self":
+        module, _, name = module.rpartition("::")
+    return [(module, name, alias or name)]

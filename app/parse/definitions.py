@@ -1,0 +1,437 @@
+"""Definitions found by the per-language tree-sitter queries: naming, nesting and kinds."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter_language_pack import get_language, get_parser
+
+from app.parse.languages import DATA_LANGUAGES, GRAMMARS, query_path
+from app.parse.text import DOC_CHARS, SIGNATURE_CHARS, clip_doc, collapse
+
+# Kinds whose functions are methods, and kinds whose members may get chunks of their own.
+CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "variable"})
+CONTAINERS = CLASS_LIKE | {"module"}
+# Objects whose members are plain module functions, not methods (CommonJS).
+EXPORT_SCOPES = frozenset({"exports", "module", "module.exports"})
+
+_ECMA = {
+    "export_statement": False,
+    "expression_statement": False,
+    "lexical_declaration": True,
+    "variable_declaration": True,
+    "ambient_declaration": False,
+}
+# Node types a definition grows into (export, decorators, templates, its statement).
+# True: only when the wrapper holds no sibling of the same type (`const a = f, b = g`).
+WRAPPERS: dict[str, dict[str, bool]] = {
+    "python": {"decorated_definition": False},
+    "javascript": _ECMA,
+    "typescript": _ECMA,
+    "tsx": _ECMA,
+    "go": {"type_declaration": True},
+    "c": {"type_definition": False, "declaration": False},
+    "cpp": {"type_definition": False, "declaration": False, "template_declaration": False},
+    "lua": {"variable_declaration": False},
+}
+# Names for definitions whose query has no @name capture.
+_FALLBACK_NAMES = {
+    "export_statement": "default",
+    "companion_object": "Companion",
+    "init_declaration": "init",
+    "secondary_constructor": "constructor",
+    "namespace_definition": "(anonymous)",
+}
+_PATH_TYPES = frozenset({"member_expression", "dot_index_expression", "method_index_expression"})
+_SCOPED_TYPES = frozenset({"qualified_identifier", "scope_resolution"})
+_BODY_TYPES = frozenset(
+    {"block", "statement_block", "compound_statement", "class_body", "declaration_list",
+     "field_declaration_list", "enum_body", "interface_body", "object_type", "function_body",
+     "template_body", "enumerator_list", "enum_variant_list", "constructor_body",
+     "enum_class_body", "protocol_body", "enum_member_declaration_list", "object"}
+)  # fmt: skip
+# Languages whose body is not delimited: the signature is the first line.
+_FIRST_LINE_SIGNATURE = frozenset({"ruby", "lua", "bash"})
+_GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
+_STRING_PREFIX = re.compile(r"^[rRbBuUfF]*('''|\"\"\"|'|\")")
+_NAME_CHARS = 120
+
+_local = threading.local()  # parsers are not thread-safe; one per thread and language
+
+
+@dataclass(slots=True, eq=False)
+class Definition:
+    """One definition: its outer range (with export/decorators/statement) and its naming."""
+
+    kind: str
+    name: str
+    core: Node  # the node the query matched
+    start_byte: int
+    end_byte: int
+    start_line: int  # 1-based, of the outer node
+    end_line: int
+    core_line: int  # where the definition itself starts (after decorators)
+    scope: str = ""  # explicit qualifier: receiver type, object path, C++ scope
+    member: bool = False  # `a.b.c = function` / register(obj, "x", fn): the path is the name
+    call: bool = False  # found as register("name", fn) / describe("suite", () => {...})
+    qualified: str = ""
+    parent: str = ""
+    lead_line: int = 0  # first line its chunk may start at (overload signatures fold in)
+    enclosing: Definition | None = None
+    children: list[Definition] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Found:
+    """What one query run over one file yields."""
+
+    definitions: list[Definition]  # every definition, in source order (parents first)
+    roots: list[Definition]  # those not inside another definition
+    comment_lines: set[int]  # lines holding only a comment
+    attribute_lines: set[int]  # lines holding only a decorator/attribute
+
+
+@cache
+def _query(language: str) -> Query:
+    path = query_path(language)
+    if path is None:
+        raise KeyError(language)
+    grammar: Any = GRAMMARS[language]  # the stubs want a Literal of grammar names
+    return Query(get_language(grammar), path.read_text(encoding="utf-8"))
+
+
+def parser_for(language: str) -> Parser:
+    parsers: dict[str, Parser] = _local.__dict__.setdefault("parsers", {})
+    if language not in parsers:
+        grammar: Any = GRAMMARS[language]
+        parsers[language] = get_parser(grammar)
+    return parsers[language]
+
+
+def line_starts(src: bytes) -> list[int]:
+    """Byte offset of the start of every line."""
+    return [0, *(m.end() for m in re.finditer(b"\n", src))]
+
+
+def node_text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def end_row(node: Node) -> int:
+    """Last row a node really occupies (some grammars end line comments at the next row)."""
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+def _own_lines(node: Node, src: bytes, starts: list[int]) -> range:
+    """1-based lines a comment/attribute node fills alone (nothing but blanks around it)."""
+    first, last = node.start_point.row, end_row(node)
+    if src[starts[first] : node.start_byte].strip():
+        return range(0)
+    line_end = starts[last + 1] - 1 if last + 1 < len(starts) else len(src)
+    if node.end_byte < line_end and src[node.end_byte : line_end].strip():
+        last -= 1
+    return range(first + 1, last + 2)
+
+
+def _clean(name: str) -> str:
+    name = collapse(name, _NAME_CHARS)
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "\"'`":
+        name = name[1:-1]
+    return name
+
+
+def _clean_type(text: str) -> str:
+    """`*Router[T]`, `&'a mut Foo<T>`, `List<String>?` -> the bare type name."""
+    prev = None
+    while prev != text:
+        prev, text = text, _GENERICS.sub("", text)
+    text = re.sub(r"^[\s*&]*(?:'\w+\s+)?(?:mut\s+|dyn\s+)?", "", text)
+    return re.sub(r"\s+", "", text).rstrip("?")
+
+
+def _split_path(text: str) -> tuple[str, str]:
+    """`Layer.prototype.match` / `Foo::bar` / `M:h` -> (scope, name)."""
+    path = re.sub(r"\s+", "", _GENERICS.sub("", text)).replace("::", ".").replace(":", ".")
+    scope, _, name = path.rpartition(".")
+    return scope, name
+
+
+def _c_function_name(declarator: Node) -> Node | None:
+    """The name at the end of a C/C++ declarator chain (`**f(...)`, `&Foo::bar(...)`)."""
+    node: Node | None = declarator
+    for _ in range(10):
+        if node is None:
+            return None
+        if node.type == "function_declarator":
+            return node.child_by_field_name("declarator")
+        nxt = node.child_by_field_name("declarator")
+        if nxt is None:
+            named = node.named_children
+            nxt = named[-1] if named else None
+        node = nxt
+    return None
+
+
+def _call_name(args: Node) -> tuple[str, str]:
+    """register(obj, 'name', function name() {}) -> (name, scope)."""
+    fn_name = string = scope = ""
+    for arg in args.named_children:
+        if arg.type in ("function_expression", "function") and not fn_name:
+            name = arg.child_by_field_name("name")
+            fn_name = node_text(name) if name is not None else ""
+        elif arg.type == "string" and not string:
+            string = node_text(arg)
+        elif arg.type == "identifier" and not scope:
+            scope = node_text(arg)
+    return _clean(fn_name or string), scope
+
+
+def _outer(node: Node, wrappers: dict[str, bool]) -> Node:
+    """The node grown into its export/decorator/template/statement wrappers."""
+    while (parent := node.parent) is not None and parent.type in wrappers:
+        if wrappers[parent.type] and sum(c.type == node.type for c in parent.named_children) > 1:
+            break
+        node = parent
+    return node
+
+
+def _make(
+    language: str, kind: str, captures: dict[str, list[Node]], wrappers: dict[str, bool]
+) -> Definition | None:
+    core = captures[f"definition.{kind}"][0]
+    name, scope, member, is_call = "", "", False, False
+    if name_node := next(iter(captures.get("name", ())), None):
+        if name_node.type in _PATH_TYPES:
+            scope, name = _split_path(node_text(name_node))
+            member = True
+        elif name_node.type in _SCOPED_TYPES:
+            scope, name = _split_path(node_text(name_node))
+        else:
+            name = _clean(node_text(name_node))
+            if name_node.type == "namespace_name":  # PHP: App\Models -> App.Models
+                name = name.replace("\\", ".")
+    elif call := captures.get("call"):
+        name, scope = _call_name(call[0])
+        member, is_call = bool(scope), True
+    elif decl := captures.get("declarator"):
+        fn = _c_function_name(decl[0])
+        if fn is None:
+            return None
+        if fn.type in _SCOPED_TYPES:  # void Foo::bar() {} is a method of Foo
+            scope, name = _split_path(node_text(fn))
+            kind = "method"
+        else:
+            name = _clean(_GENERICS.sub("", node_text(fn)))
+    else:
+        name = _FALLBACK_NAMES.get(core.type, "")
+        if core.type == "companion_object":
+            named = [c for c in core.named_children if c.type == "type_identifier"]
+            name = node_text(named[0]) if named else name
+    if receiver := captures.get("receiver"):
+        scope = _clean_type(node_text(receiver[0]))
+    if kind == "impl":
+        name = _clean_type(name)
+    if not name:
+        return None
+    outer = _outer(core, wrappers)
+    start, end = outer.start_point.row + 1, end_row(outer) + 1
+    return Definition(
+        kind=kind, name=name, core=core, start_byte=outer.start_byte, end_byte=outer.end_byte,
+        start_line=start, end_line=end, core_line=core.start_point.row + 1, scope=scope,
+        member=member, call=is_call, lead_line=start,
+    )  # fmt: skip
+
+
+def _fold_overloads(items: list[Definition]) -> list[Definition]:
+    """TS overload signatures right before their implementation join its chunk."""
+    out: list[Definition] = []
+    pending: list[Definition] = []
+    for item in items:
+        if item.kind == "overload":
+            pending.append(item)
+            continue
+        first = len(pending)
+        while first > 0 and pending[first - 1].name == item.name:
+            first -= 1
+        for lone in pending[:first]:
+            lone.kind = "function"
+            out.append(lone)
+        if first < len(pending):
+            item.lead_line = pending[first].start_line
+        pending = []
+        out.append(item)
+    for lone in pending:
+        lone.kind = "function"
+        out.append(lone)
+    return out
+
+
+def _resolve(d: Definition) -> None:
+    """Kind, qualified name and parent, from the enclosing definition (already resolved)."""
+    enc = d.enclosing
+    prefix = f"{enc.qualified}." if enc else ""
+    if d.kind in ("function", "method"):
+        if enc is not None and enc.kind in CLASS_LIKE:
+            d.kind = "method"
+        elif d.member:
+            object_path = d.scope.removesuffix(".prototype")
+            is_method = d.scope != "this" and object_path not in EXPORT_SCOPES
+            d.kind = "method" if is_method else "function"
+        elif d.kind == "method" and not d.scope:
+            d.kind = "function"
+    if d.member and d.scope and d.scope != "this":
+        d.qualified = f"{d.scope}.{d.name}"
+        object_path = d.scope.removesuffix(".prototype")
+        d.parent = enc.qualified if enc else ("" if object_path in EXPORT_SCOPES else object_path)
+    elif d.scope and not d.member:
+        d.qualified = f"{prefix}{d.scope}.{d.name}"
+        d.parent = f"{prefix}{d.scope}"
+    else:
+        d.qualified = f"{prefix}{d.name}"
+        d.parent = enc.qualified if enc else ""
+
+
+def _contains(outer: Definition, inner: Definition) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -> Found:
+    """Run the language's query over a parsed tree and nest what it finds."""
+    wrappers = WRAPPERS.get(language, {})
+    by_range: dict[tuple[int, int], tuple[int, Definition]] = {}
+    comments: set[int] = set()
+    attributes: set[int] = set()
+    for pattern, captures in QueryCursor(_query(language)).matches(root):
+        if "comment" in captures:
+            comments.update(_own_lines(captures["comment"][0], src, starts))
+            continue
+        if "attribute" in captures:
+            attributes.update(_own_lines(captures["attribute"][0], src, starts))
+            continue
+        kind = next((k[11:] for k in captures if k.startswith("definition.")), "")
+        if not kind or (d := _make(language, kind, captures, wrappers)) is None:
+            continue
+        if language in DATA_LANGUAGES and d.end_line == d.start_line:
+            continue  # one-line keys are plain values: glue
+        key = (d.start_byte, d.end_byte)
+        if key not in by_range or pattern < by_range[key][0]:  # earlier patterns are specific
+            by_range[key] = (pattern, d)
+    defs = sorted((d for _, d in by_range.values()), key=lambda d: (d.start_byte, -d.end_byte))
+    scoped = [d for d in defs if d.kind == "filemodule"]
+    for i, d in enumerate(scoped):  # `namespace X;` reaches the next one or the end of file
+        d.kind = "module"
+        nxt = scoped[i + 1] if i + 1 < len(scoped) else None
+        d.end_byte = nxt.start_byte - 1 if nxt else len(src)
+        last_line = len(starts) - (1 if src.endswith(b"\n") else 0)
+        d.end_line = nxt.start_line - 1 if nxt else max(last_line, d.start_line)
+    roots: list[Definition] = []
+    stack: list[Definition] = []
+    for d in defs:
+        while stack and not _contains(stack[-1], d):
+            stack.pop()
+        d.enclosing = stack[-1] if stack else None
+        (d.enclosing.children if d.enclosing else roots).append(d)
+        stack.append(d)
+    roots = _fold_overloads(roots)
+    for d in defs:
+        d.children = _fold_overloads(d.children)
+    defs = [d for d in defs if d.kind != "overload"]
+    for d in defs:
+        if d.call and any(child.call for child in d.children):
+            d.kind = "module"  # describe("suite", () => { test(...) }): a group, cut per member
+        _resolve(d)
+    return Found(defs, roots, comments, attributes)
+
+
+def find_body(core: Node) -> Node | None:
+    """The first body-like node under a definition, breadth first (deep for wrapped calls)."""
+    queue = deque([core])
+    seen = 0
+    while queue and seen < 256:
+        node = queue.popleft()
+        seen += 1
+        body = node.child_by_field_name("body")
+        if body is not None:
+            return body
+        for child in node.named_children:
+            if child.type in _BODY_TYPES:
+                return child
+            queue.append(child)
+    return None
+
+
+def signature(d: Definition, language: str, src: bytes, starts: list[int], skip: set[int]) -> str:
+    """Header text from the first non-decorator line up to (and with) the body's opening;
+    comment and attribute lines in between are left out."""
+    row = d.start_line
+    while row in skip and row < d.end_line:
+        row += 1
+    begin = max(d.start_byte, starts[row - 1])
+    body = find_body(d.core) if language not in _FIRST_LINE_SIGNATURE else None
+    if body is not None and body.start_byte > begin:
+        stop, last = body.start_byte, body.start_point.row + 1
+        brace = src[stop : stop + 1] == b"{"
+    else:
+        stop, last, brace = min(d.end_byte, _line_end(row, src, starts)), row, False
+    pieces = []
+    for line in range(row, last + 1):
+        if line in skip and line != row:
+            continue
+        piece = src[max(begin, starts[line - 1]) : min(stop, _line_end(line, src, starts))]
+        pieces.append(piece.decode("utf-8", "replace"))
+        if sum(map(len, pieces)) > SIGNATURE_CHARS * 4:
+            break
+    return collapse(" ".join(pieces) + ("{" if brace else ""), SIGNATURE_CHARS)
+
+
+def _line_end(line: int, src: bytes, starts: list[int]) -> int:
+    """Byte offset of the newline ending a 1-based line (or the end of the source)."""
+    return starts[line] - 1 if line < len(starts) else len(src)
+
+
+def docstring(d: Definition, language: str) -> str:
+    """Python's docstring: the first string statement of the body."""
+    if language != "python":
+        return ""
+    body = d.core.child_by_field_name("body")
+    if body is None or not body.named_children:
+        return ""
+    string = body.named_children[0]
+    if string.type == "expression_statement" and string.named_children:
+        string = string.named_children[0]  # older grammars wrap the docstring in a statement
+    if string.type != "string":
+        return ""
+    text = node_text(string)[: DOC_CHARS * 4]
+    if m := _STRING_PREFIX.match(text):
+        quote = m.group(1)
+        text = text[m.end() :]
+        text = text[: -len(quote)] if text.endswith(quote) else text
+    return clip_doc(inspect.cleandoc(text))
+
+
+def break_lines(core: Node, lo: int, hi: int, limit: int, comments: set[int]) -> dict[int, int]:
+    """Statement starts inside a definition, by depth: where a too-long one may be cut.
+
+    Only nodes longer than `limit` are opened; a cut moves up over the comments above it.
+    """
+    breaks: dict[int, int] = {}
+    stack = [(core, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for child in node.named_children:
+            line = child.start_point.row + 1
+            while line - 1 in comments and line - 1 > lo:
+                line -= 1
+            if lo < line <= hi and depth < breaks.get(line, 1 << 30):
+                breaks[line] = depth
+            if end_row(child) - child.start_point.row + 1 > limit:
+                stack.append((child, depth + 1))
+    return breaks

@@ -1,0 +1,8 @@
+; Call sites and bases for the call graph, by name (app/parse/calls.py).
+(invocation_expression function: (identifier) @callee) @call
+(invocation_expression function: (member_access_expression expression: _ @receiver
+  name: (identifier) @callee)) @call
+(invocation_expression function: (_) @dynamic) @call
+(object_creation_expression type: (identifier) @callee) @call
+(using_directive) @import
+(class_declaration (base_list (_) @base)) @class

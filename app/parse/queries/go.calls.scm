@@ -1,0 +1,16 @@
+; Call sites, imports and embedded types for the call graph (app/parse/calls.py).
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (selector_expression operand: (_) @receiver
+  field: (field_identifier) @callee)) @call
+(call_expression function: (_) @dynamic) @call
+(import_spec) @import
+(type_spec type: (struct_type (field_declaration_list
+  (field_declaration !name type: (_) @base)))) @class
+(type_spec type: (interface_type (type_elem (_) @base))) @class
+; Local types: `c := Client{}`, `c := &Client{}`, `var c Client`, parameters.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (composite_literal type: (_) @type))) @bind
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (unary_expression operand: (composite_literal type: (_) @type)))) @bind
+(var_spec name: (identifier) @var type: (_) @type) @bind
+(parameter_declaration name: (identifier) @var type: (_) @type) @bind

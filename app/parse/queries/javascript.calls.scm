@@ -1,0 +1,16 @@
+; Call sites, imports and bases for the call graph (app/parse/calls.py reads the captures).
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (member_expression object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @callee)) @call
+(call_expression function: (_) @dynamic) @call
+(new_expression constructor: (identifier) @callee) @call
+(new_expression constructor: (member_expression object: (_) @receiver
+  property: (property_identifier) @callee)) @call
+(import_statement) @import
+(lexical_declaration (variable_declarator value: (call_expression
+  function: (identifier) @_require (#eq? @_require "require")))) @import
+(variable_declaration (variable_declarator value: (call_expression
+  function: (identifier) @_require (#eq? @_require "require")))) @import
+(class_declaration (class_heritage (_) @base)) @class
+; Local types: `const c = new Client()`.
+(variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind

@@ -1,0 +1,19 @@
+; Call sites, imports and trait impls for the call graph (app/parse/calls.py).
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (field_expression value: (_) @receiver
+  field: (field_identifier) @callee)) @call
+(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @callee)) @call
+(call_expression function: (generic_function function: (identifier) @callee)) @call
+(call_expression function: (generic_function function: (scoped_identifier
+  path: (_) @receiver name: (identifier) @callee))) @call
+(call_expression function: (generic_function function: (field_expression value: (_) @receiver
+  field: (field_identifier) @callee))) @call
+(call_expression function: (_) @dynamic) @call
+(use_declaration) @import
+(impl_item trait: (_) @base) @class
+; Local types: `let c = Client::new()`, `let c: Client`, parameters.
+(let_declaration pattern: (identifier) @var type: (_) @type) @bind
+(let_declaration pattern: (identifier) @var value: (call_expression
+  function: (scoped_identifier path: (identifier) @type))) @bind
+(let_declaration pattern: (identifier) @var value: (struct_expression name: (type_identifier) @type)) @bind
+(parameter pattern: (identifier) @var type: (_) @type) @bind

@@ -1,0 +1,184 @@
+"""Thin definitions: a function whose whole body forwards to one call (a wrapper) or only
+reads or sets fields (an accessor). Search ranks the code that does the work above them."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from app.parse.definitions import Definition, find_body
+
+WRAPPER = "wrapper"
+ACCESSOR = "accessor"
+FUNCTION_KINDS = frozenset({"function", "method"})
+MAX_ACCESSOR_STATEMENTS = 8  # a constructor that stores its arguments, or a setter
+_CALLS = frozenset(
+    {
+        "call_expression",
+        "new_expression",
+        "call",
+        "method_invocation",
+        "invocation_expression",
+        "object_creation_expression",
+        "function_call_expression",
+        "member_call_expression",
+        "scoped_call_expression",
+        "macro_invocation",
+    }
+)
+# Nodes that only decorate the value they hold: `(x)`, `x as T`, `await x`, `return x`.
+_TRANSPARENT = frozenset(
+    {
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "await_expression",
+        "await",
+        "type_assertion",
+        "expression_statement",
+        "return_statement",
+        "return",
+    }
+)
+# Statement lists: a wrapper's holds exactly one statement.
+_BLOCK_LISTS = frozenset({"statement_list", "body_statement"})
+_LISTS = _BLOCK_LISTS | {"expression_list"}
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_RETURNS = frozenset({"return_statement", "return"})
+_HANDLERS = frozenset({"catch_clause", "except_clause"})
+_GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
+_ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
+# `self.x`, `this.x`, `r.x`: a field of an object.
+_FIELDS = frozenset(
+    {"attribute", "member_expression", "selector_expression", "field_expression", "field_access"}
+)
+# What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
+_PLAIN_VALUES = frozenset(
+    {"identifier", "this", "self", "true", "false", "none", "null", "nil", "undefined",
+     "integer", "float", "number", "string", "interpreted_string_literal", "int_literal"}
+)  # fmt: skip
+
+
+def thinness(d: Definition) -> str:
+    """WRAPPER, ACCESSOR, or "" for a definition that does work of its own."""
+    if d.kind not in FUNCTION_KINDS:
+        return ""
+    body = find_body(d.core)
+    if body is None:
+        return ""
+    body = _unguarded(body)
+    if _forwards(body):
+        return WRAPPER
+    if _accesses(body):
+        return ACCESSOR
+    return ""
+
+
+def _unguarded(body: Node) -> Node:
+    """The block a body runs under `try`, when the body is only that `try` and its handlers
+    only give up (`return None`, `raise`, `pass`): the guard adds no work of its own."""
+    statements = _statements(body)
+    if len(statements) != 1 or statements[0].type != "try_statement":
+        return body
+    guarded = statements[0].child_by_field_name("body")
+    handlers = [c for c in statements[0].named_children if c != guarded]
+    if guarded is None or not all(_gives_up(handler) for handler in handlers):
+        return body
+    return guarded
+
+
+def _gives_up(handler: Node) -> bool:
+    """A catch / except clause whose block returns nothing or a plain value, or re-raises."""
+    if handler.type not in _HANDLERS:
+        return False  # `finally`, `else`: work of their own
+    blocks = [c for c in handler.named_children if c.type in ("block", "statement_block")]
+    if len(blocks) != 1:
+        return False
+    statements = _statements(blocks[0])
+    if not statements:
+        return True
+    if len(statements) > 1:
+        return False
+    statement = statements[0]
+    if statement.type in _GIVE_UP:
+        return True
+    value = [c for c in statement.named_children if c.type not in _COMMENTS]
+    return statement.type in _RETURNS and (not value or value[0].type in _PLAIN_VALUES)
+
+
+def _statements(node: Node) -> list[Node]:
+    found = [c for c in node.named_children if c.type not in _COMMENTS]
+    if found and found[0].type in ("string", "expression_statement"):
+        first = found[0] if found[0].type == "string" else found[0].named_children[0]
+        if first.type == "string" and len(found) > 1:  # a Python docstring
+            found = found[1:]
+    return found
+
+
+def _forwards(body: Node) -> bool:
+    """The body is a single statement (or an arrow function's expression) that returns or
+    makes a call."""
+    node = body
+    for _ in range(8):
+        if node.type in _CALLS:
+            return True
+        if node.type in _TRANSPARENT and node.named_children:
+            node = node.named_children[0]
+        elif node is body or node.type in _LISTS:
+            statements = _statements(node)
+            if len(statements) != 1:
+                return False
+            node = statements[0]
+        else:
+            return False
+    return False
+
+
+def _accesses(body: Node) -> bool:
+    """The body only sets fields (to a name, a literal, a field or one call's result) and
+    returns nothing, a field, or a name (`r.x = value; return r`,
+    `self._username = to_bytes(username)`); at least one field is read or set."""
+    statements = _statements(body)
+    if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
+        statements = _statements(statements[0])
+    if body.type in _TRANSPARENT or body.type in _FIELDS:  # `get x = () => this._x`
+        statements = [body]
+    if not 0 < len(statements) <= MAX_ACCESSOR_STATEMENTS:
+        return False
+    sets = returns_field = returns_name = 0
+    for statement in statements:
+        node = _single(statement)
+        if node.type in _ASSIGNMENTS:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None or _single(left).type not in _FIELDS:
+                return False
+            if _single(right).type not in _PLAIN_VALUES | _FIELDS | _CALLS:
+                return False
+            sets += 1
+        elif statement.type in _RETURNS:
+            value = [c for c in statement.named_children if c.type not in _COMMENTS]
+            kind = _single(value[0]).type if value else ""
+            if kind in _FIELDS:
+                returns_field += 1
+            elif kind in _PLAIN_VALUES:
+                returns_name += 1
+            elif kind:
+                return False
+        elif node.type in _FIELDS:  # an arrow function's expression body
+            returns_field += 1
+        else:
+            return False
+    return bool(sets or returns_field) and not (returns_name and not sets)
+
+
+def _single(node: Node) -> Node:
+    """The one expression inside `x;`, `(x)` or a one-item expression list."""
+    for _ in range(4):
+        named = [c for c in node.named_children if c.type not in _COMMENTS]
+        if node.type in ("expression_statement", "expression_list", "parenthesized_expression"):
+            if len(named) != 1:
+                return node
+            node = named[0]
+        else:
+            return node
+    return node
