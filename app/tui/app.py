@@ -323,9 +323,12 @@ class RepolensApp(App[None]):
         if not message.new_results:
             self._load_source(message.hit)  # a move in the list: show it now
             return
+        hit = message.hit
+        if self.shown is not None and self.shown[:3] == (hit.path, hit.start_line, hit.end_line):
+            # Re-ranked results with the same chunk on top: its "why" changes at once.
+            self.query_one("#preview", CodePreview).border_subtitle = hit.explanation.summary()
         # New results while typing: the list updates at once, the code once typing pauses,
         # so painting a file per key never delays the next key.
-        hit = message.hit
         self._preview_timer = self.set_timer(PREVIEW_SETTLE_S, lambda: self._load_source(hit))
 
     def _load_source(self, code: Hit | SymbolRef) -> None:

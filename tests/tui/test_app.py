@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from pathlib import Path
 
 from textual.widgets import Input
 
+from app.core.models import Explanation
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
@@ -182,3 +184,25 @@ async def test_a_new_question_cancels_the_answer_in_flight(
         assert stopped is None or stopped.finish == "cancelled", stopped
         assert finished(2)[0].answer is not None and finished(2)[0].answer.finish != "cancelled"
         assert app.answer_generation == 2
+
+
+def _shows_top_hit(app: RepolensApp) -> bool:
+    hits = app.query_one("#hits", HitList).hits
+    top = (hits[0].path, hits[0].start_line, hits[0].end_line) if hits else None
+    return app.shown is not None and app.shown[:3] == top
+
+
+async def test_re_ranked_results_with_the_same_top_hit_show_its_new_reason_at_once(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"exponential backoff with jitter")
+        await wait_for(pilot, lambda: _shows_top_hit(app))
+        hits = app.query_one("#hits", HitList).hits
+        moved = dataclasses.replace(hits[0], explanation=Explanation(7, 9, 0.01))
+        app.post_message(HitsReady("vectors arrived", [moved, *hits[1:]], {}, app.generation))
+        await pilot.pause()  # well within the preview's settle time
+        preview = app.query_one("#preview", CodePreview)
+        assert preview.border_subtitle == "bm25 #7 · vector #9"

@@ -21,8 +21,16 @@ from widgets.hit_list import HitList
 async def _search_and_select(pilot: object, app: RepolensApp) -> None:
     await wait_for(pilot, lambda: app.index_ready)
     await pilot.press(*"exponential backoff with jitter")  # type: ignore[attr-defined]
-    await wait_for(pilot, lambda: bool(app.query_one("#hits", HitList).hits))
-    await wait_for(pilot, lambda: app.shown is not None)
+    hits = app.query_one("#hits", HitList)
+    await wait_for(pilot, lambda: bool(hits.hits))
+    # The preview settles on the final query's top hit (earlier prefixes had their own).
+    await wait_for(
+        pilot,
+        lambda: (
+            app.shown is not None
+            and app.shown[:3] == (hits.hits[0].path, hits.hits[0].start_line, hits.hits[0].end_line)
+        ),
+    )
 
 
 async def test_help_lists_every_key_of_every_screen(
