@@ -36,6 +36,7 @@ from app.tui.messages import (
     SymbolOpened,
     SymbolWalked,
 )
+from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
 from widgets.answer_pane import AnswerPane
@@ -96,18 +97,13 @@ class RepolensApp(App[None]):
         super().__init__()
         self.service = service
         self.initial_theme = theme_name or state.load().get("theme", DEFAULT_THEME)
-        self.generation = 0
+        self.searches = SearchFlow(MAX_QUERY_CHARS)
         self.index_ready = False  # a first index run has published
         self.index_updates = 0
         self.indexer: IndexWorker | None = None
         self.index_status: WorkerStatus | None = None  # the indexer's latest report
         self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
-        # Search as you type: one search runs at a time; keys typed meanwhile leave only the
-        # newest query waiting, which runs as soon as the running one is shown.
-        self._searching = False
         self._search_worker: Worker[None] | None = None
-        self._superseded = threading.Event()  # set: the running search's query is outdated
-        self._waiting_query: str | None = None
         self._preview_timer: Timer | None = None
         self._refresh_timer: Timer | None = None
         self.searched_once = False
@@ -234,15 +230,11 @@ class RepolensApp(App[None]):
         pane.finish(cited, answer.grounded)
 
     def _start_search(self, query: str) -> None:
-        self.generation += 1  # results of any earlier query are now outdated
-        self._superseded.set()  # and the running search may stop early
-        if not query.strip():
-            self._waiting_query = None
+        if not self.searches.typed(query):
             hits = self.query_one("#hits", HitList)
             hits.show_hits([])
             hits.border_subtitle = ""
             return
-        self._waiting_query = query
         self._run_waiting_search()
 
     def _refresh_search(self, query: str) -> None:
@@ -253,8 +245,8 @@ class RepolensApp(App[None]):
 
         def refresh() -> None:
             self._refresh_timer = None
-            if self._waiting_query is None and self._typed() == query:
-                self._waiting_query = query
+            if self._typed() == query:
+                self.searches.refresh(query)
                 self._run_waiting_search()
 
         self._refresh_timer = self.set_timer(REFRESH_SETTLE_S, refresh)
@@ -264,33 +256,29 @@ class RepolensApp(App[None]):
         return next((field.value for field in self.query("#search").results(Input)), "")
 
     def _run_waiting_search(self) -> None:
-        if self._searching or self._waiting_query is None:
-            return
-        query, self._waiting_query = self._waiting_query, None
-        self._searching = True
-        self._superseded = threading.Event()
-        self._search_worker = self._search(
-            query[:MAX_QUERY_CHARS], self.generation, self._superseded
-        )
+        request = self.searches.next_request()
+        if request is not None:
+            self._search_worker = self._search(request)
 
     def _search_done(self) -> None:
         """The running search ended: run the query typed meanwhile, if any."""
-        self._searching = False
+        self.searches.done()
         self._run_waiting_search()
 
     @work(thread=True, group="search")  # one at a time: the App runs the next when it ends
-    def _search(self, query: str, generation: int, superseded: threading.Event) -> None:
+    def _search(self, request: SearchRequest) -> None:
         from app.search.searcher import SearchSuperseded
 
+        query = request.query
         try:
-            result = self.service.search(query, superseded=superseded)
+            result = self.service.search(query, superseded=request.superseded)
         except SearchSuperseded:
             self.post_message(SearchFailed(query, "", superseded=True))
             return
         except Exception as error:  # an index still being built says so; others are shown
             self.post_message(SearchFailed(query, str(error)))
             return
-        self.post_message(HitsReady(query, result.hits, result.timings_ms, generation))
+        self.post_message(HitsReady(query, result.hits, result.timings_ms, request.generation))
 
     @on(HitsReady)
     def _show_hits(self, message: HitsReady) -> None:
@@ -298,7 +286,7 @@ class RepolensApp(App[None]):
             self.searched_once = True
             settle_heap()  # the searcher has just loaded the index into memory
         self._search_done()
-        if message.generation != self.generation:
+        if not self.searches.is_current(message.generation):
             return  # an answer to a query the user has already changed
         hits = self.query_one("#hits", HitList)
         hits.show_hits(message.hits)

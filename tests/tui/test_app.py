@@ -202,7 +202,9 @@ async def test_re_ranked_results_with_the_same_top_hit_show_its_new_reason_at_on
         await wait_for(pilot, lambda: _shows_top_hit(app))
         hits = app.query_one("#hits", HitList).hits
         moved = dataclasses.replace(hits[0], explanation=Explanation(7, 9, 0.01))
-        app.post_message(HitsReady("vectors arrived", [moved, *hits[1:]], {}, app.generation))
+        app.post_message(
+            HitsReady("vectors arrived", [moved, *hits[1:]], {}, app.searches.generation)
+        )
         await pilot.pause()  # well within the preview's settle time
         preview = app.query_one("#preview", CodePreview)
         assert preview.border_subtitle == "bm25 #7 · vector #9"
