@@ -11,7 +11,9 @@ from app.cli.common import EXIT_ERROR, EXIT_USAGE
 
 # The commands of `repolens-tui-bench` (app.bench.cli), named here so that this module, which
 # every start imports, need not import the bench to point at it.
-BENCH_COMMANDS = frozenset({"eval", "bench", "live-bench", "graph-bench", "tui-bench"})
+BENCH_COMMANDS = frozenset(
+    {"eval", "bench", "live-bench", "graph-bench", "tui-bench", "fault-bench"}
+)
 
 
 def opens_tui(words: list[str]) -> bool:

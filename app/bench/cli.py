@@ -75,6 +75,14 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_fault_bench(args: argparse.Namespace) -> int:
+    from app.bench.faults import format_report, measure
+
+    report = measure(Path(args.path), args.tiny_files)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui-bench",
@@ -132,6 +140,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_tui_bench)
+
+    p = sub.add_parser(
+        "fault-bench", help="resume after kill -9 and many tiny files, beside fresh runs"
+    )
+    p.add_argument("path")
+    p.add_argument("--tiny-files", type=int, default=50_000, help="generated files (0: skip)")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_fault_bench)
     return parser
 
 

@@ -16,7 +16,8 @@ DESCRIPTION = (
     "PATH (default: the current directory); the commands below work headless."
 )
 EPILOG = (
-    "The benchmark commands (eval, bench, live-bench, graph-bench, tui-bench) are in "
+    "The benchmark commands (eval, bench, live-bench, graph-bench, tui-bench, fault-bench) "
+    "are in "
     "`repolens-tui-bench`."
 )
 
