@@ -45,6 +45,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         parser.print_help()
         return EXIT_USAGE
     from app.answer.model import AnswerModelUnavailable
+    from app.core.settings import SettingsError
     from app.indexer.embed import ModelUnavailable
     from app.indexer.walk import WalkError
     from app.service import RepositoryError
@@ -58,6 +59,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         IndexStoreError,
         ModelUnavailable,
         AnswerModelUnavailable,
+        SettingsError,
     ) as error:
         print(f"repolens-tui: error: {error}", file=sys.stderr)
         return EXIT_ERROR

@@ -1,0 +1,71 @@
+"""Faults a person meets at the command line, each answered in one line with the right exit
+code: bad settings, counts below one, a call graph still being built, a reader that stops
+reading, and vectors a killed run stored."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.main import main as launcher
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("repolens-tui: error: "), err
+    return lines[0].removeprefix("repolens-tui: error: ")
+
+
+def _make_repo(root: Path, files: int = 20, functions: int = 40) -> None:
+    root.mkdir()
+    for f in range(files):
+        lines = [f"def compute_{f}_{n}(value):\n    return value * {n}\n" for n in range(functions)]
+        (root / f"module_{f}.py").write_text("\n\n".join(lines))
+
+
+# -- settings --------------------------------------------------------------------------------
+BAD_SETTINGS = {
+    "env-not-a-number": ({"REPOLENS_SEARCH_K": "abc"}, "", "REPOLENS_SEARCH_K: "),
+    "env-out-of-range": ({"REPOLENS_SEARCH_K": "0"}, "", "REPOLENS_SEARCH_K: "),
+    "env-list-not-json": ({"REPOLENS_EXTRA_IGNORES": "build"}, "", "REPOLENS_EXTRA_IGNORES: "),
+    "toml-syntax": ({}, "search_k = [\n", "{config}: not valid TOML: "),
+    "toml-value": ({}, "embedding_batch_size = 0\n", "{config}: embedding_batch_size: "),
+    "toml-not-utf8": ({}, b"search_k = '\xff'\n", "{config}: not UTF-8 text"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_SETTINGS, ids=list(BAD_SETTINGS))
+def test_a_bad_setting_is_one_line_naming_its_variable_or_file(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env, toml, start = BAD_SETTINGS[case]
+    config = tmp_path / "config.toml"
+    if toml:
+        config.write_bytes(toml if isinstance(toml, bytes) else toml.encode())
+    monkeypatch.setenv("REPOLENS_CONFIG", str(config))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    expected = start.format(config=config)
+
+    assert main(["stats", str(tmp_path)]) == 1
+    assert _one_error_line(capsys.readouterr().err).startswith(expected)
+    assert launcher([str(tmp_path)]) == 1  # the TUI launcher, before any screen opens
+    assert _one_error_line(capsys.readouterr().err).startswith(expected)
+
+
+def test_a_bad_setting_stops_the_console_script_without_a_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "REPOLENS_CONFIG": str(tmp_path / "none.toml"), "REPOLENS_SEARCH_K": "x"}
+    for words in ([str(tmp_path)], ["search", str(tmp_path), "question"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "app.main", *words],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 1
+        assert "valid integer" in _one_error_line(done.stderr)
