@@ -69,3 +69,28 @@ def test_a_bad_setting_stops_the_console_script_without_a_traceback(tmp_path: Pa
         )  # fmt: skip
         assert done.returncode == 1
         assert "valid integer" in _one_error_line(done.stderr)
+
+
+# -- counts ----------------------------------------------------------------------------------
+COUNT_FLAGS = {
+    "search -k": (["search", "{repo}", "question", "-k", "0"], "argument -k: must be 1 or more"),
+    "search --budget": (["search", "{repo}", "question", "--budget", "0"], "must be 1 or more"),
+    "ask --budget": (["ask", "{repo}", "question", "--budget", "0"], "must be 1 or more"),
+    "ask --max-tokens": (["ask", "{repo}", "question", "--max-tokens", "0"], "must be 1 or more"),
+    "hotspots -n": (["hotspots", "{repo}", "-n", "0"], "argument -n: must be 1 or more"),
+    "symbols -n": (["symbols", "{repo}", "name", "-n", "-3"], "argument -n: must be 1 or more"),
+    "search -k word": (["search", "{repo}", "question", "-k", "ten"], "'ten' is not a whole"),
+    "stats --skipped": (["stats", "{repo}", "--skipped", "-1"], "must be 0 or more"),
+}
+
+
+@pytest.mark.parametrize("case", COUNT_FLAGS, ids=list(COUNT_FLAGS))
+def test_counts_below_one_are_refused_at_the_parser(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words, message = COUNT_FLAGS[case]
+    repo = str(tmp_path / "nowhere")  # never reached: the parser refuses first
+    with pytest.raises(SystemExit) as exit_info:
+        main([word.format(repo=repo) for word in words])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
