@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from app.core.settings import Settings
 from app.main import main as launcher
+from app.service import Service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,3 +96,28 @@ def test_counts_below_one_are_refused_at_the_parser(
         main([word.format(repo=repo) for word in words])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# -- the call graph --------------------------------------------------------------------------
+def test_callers_while_the_graph_is_pending_says_it_is_being_built(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    _make_repo(repo, files=2, functions=2)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    (repo / "fresh.py").write_text("def fresh_helper():\n    return compute_0_1(2)\n")
+    service.index(changed=["fresh.py"], with_vectors=False, with_graph=False)  # as `watch` does
+    index_dir = ["--index-dir", str(settings.index_dir)]
+
+    assert main(["callers", str(repo), "fresh_helper", *index_dir]) == 1
+    message = _one_error_line(capsys.readouterr().err)
+    assert "the call graph is still being built (1 file pending)" in message
+    assert f"run `repolens-tui index {service.root}`" in message
+    assert main(["callers", str(repo), "no_such_name", *index_dir]) == 1
+    assert "still being built" in capsys.readouterr().err
+
+    service.catch_up_graph()
+    assert main(["callers", str(repo), "no_such_name", *index_dir]) == 1
+    assert "no definition named 'no_such_name' in the index" in capsys.readouterr().err
+    assert main(["callees", str(repo), "fresh_helper", *index_dir]) == 0
