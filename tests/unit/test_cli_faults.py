@@ -121,3 +121,23 @@ def test_callers_while_the_graph_is_pending_says_it_is_being_built(
     assert main(["callers", str(repo), "no_such_name", *index_dir]) == 1
     assert "no definition named 'no_such_name' in the index" in capsys.readouterr().err
     assert main(["callees", str(repo), "fresh_helper", *index_dir]) == 0
+
+
+# -- a reader that stops early ---------------------------------------------------------------
+def test_a_reader_that_stops_early_ends_the_command_quietly(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    _make_repo(repo)  # 800 symbols: far more output than a pipe holds
+    Service(repo, settings).index(with_vectors=False)
+    env = {**os.environ, "REPOLENS_CONFIG": str(tmp_path / "no-config.toml")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "symbols", str(repo), "compute", "-n", "5000",
+         "--index-dir", str(settings.index_dir)],  # fmt: skip
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    assert b"compute_" in process.stdout.readline()  # as `| head -1` reads, then goes
+    process.stdout.close()
+    assert process.wait(60) == 141  # 128 + SIGPIPE: what a shell reports for such a tool
+    assert process.stderr.read() == b""
