@@ -5,8 +5,10 @@ reading, and vectors a killed run stored."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from app.cli import main
 from app.core.settings import Settings
 from app.main import main as launcher
 from app.service import Service
+from app.store.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,3 +144,33 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(
     process.stdout.close()
     assert process.wait(60) == 141  # 128 + SIGPIPE: what a shell reports for such a tool
     assert process.stderr.read() == b""
+
+
+# -- vectors a killed run stored -------------------------------------------------------------
+@pytest.mark.slow
+def test_stats_counts_the_vectors_a_killed_run_stored(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _make_repo(repo, files=40, functions=15)
+    index_root = tmp_path / "indexes"
+    env = {**os.environ, "REPOLENS_CONFIG": str(tmp_path / "no-config.toml")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "index", str(repo), "--index-dir", str(index_root),
+         "-q"],  # fmt: skip
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not list(index_root.glob("vectors/vectors_*.lance/_versions/*.manifest")):
+        assert process.poll() is None, "the run finished before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)  # after the first batch of vectors, mid-embedding
+    process.wait()
+
+    service = Service(repo, Settings(index_dir=index_root))
+    manifest = read_manifest(service.index_dir)
+    assert manifest is not None and manifest.embedding_model == ""  # the run never said
+    stats = service.stats()
+    in_search = service.searcher().corpus.vector_count
+    assert 0 < in_search < stats["vectors_wanted"], "the kill did not land mid-embedding"
+    assert stats["vectors"] == in_search
+    assert stats["embedding_model"] == service.searcher().model_id
