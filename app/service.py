@@ -363,17 +363,22 @@ class Service:
             for key, path in zip(chunks.column("embed_key").to_pylist(), paths, strict=True)
             if self.settings.embed_tests or not is_test_path(path)
         ]
-        model = manifest.embedding_model
-        vectors = store.vector_keys(model) if model else set()
+        # Counted as search finds them: under the model the settings name, whose vectors a
+        # killed run keeps (each batch lands at once) before the manifest records the model.
+        from app.indexer.embed import model_id_for
+
+        model = model_id_for(self.settings.embedding_model, self.settings.embedding_max_tokens)
+        vectors = store.vector_keys(model)
+        stored = sum(1 for key in keys if key in vectors)
         result: dict[str, Any] = {
             "repository": str(self.root),
             "index_dir": str(self.index_dir),
             "schema_version": manifest.schema_version,
             "strategy_version": manifest.strategy_version,
-            "embedding_model": manifest.embedding_model,
+            "embedding_model": model if stored or manifest.embedding_model else "",
             "files": len(files),
             "chunks": chunks.num_rows,
-            "vectors": sum(1 for key in keys if key in vectors),
+            "vectors": stored,
             "vectors_wanted": len(keys),
             "languages": dict(Counter(f.language for f in files.values()).most_common()),
             "chunk_kinds": dict(Counter(chunks.column("kind").to_pylist()).most_common()),

@@ -4,12 +4,14 @@ every command talks to the repository through `app.service` only."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from app.cli import ask, graph, index, search, stats, watch
 from app.cli.common import EXIT_ERROR, EXIT_USAGE, add_common_options
 
 COMMAND_MODULES = (index, search, stats, ask, graph, watch)
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a tool a closed pipe stopped
 
 DESCRIPTION = (
     "Local, offline repository intelligence. `repolens-tui [PATH]` opens the terminal UI on "
@@ -46,19 +48,25 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         parser.print_help()
         return EXIT_USAGE
     from app.answer.model import AnswerModelUnavailable
+    from app.core.settings import SettingsError
     from app.indexer.embed import ModelUnavailable
     from app.indexer.walk import WalkError
     from app.service import RepositoryError
     from app.store.manifest import IndexStoreError
 
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, so that a reader gone early is met below, not at exit
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except (
         RepositoryError,
         WalkError,
         IndexStoreError,
         ModelUnavailable,
         AnswerModelUnavailable,
+        SettingsError,
     ) as error:
         print(f"repolens-tui: error: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -67,6 +75,17 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
             "repolens-tui: interrupted; the index keeps its last published state", file=sys.stderr
         )
         return 130
+
+
+def _reader_gone() -> int:
+    """Stdout's reader stopped early (`... | head -1`): what it wanted was shown, so no
+    message. Stdout now leads nowhere, or the flush at exit would fail again. The exit code
+    is the one a shell reports for any tool stopped by a closed pipe (128 + SIGPIPE), so a
+    script that allows that for grep or git allows it here, and tells it from an error (1)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import hit_json, printable, ready_service
+from app.cli.common import count, hit_json, printable, ready_service
 
 if TYPE_CHECKING:
     from app.answer.engine import Answer
@@ -76,9 +76,9 @@ def add_parsers(sub: Any, common: Any) -> None:
     p.add_argument("question")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument(
-        "--budget", type=int, default=None, help="token budget of the excerpts (default 600)"
+        "--budget", type=count, default=None, help="token budget of the excerpts (default 600)"
     )
-    p.add_argument("--max-tokens", type=int, default=None, help="longest answer (default 256)")
+    p.add_argument("--max-tokens", type=count, default=None, help="longest answer (default 256)")
     p.add_argument(
         "--model-file", type=Path, help="a local GGUF answer model (REPOLENS_ANSWER_MODEL)"
     )

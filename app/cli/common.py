@@ -124,3 +124,27 @@ def explain_lines(hit: Hit) -> str:
     lines = [f"      why: {ranks}, rrf {e.fused_score:.4f} -> {e.final_score:.4f}"]
     lines += [f"        x{s.factor:g} {s.name}: {s.reason}" for s in e.signals]
     return "\n".join(lines)
+
+
+def count(text: str) -> int:
+    """An argparse type for counts and budgets: a whole number of 1 or more (0 is refused,
+    not read as "the default")."""
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
+    return value
+
+
+def count_or_zero(text: str) -> int:
+    """An argparse type: a whole number of 0 or more."""
+    value = _whole_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from app.cli.common import EXIT_ERROR, ready_service
+from app.cli.common import EXIT_ERROR, count, ready_service
 
 TIER_CHOICES = ("certain", "probable", "uncertain")
 
@@ -104,7 +104,7 @@ def add_parsers(sub: Any, common: Any) -> None:
 
     p = sub.add_parser("hotspots", help="the most central definitions (PageRank, fan-in)")
     p.add_argument("path")
-    p.add_argument("-n", type=int, default=20, help="how many (default 20)")
+    p.add_argument("-n", type=count, default=20, help="how many (default 20)")
     p.add_argument("--tests", action="store_true", help="include test files")
     p.add_argument("--min-tier", choices=TIER_CHOICES, default="probable",
                    help="rank over edges of this tier and above (default probable)")  # fmt: skip
@@ -115,7 +115,7 @@ def add_parsers(sub: Any, common: Any) -> None:
     p = sub.add_parser("symbols", help="definitions whose name fuzzily matches a query")
     p.add_argument("path")
     p.add_argument("query")
-    p.add_argument("-n", type=int, default=20, help="how many (default 20)")
+    p.add_argument("-n", type=count, default=20, help="how many (default 20)")
     p.add_argument("--min-tier", choices=TIER_CHOICES, default="uncertain",
                    help="accepted for symmetry; fan-in/out shown are over all tiers")  # fmt: skip
     p.add_argument("--json", action="store_true")

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from app.cli.common import EXIT_OK, explain_lines, hit_json, ready_service
+from app.cli.common import EXIT_OK, count, explain_lines, hit_json, ready_service
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -47,8 +47,8 @@ def add_parsers(sub: Any, common: Any) -> None:
     p = sub.add_parser("search", help="ranked code chunks for a question")
     p.add_argument("path")
     p.add_argument("query")
-    p.add_argument("-k", type=int, default=None, help="at most this many hits (default 10)")
-    p.add_argument("--budget", type=int, default=None, help="token budget (default 1000)")
+    p.add_argument("-k", type=count, default=None, help="at most this many hits (default 10)")
+    p.add_argument("--budget", type=count, default=None, help="token budget (default 1000)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--explain", action="store_true", help="show why each hit ranks where it does")
     p.add_argument("--show-text", action="store_true", help="print each hit's packed text")

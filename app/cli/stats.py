@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from app.cli.common import EXIT_ERROR, EXIT_OK, service_from_args
+from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, service_from_args
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -78,7 +78,7 @@ def add_parsers(sub: Any, common: Any) -> None:
     p = sub.add_parser("stats", help="what the index holds, what was skipped and why")
     p.add_argument("path")
     p.add_argument("--coverage", action="store_true", help="share of code inside definitions")
-    p.add_argument("--skipped", type=int, default=20, help="list this many skipped paths")
+    p.add_argument("--skipped", type=count_or_zero, default=20, help="list this many skipped paths")
     p.add_argument(
         "--check", action="store_true", help="check the index is consistent (exit 1 if not)"
     )

@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+from pydantic_settings import SettingsError as SourceParseError
 
 from app.core import paths
 
 # The offline default: all-MiniLM-L6-v2 as int8 ONNX, assembled from installed packages.
 DEFAULT_EMBEDDING_MODEL = "repolens/all-minilm-l6-v2-int8"
+ENV_PREFIX = "REPOLENS_"
+
+
+class SettingsError(Exception):
+    """A setting that cannot be used; the message names its file or variable and what is
+    wrong, on one line."""
 
 
 class Settings(BaseSettings):
     """Every knob of the engine. Environment variables are `REPOLENS_<NAME>`."""
 
-    model_config = SettingsConfigDict(env_prefix="REPOLENS_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
     index_dir: Path | None = None
     """Where indexes live (one folder per repository). Default: the user data directory."""
@@ -107,5 +116,41 @@ class Settings(BaseSettings):
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Settings from file and environment, with flags (non-None overrides) on top."""
-    return Settings(**{key: value for key, value in overrides.items() if value is not None})
+    """Settings from file and environment, with flags (non-None overrides) on top; a bad
+    file or value raises SettingsError."""
+    given = {key: value for key, value in overrides.items() if value is not None}
+    config = paths.config_file()
+    try:
+        return Settings(**given)
+    except ValidationError as error:
+        problems = [_problem(issue, given, config) for issue in error.errors()]
+        raise SettingsError("; ".join(problems)) from None
+    except SourceParseError as error:  # a list or dict from the environment that is no JSON
+        field = re.search(r'field "(\w+)"', str(error))
+        name = _env_name(field.group(1)) if field else "the environment"
+        raise SettingsError(
+            f'{name}: not valid JSON (a list is written ["a", "b"]): {error.__cause__ or error}'
+        ) from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{config}: not UTF-8 text") from None
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise SettingsError(f"{config}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise SettingsError(f"{config}: cannot be read: {error.strerror or error}") from None
+
+
+def _env_name(field: str) -> str:
+    return f"{ENV_PREFIX}{field.upper()}"
+
+
+def _problem(issue: Any, given: dict[str, Any], config: Path) -> str:
+    """One validation issue as `<where it came from>: <what is wrong>`; the sources are
+    looked at in the order they win: flags, then the environment, then the file."""
+    field = str(issue["loc"][0]) if issue["loc"] else ""
+    what = f"{issue['msg']} (got {issue['input']!r})"
+    if field in given:
+        return f"option {field}: {what}"
+    env = _env_name(field)
+    if any(key.upper() == env for key in os.environ):
+        return f"{env}: {what}"
+    return f"{config}: {'.'.join(map(str, issue['loc']))}: {what}"

@@ -69,6 +69,8 @@ class GraphView:
     """Symbols and edges of one published index, indexed both ways."""
 
     def __init__(self, store: Any) -> None:
+        self.pending_files = len(store.manifest.graph_pending)  # not caught up with yet
+        self.repo_root = store.manifest.repo_root
         symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
         self.symbols: dict[str, dict[str, Any]] = {row["id"]: row for row in symbols}
         self.by_qualified: dict[str, list[str]] = defaultdict(list)
@@ -100,6 +102,13 @@ class GraphView:
             sid for sid in self.by_name.get(query.rsplit(".", 1)[-1], [])
             if self.symbols[sid]["qualified_name"].endswith("." + query)
         ] or self.by_name.get(query, [])  # fmt: skip
+        if not matches and self.pending_files:  # it may be in a file the graph has not read
+            files = f"{self.pending_files} file{'s' if self.pending_files != 1 else ''}"
+            raise GraphError(
+                f"no definition named {query!r} yet: the call graph is still being built "
+                f"({files} pending); try again in a moment or run "
+                f"`repolens-tui index {self.repo_root or 'PATH'}`"
+            )
         if not matches:
             raise GraphError(f"no definition named {query!r} in the index; try `symbols QUERY`")
         if len(matches) > 1:

@@ -8,6 +8,7 @@ costs nothing; ignore rules are applied later, per batch, by the index run.
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -17,6 +18,18 @@ from app.indexer.walk import _is_denied_dir
 
 STEP_MS = 50  # watchfiles yields once no new event came for this long
 MAX_BATCH_MS = 1_600  # ... or after this long in a steady stream of events
+
+FolderIdentity = tuple[int, int]  # (device, inode)
+
+
+def folder_identity(path: Path) -> FolderIdentity | None:
+    """The device and inode of the folder at `path` now (None when there is none): inotify
+    watches follow this folder, not its path, so a change of it means a dead watch."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
 class ChangeQueue:
@@ -93,6 +106,8 @@ class Watcher:
         self.queue = queue
         self.skip_dirs = [os.path.realpath(p) for p in skip_dirs]
         self.error = ""  # why the watcher stopped, when it stopped on its own
+        self.lost_root = False  # it stopped because the root was no folder (moved, deleted)
+        self.identity = folder_identity(self.root)  # the folder it watches
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="repolens-watch", daemon=True)
         self.started = threading.Event()
@@ -155,6 +170,7 @@ class Watcher:
                 self.queue.add(rel for rel in relative if rel is not None)
         except Exception as error:  # the OS refused (watch limit, root removed...): say so
             self.error = f"the file watcher stopped: {error}"
+            self.lost_root = folder_identity(self.root) is None
             self.queue.request_rescan(self.error)
         finally:
             self.started.set()

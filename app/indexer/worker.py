@@ -3,7 +3,8 @@ as files change, reporting every step as a `WorkerStatus` that any front end can
 
 Order of work: changed files first (their chunks are published at once, their vectors right
 after); the call graph once edits pause; a full rescan at start, when the watcher cannot
-say exactly what changed, and every `RESCAN_SECONDS` as a guard against missed events.
+say exactly what changed, and every `RESCAN_SECONDS` as a guard against missed events. A
+watcher that stopped, or that watches a folder no longer at the root path, is started again.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl, WorkerStatus
-from app.indexer.watch import ChangeQueue, Watcher
+from app.indexer.walk import WalkError
+from app.indexer.watch import ChangeQueue, Watcher, folder_identity
 from app.store.manifest import IndexLocked, IndexStoreError
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ GRAPH_QUIET_SECONDS = 3.0  # the call graph is resolved once edits pause this lo
 # seconds of CPU on a large repository, and any edit interrupts it)
 RESCAN_SECONDS = 600.0  # a full (stat-only) rescan this often, in case events were missed
 RETRY_SECONDS = 5.0  # after a failure (the index locked by another process, disk full)
+ROOT_GONE_CHECK_SECONDS = 0.25  # how often a missing repository folder is looked for
 # The worker's thread runs at this nice value: on two cores, a search typed while files are
 # re-indexed gets the CPU first (tui-bench on zod: keystroke p95 128-163 -> 81-105 ms).
 WORKER_NICENESS = 10
@@ -94,6 +97,10 @@ class IndexWorker:
         self._status_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="repolens-index", daemon=True)
         self.watcher: Watcher | None = None
+        self._root_gone = False
+        self._watch_retry_seconds = RETRY_SECONDS  # doubles while the OS keeps refusing
+        self._watch_retry_at = 0.0  # when a watcher the OS stopped is tried again (0: not due)
+        self._watcher_started = 0.0
         self.idle = threading.Event()  # set while nothing is queued or running
 
     # -- control ---------------------------------------------------------------------------
@@ -115,6 +122,8 @@ class IndexWorker:
         if self.watcher is not None:
             self.watcher.stop()
         self._thread.join(timeout)
+        if self.watcher is not None and self.watcher.alive:  # restarted meanwhile
+            self.watcher.stop()
         self._emit(state="stopped", message="stopped")
 
     def pause(self) -> None:
@@ -166,18 +175,21 @@ class IndexWorker:
         _lower_priority(WORKER_NICENESS)
         self.idle.clear()
         if self.watch:  # watch first, so nothing changed during the first run is missed
-            self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
-            self.watcher.start()
-            self.watcher.started.wait(5)
+            self._start_watcher()
         self._index(None, "start-up scan")
         last_rescan = time.monotonic()
         while not self._stop.is_set():
+            if not self._check_watcher():  # the repository folder is gone: nothing to index
+                self._stop.wait(ROOT_GONE_CHECK_SECONDS)
+                continue
             if self._paused:
                 self._stop.wait(0.2)
                 continue
             if self.queue.wait(0.25) and not self._paused:
                 self.idle.clear()
                 self._settle()
+                if not self._check_watcher():  # it went while the batch settled
+                    continue
                 paths, reason = self.queue.take()
                 if self._stop.is_set():
                     break
@@ -197,8 +209,6 @@ class IndexWorker:
                 self._index(None, "periodic rescan")
                 last_rescan = time.monotonic()
                 continue
-            if self.watch and self.watcher is not None and not self.watcher.alive:
-                self._emit(state="failed", error=self.watcher.error or "the file watcher stopped")
             if not self._status.graph_pending and not self._vectors_pending:
                 if not self.watch:
                     break
@@ -212,6 +222,67 @@ class IndexWorker:
     @property
     def index_root(self) -> Path:
         return self.service.index_dir.parent
+
+    def _start_watcher(self) -> None:
+        self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
+        self._watcher_started = time.monotonic()
+        self.watcher.start()
+        self.watcher.started.wait(5)
+
+    def _check_watcher(self) -> bool:
+        """Keep a live watcher on the folder at the root path; False while there is none.
+
+        inotify watches follow a folder, not its path: a folder moved away stops the
+        watcher, one replaced (deleted and made anew, swapped for a copy) leaves it watching
+        the old one. One stat a loop tells; the new watcher starts with a rescan, since
+        every change meanwhile went unseen."""
+        watcher = self.watcher
+        if not self.watch or watcher is None or self._stop.is_set():
+            return True
+        identity = folder_identity(self.root)
+        if identity is None:
+            self._root_gone = True
+            self._report_watch_problem(
+                f"the repository folder {self.root} is gone (moved or deleted): "
+                "watching for it to come back"
+            )
+            return False
+        if identity != watcher.identity:
+            self._restart_watcher("the repository folder was replaced: watching it again")
+        elif self._root_gone or watcher.lost_root:
+            self._restart_watcher("the repository folder is back: watching it again")
+        elif not watcher.alive:
+            self._retry_watcher(watcher.error or "the file watcher stopped")
+        return True
+
+    def _retry_watcher(self, error: str) -> None:
+        """Start a watcher the OS stopped (a watch limit, say) again after a wait that
+        doubles while it keeps stopping, so a refusal cannot cost a rescan every moment."""
+        now = time.monotonic()
+        if now - self._watcher_started > RESCAN_SECONDS:  # it had run well: no backoff
+            self._watch_retry_seconds = RETRY_SECONDS
+        if not self._watch_retry_at:
+            self._watch_retry_at = now + self._watch_retry_seconds
+        if now < self._watch_retry_at:
+            wait = self._watch_retry_seconds
+            self._report_watch_problem(f"{error}; watching again in {wait:.0f} s")
+            return
+        self._watch_retry_seconds = min(2 * self._watch_retry_seconds, RESCAN_SECONDS)
+        self._restart_watcher(f"{error}: watching again")
+
+    def _report_watch_problem(self, error: str) -> None:
+        if self._status.error != error:  # once, and again after a run's status replaced it
+            self._emit(state="paused" if self._paused else "failed", error=error, message=error)
+
+    def _restart_watcher(self, reason: str) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+        self._root_gone = False
+        self._watch_retry_at = 0.0
+        self.queue.take()  # a rescan covers every path queued so far; it gives the reason
+        self.queue.request_rescan(reason)
+        self._start_watcher()
+        self._emit(state="paused" if self._paused else "watching", error="", message=reason)
 
     def _settle(self) -> None:
         """Let a burst finish (a checkout writes thousands of files) so it is one batch."""
@@ -243,7 +314,7 @@ class IndexWorker:
         except IndexLocked as error:
             self._retry(paths, reason, str(error), "waiting")
             return
-        except (IndexStoreError, OSError) as error:
+        except (IndexStoreError, OSError, WalkError) as error:
             self._retry(paths, reason, str(error), "failed")
             return
         except Exception as error:  # unforeseen: say it, keep the changes, try again later
@@ -273,6 +344,8 @@ class IndexWorker:
         else:
             self.queue.request_rescan(reason or "retry")
         self._emit(state=state, error=error, message=error)
+        if self.watch and folder_identity(self.root) is None:
+            return  # the folder went: the loop looks for it far more often than this
         self._stop.wait(RETRY_SECONDS)
 
     def _embed(self) -> None:
