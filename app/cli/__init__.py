@@ -8,6 +8,7 @@ import sys
 
 from app.cli import ask, graph, index, search, stats, watch
 from app.cli.common import EXIT_ERROR, EXIT_USAGE, add_common_options
+from app.core.literal import literal
 
 COMMAND_MODULES = (index, search, stats, ask, graph, watch)
 
@@ -59,7 +60,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         ModelUnavailable,
         AnswerModelUnavailable,
     ) as error:
-        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print(
