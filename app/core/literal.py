@@ -8,9 +8,9 @@ import re
 # C0 controls, DEL, C1 controls (U+009B is a one-character CSI), the bidi embeddings,
 # overrides and isolates (they reorder what follows on screen), and lone surrogates
 # (an undecodable byte of a file name; printing one raises UnicodeEncodeError).
-_ACTED_ON = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-_SINGLE_LINE = re.compile(f"[{_ACTED_ON}]")
-_MULTI_LINE = re.compile(f"(?![\t\n])[{_ACTED_ON}]")
+_BEYOND_C0 = r"\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_SINGLE_LINE = re.compile(rf"[\x00-\x1f{_BEYOND_C0}]")
+_MULTI_LINE = re.compile(rf"[\x00-\x08\x0b-\x1f{_BEYOND_C0}]")  # tab, newline kept
 _ESCAPED_BYTE = range(0xDC80, 0xDD00)  # how surrogateescape stores bytes 0x80-0xff
 
 
