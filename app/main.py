@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     if not opens_tui(words):
         return cli.main(words)
+    from app.core.literal import literal
     from app.core.settings import SettingsError, load_settings
     from app.service import RepositoryError
     from app.tui.app import run
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run(Path(words[0] if words else "."), load_settings())
     except (RepositoryError, SettingsError) as error:
-        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     return 0
 

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
+from app.core.literal import literal
+
+_BACKTICKS = re.compile("`+")
+
+
+def markdown_code(text: str) -> str:
+    """`text` as a Markdown code span, shown as written: no emphasis, link or escape in it is
+    read, and a backtick in it cannot close the span early."""
+    fence = "`" * (1 + max((len(run) for run in _BACKTICKS.findall(text)), default=0))
+    shown = literal(text)
+    padded = f" {shown} " if shown.startswith("`") or shown.endswith("`") else shown
+    return f"{fence}{padded}{fence}"
+
 
 class AnswerPane(VerticalScroll):
+    """The model's text may echo a file's escape sequences: they are shown as visible
+    escapes, never sent to the terminal."""
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Markdown("Press **Enter** in the search field to ask the local model.", id="answer")
 
     def show_text(self, markdown: str) -> None:
         self.streamed = ""
-        self.query_one("#answer", Markdown).update(markdown)
+        self.query_one("#answer", Markdown).update(literal(markdown, multiline=True))
 
     def append(self, text: str) -> None:
         self.streamed = getattr(self, "streamed", "") + text
-        self.query_one("#answer", Markdown).update(self.streamed)
+        self.query_one("#answer", Markdown).update(literal(self.streamed, multiline=True))
 
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying)."""
@@ -27,4 +45,4 @@ class AnswerPane(VerticalScroll):
         if not grounded:
             lines.append("**Ungrounded:** this answer cites none of the excerpts.")
         lines += [f"- {line}" for line in citations]
-        self.query_one("#answer", Markdown).update("\n".join(lines))
+        self.query_one("#answer", Markdown).update(literal("\n".join(lines), multiline=True))

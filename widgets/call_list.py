@@ -8,17 +8,19 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from app.core.literal import literal
 from app.core.models import TIERS, CallLink
 
 GROUPS = (*TIERS, "unresolved")
 
 
 def call_prompt(link: CallLink) -> Text:
-    """One call as plain Text: code names never go through markup."""
+    """One call as plain Text: code names and call texts never go through markup, and their
+    control characters are shown as escapes."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append("  ")
-    line.append(link.name, style="bold" if link.target else "dim")
-    line.append(f"  {link.call_path}:{link.call_line}", style="dim")
+    line.append(literal(link.name), style="bold" if link.target else "dim")
+    line.append(f"  {literal(link.call_path)}:{link.call_line}", style="dim")
     return line
 
 
@@ -63,7 +65,7 @@ class CallList(OptionList):
     def show_message(self, message: str) -> None:
         self.clear_options()
         self.rows = [None]
-        self.add_option(Option(Text(message, style="dim"), disabled=True))
+        self.add_option(Option(Text(literal(message), style="dim"), disabled=True))
 
     @property
     def resolved_count(self) -> int:

@@ -5,26 +5,27 @@ Highlighting (the costly part: Pygments lexes every line) runs in a worker threa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
+
+from app.core.literal import literal
 
 CONTEXT_LINES = 12
 MAX_LINE_CHARS = 500
-# Control characters (ANSI escapes among them) are shown, never sent to the terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 MARKED = {True: "on grey23", False: "on grey89"}  # the chunk's lines, dark and light themes
 CODE_THEMES = {True: "monokai", False: "default"}
 
 
 def safe_code(text: str) -> str:
+    """Control characters (ANSI escapes among them) shown, never sent to the terminal; very
+    long lines cut."""
     lines = []
-    for line in text.split("\n"):
-        line = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line)
+    for line in literal(text, multiline=True).split("\n"):
         if len(line) > MAX_LINE_CHARS:
             line = line[:MAX_LINE_CHARS] + " …"
         lines.append(line)
@@ -72,10 +73,11 @@ class CodePreview(VerticalScroll):
     def show(self, shown: Highlighted, why: str = "") -> None:
         """`why`: one line under the code, why the hit ranks where it does ("" for none)."""
         self.query_one("#code", Static).update(shown.text)
-        self.border_title = f"{shown.path}:{shown.start_line}-{shown.end_line}"
-        self.border_subtitle = why
+        # Content, not a str: a str title is markup, and `[@click=app.quit]x.py` would run.
+        self.border_title = Content(f"{literal(shown.path)}:{shown.start_line}-{shown.end_line}")
+        self.border_subtitle = Content(literal(why))
         self.scroll_to(y=max(0, shown.start_line - shown.first_line - 2), animate=False)
 
     def show_message(self, message: str) -> None:
-        self.query_one("#code", Static).update(Text(message, style="dim"))
+        self.query_one("#code", Static).update(Text(literal(message), style="dim"))
         self.border_title = self.border_subtitle = ""

@@ -8,22 +8,24 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from app.core.literal import literal
 from app.core.models import Hit
 
 BAR_WIDTH = 8
 
 
 def hit_prompt(hit: Hit, best_score: float) -> Text:
-    """One hit as plain Text: code names never go through markup, so `[bold]` stays literal."""
+    """One hit as plain Text: code names never go through markup, so `[bold]` stays literal,
+    and their control characters are shown as escapes."""
     share = hit.score / best_score if best_score > 0 else 0.0
     filled = max(1, round(share * BAR_WIDTH))
-    name = hit.qualified_name or hit.symbol or hit.kind
+    name = literal(hit.qualified_name or hit.symbol or hit.kind)
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append("█" * filled + "░" * (BAR_WIDTH - filled), style="bold")
     line.append(" ")
     line.append(name, style="bold")
     line.append(f"  {hit.kind}", style="italic")
-    line.append(f"\n{hit.path}:{hit.start_line}-{hit.end_line}", style="dim")
+    line.append(f"\n{literal(hit.path)}:{hit.start_line}-{hit.end_line}", style="dim")
     if hit.packed == "signature":
         line.append("  (signature)", style="dim")
     if hit.stale:

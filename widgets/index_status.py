@@ -6,13 +6,15 @@ from rich.text import Text
 from textual.widgets import Static
 
 from app.core.events import WorkerStatus
+from app.core.literal import literal
 
 BAR = 20
 
 
 def status_text(status: WorkerStatus) -> Text:
     """State first (a badge), then progress while a run works, else what the index holds,
-    then what waits: queued changes, a trailing call graph, an error."""
+    then what waits: queued changes, a trailing call graph, an error. The message and the
+    error name files: their control characters are shown as escapes."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f" {status.state} ", style="reverse")
     if status.state in ("indexing", "starting") and status.phase not in ("", "done"):
@@ -22,7 +24,7 @@ def status_text(status: WorkerStatus) -> Text:
             line.append(f" {'━' * int(share * BAR):<{BAR}} {status.done}/{status.total}")
         if status.eta_seconds:
             line.append(f" ~{status.eta_seconds:.0f} s left")
-        line.append(f"  {status.message}", style="dim")
+        line.append(f"  {literal(status.message)}", style="dim")
     else:
         line.append(f"  {status.files} files · {status.chunks} chunks")
         if status.vectors_share is not None:
@@ -33,7 +35,7 @@ def status_text(status: WorkerStatus) -> Text:
     if status.graph_pending:
         line.append(" · call graph updating")
     if status.error:
-        line.append(f"  {status.error}", style="bold")
+        line.append(f"  {literal(status.error)}", style="bold")
     return line
 
 

@@ -8,17 +8,19 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from app.core.literal import literal
 from app.core.models import SymbolRef
 
 KIND_WIDTH = 9
 
 
 def symbol_prompt(symbol: SymbolRef) -> Text:
-    """One definition as plain Text: code names never go through markup."""
+    """One definition as plain Text: code names never go through markup, and their control
+    characters are shown as escapes."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    line.append(f"{symbol.kind[:KIND_WIDTH]:<{KIND_WIDTH}} ", style="italic")
-    line.append(symbol.symbol, style="bold")
-    line.append(f"  {symbol.path}:{symbol.start_line}", style="dim")
+    line.append(f"{literal(symbol.kind[:KIND_WIDTH]):<{KIND_WIDTH}} ", style="italic")
+    line.append(literal(symbol.symbol), style="bold")
+    line.append(f"  {literal(symbol.path)}:{symbol.start_line}", style="dim")
     return line
 
 
@@ -50,7 +52,7 @@ class SymbolList(OptionList):
     def show_message(self, message: str) -> None:
         self.symbols = []
         self.clear_options()
-        self.add_option(Option(Text(message, style="dim"), disabled=True))
+        self.add_option(Option(Text(literal(message), style="dim"), disabled=True))
 
     @property
     def highlighted_symbol(self) -> SymbolRef | None:

@@ -9,6 +9,7 @@ import sys
 
 from app.cli import ask, graph, index, search, stats, watch
 from app.cli.common import EXIT_ERROR, EXIT_USAGE, add_common_options
+from app.core.literal import literal
 
 COMMAND_MODULES = (index, search, stats, ask, graph, watch)
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a tool a closed pipe stopped
@@ -68,7 +69,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         AnswerModelUnavailable,
         SettingsError,
     ) as error:
-        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print(

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import count, hit_json, printable, ready_service
+from app.cli.common import count, hit_json, json_text, printable, ready_service
+from app.core.literal import literal
 
 if TYPE_CHECKING:
     from app.answer.engine import Answer
@@ -40,7 +40,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         model_file=args.model_file,
     )
     if args.json:
-        print(json.dumps(answer_json(answer), indent=2, ensure_ascii=False))
+        print(json_text(answer_json(answer)))
         return 0
     if answer.finish == "no-context":
         print(answer.text)
@@ -51,7 +51,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if answer.citations:
         print("\ncited:")
     for c in answer.citations:
-        where = f"{c.path}:{c.start_line}-{c.end_line}  {c.symbol}" if c.valid else "not given"
+        where = (
+            f"{literal(c.path)}:{c.start_line}-{c.end_line}  {literal(c.symbol)}"
+            if c.valid
+            else "not given"
+        )
         print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
     if answer.finish != "no-context" and not answer.grounded:
         print("\n(ungrounded: the answer cites none of the excerpts it was given)")

@@ -1,9 +1,10 @@
 """What every command shares: the service built from the flags, the progress printer, the
-hit JSON contract, the explanation lines and the exit codes."""
+hit JSON contract and its terminal-safe dump, the explanation lines and the exit codes."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.core.events import IndexProgress
+from app.core.literal import literal
 
 if TYPE_CHECKING:
     from app.core.models import Hit
@@ -20,10 +22,20 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 # Model output is shown, never run; terminal control sequences in it are dropped.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# json.dumps escapes C0 controls; with ensure_ascii=False it leaves these raw (U+009B is a
+# one-character CSI; lone surrogates are undecodable bytes of a file name and cannot print).
+_JSON_RAW = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
     return _CONTROL.sub("", text)
+
+
+def json_text(payload: Any, **options: Any) -> str:
+    """`payload` as indented JSON, readable non-ASCII text kept, every character a terminal
+    would act on written as a \\u escape: still valid JSON holding the same data."""
+    dumped = json.dumps(payload, indent=2, ensure_ascii=False, **options)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
 
 
 def add_common_options(p: argparse.ArgumentParser) -> None:
@@ -48,9 +60,10 @@ class ProgressPrinter:
         if event.total:
             share = event.done / event.total
             bar = "#" * int(share * 24)
-            line = f"{event.phase:<6} [{bar:<24}] {event.done}/{event.total} {event.message}"
+            line = f"{event.phase:<6} [{bar:<24}] {event.done}/{event.total} "
         else:
-            line = f"{event.phase:<6} {event.message}"
+            line = f"{event.phase:<6} "
+        line += literal(event.message)  # it names the file being read
         if self.tty:
             sys.stderr.write("\r\033[K" + line[:120])
             if event.phase == "done":
@@ -77,7 +90,7 @@ def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True)
     """Index the repository first when there is no index it can read (none, or an old one)."""
     reason = service.needs_indexing()
     if reason:
-        print(f"{service.root} {reason}; indexing it first", file=sys.stderr)
+        print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
         service.index(ProgressPrinter(quiet), with_vectors=with_vectors)
 
 
@@ -122,7 +135,7 @@ def explain_lines(hit: Hit) -> str:
     e = hit.explanation
     ranks = f"bm25 #{e.bm25_rank or '-'}, vector #{e.vector_rank or '-'}"
     lines = [f"      why: {ranks}, rrf {e.fused_score:.4f} -> {e.final_score:.4f}"]
-    lines += [f"        x{s.factor:g} {s.name}: {s.reason}" for s in e.signals]
+    lines += [f"        x{s.factor:g} {s.name}: {literal(s.reason)}" for s in e.signals]
     return "\n".join(lines)
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from app.cli.common import EXIT_ERROR, count, ready_service
+from app.cli.common import EXIT_ERROR, count, json_text, ready_service
+from app.core.literal import literal
 
 TIER_CHOICES = ("certain", "probable", "uncertain")
 
@@ -20,7 +20,7 @@ def _graph_errors(run: Callable[[argparse.Namespace], int]) -> Callable[[argpars
         try:
             return run(args)
         except GraphError as error:
-            print(f"repolens-tui: error: {error}", file=sys.stderr)
+            print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
             return EXIT_ERROR
 
     return wrapped
@@ -35,23 +35,24 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
             direction: [entry.as_json() for entry in answer.entries],
             "unresolved": list(answer.unresolved),
         }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(json_text(payload))
         return 0
-    print(f"{direction} of {answer.symbol} ({answer.path})")
+    print(f"{direction} of {literal(answer.symbol)} ({literal(answer.path)})")
     for tier, entries in answer.by_tier().items():
         if not entries:
             continue
         print(f"  {tier} ({len(entries)})")
         for e in entries:
-            where = f"{e.call_path}:{e.line}"
-            print(f"    {e.symbol:<40} {where:<36} {e.confidence:.2f} {e.rule}")
+            where = f"{literal(e.call_path)}:{e.line}"
+            print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {e.rule}")
     if not answer.entries:
         print("  none found at or above the tier asked for")
     if answer.unresolved:
         label = "calls of the same name left unresolved" if direction == "callers" else "unresolved"
         print(f"  {label} ({len(answer.unresolved)})")
         for u in answer.unresolved[:20]:
-            print(f"    {u['callee']:<40} {u['path']}:{u['line']}  {u['reason']}")
+            callee, path = literal(u["callee"]), literal(u["path"])
+            print(f"    {callee:<40} {path}:{u['line']}  {literal(u['reason'])}")
     return 0
 
 
@@ -67,12 +68,12 @@ def cmd_hotspots(args: argparse.Namespace) -> int:
     service = ready_service(args, with_vectors=False)
     rows = service.graph().hotspots(args.n, include_tests=args.tests, min_tier=args.min_tier)
     if args.json:
-        print(json.dumps({"hotspots": rows}, indent=2))
+        print(json_text({"hotspots": rows}))
         return 0
     for rank, r in enumerate(rows, 1):
-        where = f"{r['path']}:{r['start_line']}"
+        where = f"{literal(r['path'])}:{r['start_line']}"
         print(
-            f"{rank:>3}. {r['symbol']:<44} {where:<40} "
+            f"{rank:>3}. {literal(r['symbol']):<44} {where:<40} "
             f"in {r['fan_in']:>3} out {r['fan_out']:>3} pagerank {r['pagerank']:.5f}"
         )
     return 0
@@ -82,10 +83,11 @@ def cmd_symbols(args: argparse.Namespace) -> int:
     service = ready_service(args, with_vectors=False)
     rows = service.symbol(args.query, args.n)
     if args.json:
-        print(json.dumps({"query": args.query, "symbols": rows}, indent=2))
+        print(json_text({"query": args.query, "symbols": rows}))
         return 0
     for r in rows:
-        print(f"{r['score']:>5.1f}  {r['symbol']:<48} {r['kind']:<9} {r['path']}:{r['start_line']}")
+        symbol, kind, path = literal(r["symbol"]), literal(r["kind"]), literal(r["path"])
+        print(f"{r['score']:>5.1f}  {symbol:<48} {kind:<9} {path}:{r['start_line']}")
     return 0
 
 

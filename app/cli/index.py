@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from app.cli.common import EXIT_OK, ProgressPrinter, service_from_args
+from app.core.literal import literal
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -14,9 +15,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         ProgressPrinter(args.quiet), with_vectors=not args.no_vectors, rebuild=args.rebuild
     )
     total = sum(report.seconds.values())
-    skipped = ", ".join(f"{n} {r}" for r, n in sorted(report.skipped_by_reason.items())) or "none"
+    by_reason = sorted(report.skipped_by_reason.items())
+    skipped = ", ".join(f"{n} {literal(r)}" for r, n in by_reason) or "none"
     print(
-        f"indexed {service.root}\n"
+        f"indexed {literal(str(service.root))}\n"
         f"  files   {report.files_seen} seen, {report.files_parsed} parsed, "
         f"{report.files_unchanged} unchanged, {report.files_removed} removed\n"
         f"  chunks  {report.chunks_total} ({report.chunks_added} new)\n"
@@ -27,7 +29,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         + f"  time    {total:.1f} s ("
         + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
         + ")\n"
-        f"  index   {service.index_dir}"
+        f"  index   {literal(str(service.index_dir))}"
     )
     return EXIT_OK
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from app.cli.common import EXIT_OK, count, explain_lines, hit_json, ready_service
+from app.cli.common import EXIT_OK, count, explain_lines, hit_json, json_text, ready_service
+from app.core.literal import literal
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -20,14 +20,14 @@ def cmd_search(args: argparse.Namespace) -> int:
             "timings_ms": result.timings_ms,
             "vectors_ready": round(result.vectors_ready, 4),
         }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(json_text(payload))
         return EXIT_OK
     if not result.hits:
         print("no results")
     for rank, hit in enumerate(result.hits, 1):
-        name = hit.qualified_name or hit.symbol or hit.kind
+        name = literal(hit.qualified_name or hit.symbol or hit.kind)
         print(
-            f"{rank:>2}. {hit.path}:{hit.start_line}-{hit.end_line}  {name}  [{hit.kind}]"
+            f"{rank:>2}. {literal(hit.path)}:{hit.start_line}-{hit.end_line}  {name}  [{hit.kind}]"
             f"  {hit.score:.4f}"
             + ("  (signature only)" if hit.packed == "signature" else "")
             + ("  (file changed since indexed)" if hit.stale else "")
@@ -36,7 +36,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(explain_lines(hit))
         if args.show_text:
             for line in hit.text.split("\n"):
-                print("      " + line)
+                print("      " + literal(line, multiline=True))
     timings = ", ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items())
     note = "" if result.vectors_ready >= 1 else f", vectors {result.vectors_ready:.0%} ready"
     print(f"({timings} ms{note})", file=sys.stderr)

@@ -3,38 +3,39 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, service_from_args
+from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, json_text, service_from_args
+from app.core.literal import literal
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     service = service_from_args(args)
     stats = service.stats(coverage=args.coverage)
     if args.json:
-        print(json.dumps(stats, indent=2, default=str))
+        print(json_text(stats, default=str))
         return EXIT_OK
-    print(f"repository  {stats['repository']}\nindex       {stats['index_dir']}")
+    print(f"repository  {literal(str(stats['repository']))}")
+    print(f"index       {literal(str(stats['index_dir']))}")
     print(f"files       {stats['files']}\nchunks      {stats['chunks']}")
-    model = stats["embedding_model"] or "none"
+    model = literal(stats["embedding_model"] or "none")
     left = stats["chunks"] - stats["vectors_wanted"]
     print(
         f"vectors     {stats['vectors']} of {stats['vectors_wanted']} ({model})"
         + (f"; {left} test-file chunks are left to BM25" if left else "")
     )
-    print("languages   " + ", ".join(f"{k} {v}" for k, v in stats["languages"].items()))
-    print("kinds       " + ", ".join(f"{k} {v}" for k, v in stats["chunk_kinds"].items()))
+    print("languages   " + ", ".join(f"{literal(k)} {v}" for k, v in stats["languages"].items()))
+    print("kinds       " + ", ".join(f"{literal(k)} {v}" for k, v in stats["chunk_kinds"].items()))
     from app.indexer.walk import SKIP_REASONS
 
     print(
         "skipped     "
-        + (", ".join(f"{k} {v}" for k, v in stats["skipped_by_reason"].items()) or "none")
+        + (", ".join(f"{literal(k)} {v}" for k, v in stats["skipped_by_reason"].items()) or "none")
     )
     for entry in stats["skipped"][: args.skipped]:
         reason = entry["reason"]
-        detail = entry["detail"] or SKIP_REASONS.get(reason, "")
-        print(f"  {reason:<16} {entry['path']}  {detail}")
+        detail = literal(entry["detail"] or SKIP_REASONS.get(reason, ""))
+        print(f"  {literal(reason):<16} {literal(entry['path'])}  {detail}")
     if len(stats["skipped"]) > args.skipped:
         print(f"  ... {len(stats['skipped']) - args.skipped} more (--skipped N shows more)")
     pending = stats["pending"]
@@ -50,14 +51,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
     )
     for kind, paths in pending.items():
         for path in paths[:5]:
-            print(f"  {kind:<8} {path}")
+            print(f"  {kind:<8} {literal(path)}")
     if args.check:
         from app.store.check import check_index
 
         problems = check_index(service.index_dir)
         print("check       " + ("consistent" if not problems else f"{len(problems)} problems"))
         for problem in problems:
-            print(f"  {problem}")
+            print(f"  {literal(problem)}")
         if problems:
             print("  rebuild with `repolens-tui index PATH --rebuild`")
             return EXIT_ERROR
@@ -69,7 +70,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         )
         for item in cov["worst_files"]:
             print(
-                f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} {item['path']}"
+                f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} "
+                + literal(item["path"])
             )
     return EXIT_OK
 

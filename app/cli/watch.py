@@ -11,6 +11,7 @@ from typing import Any
 
 from app.cli.common import EXIT_OK, service_from_args
 from app.core.events import WorkerStatus
+from app.core.literal import literal
 
 
 def status_line(status: WorkerStatus) -> str:
@@ -22,13 +23,13 @@ def status_line(status: WorkerStatus) -> str:
         if status.eta_seconds:
             parts.append(f"~{status.eta_seconds:.0f} s left")
     elif status.message:
-        parts.append(status.message)
+        parts.append(literal(status.message))
     parts.append(f"{status.pending} pending")
     parts.append("watching files" if status.watching else "not watching")
     if status.graph_pending:
         parts.append("call graph trails")
     if status.error:
-        parts.append(f"error: {status.error}")
+        parts.append(f"error: {literal(status.error)}")
     return " | ".join(parts)
 
 
@@ -60,7 +61,7 @@ class StatusPrinter:
 
     def _log(self, line: str) -> None:
         stamp = time.strftime("%H:%M:%S")
-        self.out.write(("\r\033[K" if self.tty else "") + f"{stamp} {line}\n")
+        self.out.write(("\r\033[K" if self.tty else "") + f"{stamp} {literal(line)}\n")
         self.out.flush()
 
 
@@ -68,7 +69,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     service = service_from_args(args)
     printer = StatusPrinter(args.quiet)
     print(
-        f"watching {service.root} (index {service.index_dir}); Ctrl-C stops",
+        f"watching {literal(str(service.root))} (index {literal(str(service.index_dir))});"
+        " Ctrl-C stops",
         file=sys.stderr,
     )
     worker = service.live(printer, with_vectors=not args.no_vectors)

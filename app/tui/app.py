@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
 from app.core.events import WorkerStatus
+from app.core.literal import literal
 from app.core.models import Hit, SymbolRef
 from app.tui import state
 from app.tui.graph_screen import GraphScreen
@@ -39,7 +40,7 @@ from app.tui.messages import (
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
-from widgets.answer_pane import AnswerPane
+from widgets.answer_pane import AnswerPane, markdown_code
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
@@ -220,11 +221,11 @@ class RepolensApp(App[None]):
         pane = self.query_one("#answer-pane", AnswerPane)
         answer: Any = message.answer
         if answer is None:
-            pane.show_text(f"**No answer:** {message.error}")
+            pane.show_text(f"**No answer:** {literal(message.error)}")
             return
         cited = [
-            f"\\[{c.n}\\] `{c.path}:{c.start_line}-{c.end_line}` `{c.symbol}`"
-            + ("" if c.valid else " (not an excerpt it was given)")
+            f"\\[{c.n}\\] {markdown_code(f'{c.path}:{c.start_line}-{c.end_line}')}"
+            f" {markdown_code(c.symbol)}" + ("" if c.valid else " (not an excerpt it was given)")
             for c in answer.citations
         ]
         pane.finish(cited, answer.grounded)
@@ -361,7 +362,8 @@ class RepolensApp(App[None]):
         if ended and event.worker is self._search_worker:
             self._search_done()  # it posted no result: do not leave typed queries waiting
         if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.notify(str(event.worker.error), title="Something failed", severity="error")
+            message = literal(str(event.worker.error))  # it may name a file: never markup
+            self.notify(message, title="Something failed", severity="error", markup=False)
 
     def action_focus_search(self) -> None:
         self.query_one("#search", Input).focus()
@@ -420,7 +422,7 @@ class RepolensApp(App[None]):
         path, start, end, text = self.shown
         lines = text.split("\n")[start - 1 : end]
         self.copy_to_clipboard("\n".join(lines))
-        self.notify(f"Copied {len(lines)} lines of {path}:{start}-{end}.")
+        self.notify(f"Copied {len(lines)} lines of {literal(path)}:{start}-{end}.", markup=False)
 
     def action_edit(self) -> None:
         """Open the chunk in the preview in $VISUAL or $EDITOR (vi when neither is set)."""
@@ -435,7 +437,7 @@ class RepolensApp(App[None]):
         except SuspendNotSupported:  # no terminal to hand over (tests, some web hosts)
             problem = run_editor(command, interactive=False)
         if problem:
-            self.notify(problem, severity="error")
+            self.notify(literal(problem), severity="error", markup=False)
 
     def watch_theme(self, theme: str) -> None:
         state.save({"theme": theme})

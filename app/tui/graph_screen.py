@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
+from app.core.literal import literal
 from app.core.models import SymbolRef
 from app.tui.graph_rows import call_links, symbol_ref
 from app.tui.messages import CallsLoaded, HotspotsLoaded, SymbolWalked
@@ -89,10 +90,10 @@ class GraphScreen(Screen[None]):
             self._load_hotspots()
             return
         line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(symbol.symbol, style="bold")
+        line.append(literal(symbol.symbol), style="bold")
         if symbol.kind:
-            line.append(f"  {symbol.kind}", style="italic")
-        line.append(f"  {symbol.path}:{symbol.start_line}", style="dim")
+            line.append(f"  {literal(symbol.kind)}", style="italic")
+        line.append(f"  {literal(symbol.path)}:{symbol.start_line}", style="dim")
         line.append(f"   {self.position + 1}/{len(self.history)}", style="dim")
         title.update(line)
         views.current = "graph-calls"

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from app.core.events import WorkerStatus
+from app.core.literal import literal
 from widgets.index_status import status_text
 
 if TYPE_CHECKING:
@@ -44,9 +45,9 @@ def summary_text(status: WorkerStatus | None) -> Text:
         return text.append("The indexer has not reported yet.", style="dim")
     text.append_text(status_text(status))
     if status.last_update:
-        text.append(f"\nlast update: {status.last_update}", style="dim")
+        text.append(f"\nlast update: {literal(status.last_update)}", style="dim")
     if status.error:
-        text.append(f"\nerror: {status.error}", style="bold")
+        text.append(f"\nerror: {literal(status.error)}", style="bold")
     return text
 
 
@@ -56,7 +57,7 @@ def pending_text(pending: dict[str, list[str]]) -> Text:
     if not waiting:
         return text.append("No changes wait for the index.")
     for kind, paths in waiting.items():
-        shown = ", ".join(paths[:PENDING_SHOWN])
+        shown = ", ".join(literal(path) for path in paths[:PENDING_SHOWN])
         more = f" and {len(paths) - PENDING_SHOWN} more" if len(paths) > PENDING_SHOWN else ""
         text.append(f"{len(paths)} {kind}: ", style="bold")
         text.append(f"{shown}{more}\n")
@@ -68,7 +69,7 @@ def skipped_text(skipped: list[dict[str, str]]) -> Text:
         return Text("No file was skipped.")
     counts = Counter(row["reason"] for row in skipped)
     text = Text(f"{len(skipped)} files skipped: ", style="bold")
-    text.append(", ".join(f"{reason} {count}" for reason, count in counts.most_common()))
+    text.append(", ".join(f"{literal(reason)} {count}" for reason, count in counts.most_common()))
     if len(skipped) > MAX_ROWS:
         text.append(
             f"\nThe first {MAX_ROWS:,} are listed; `repolens-tui stats PATH --json` lists all.",
@@ -115,17 +116,20 @@ class IndexScreen(ModalScreen[None]):
         rows = message.skipped[:MAX_ROWS]
         for column, most in (("path", 80), ("reason", 20), ("detail", 60)):
             # Widths from the rows themselves: auto widths can settle on the headers alone.
-            longest = max((len(row[column] or "") for row in rows), default=0)
+            longest = max((len(literal(row[column] or "")) for row in rows), default=0)
             table.add_column(column, width=min(max(longest, len(column)), most))
         # Text cells: a path such as `[bold].py` is shown as written, never as markup.
         table.add_rows(
-            (Text(row["path"]), Text(row["reason"]), Text(row["detail"] or "")) for row in rows
+            tuple(Text(literal(row[column] or "")) for column in ("path", "reason", "detail"))
+            for row in rows
         )
 
     @on(IndexDetailsFailed)
     def _failed(self, message: IndexDetailsFailed) -> None:
         self.query_one("#index-pending", Static).update("")
-        self.query_one("#skipped-summary", Static).update(Text(message.reason, style="bold"))
+        self.query_one("#skipped-summary", Static).update(
+            Text(literal(message.reason), style="bold")
+        )
 
     def update_status(self, status: WorkerStatus) -> None:
         self.status = status
