@@ -313,7 +313,9 @@ class Service:
         target = (self.root / path).resolve()
         if not target.is_relative_to(self.root):
             return f"{path} lies outside the repository"
-        text, problem = read_source(target, max_file_bytes=self.settings.max_file_bytes)
+        text, problem = read_source(
+            target, max_file_bytes=self.settings.max_file_bytes, root=self.root
+        )
         if text is None:
             return f"{path} cannot be shown: {problem.reason if problem else 'unreadable'}"
         return text

@@ -206,7 +206,11 @@ def _write_changes(
         if fresh and old and (old.size, old.mtime_ns) == (walked_file.size, walked_file.mtime_ns):
             report.files_unchanged += 1
             continue
-        text, problem = read_source(walked_file.abs_path, max_file_bytes=settings.max_file_bytes)
+        text, problem = read_source(
+            walked_file.abs_path,
+            max_file_bytes=settings.max_file_bytes,
+            root=Path(walked_file.root),
+        )
         if text is None:
             reason = problem.reason if problem else "unreadable"
             skipped.append(SkippedFile(walked_file.path, reason, problem.detail if problem else ""))

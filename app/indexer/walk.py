@@ -1,6 +1,7 @@
 """Walk a repository for indexable files, honouring .gitignore and a default deny list.
 
-Also reads a single file for indexing (`read_source`): binary sniffing, decoding, minified checks.
+Also reads a single file for indexing (`read_source`): never blocking on a FIFO or a device,
+then binary sniffing, decoding, minified checks.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
+from app.indexer.files import NotRegular, open_regular
 
 SKIP_REASONS: dict[str, str] = {
     "ignored": "matched .gitignore, .git/info/exclude or a configured ignore pattern",
@@ -131,10 +133,11 @@ _Spec = tuple[str, pathspec.GitIgnoreSpec]
 
 def _load_spec(path: str, base: str) -> _Spec | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        return None  # an unreadable ignore file simply contributes no patterns
+        fh, _ = open_regular(path)
+        with fh:
+            lines = fh.read().decode("utf-8", errors="replace").splitlines()
+    except (NotRegular, OSError):
+        return None  # an unreadable ignore file (or a FIFO) simply contributes no patterns
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return (base, spec) if spec.patterns else None
 
@@ -333,19 +336,28 @@ def _decode(data: bytes, utf16: bool) -> str:
 
 
 def read_source(
-    abs_path: Path, *, max_file_bytes: int = 1_000_000
+    abs_path: Path, *, max_file_bytes: int = 1_000_000, root: Path | None = None
 ) -> tuple[str | None, SkippedFile | None]:
-    """Read one file as text, or say why it should not be indexed."""
+    """Read one file as text, or say why it should not be indexed. Only a regular file is
+    read (a FIFO, socket or device put in its place is skipped, never waited on). With `root`,
+    a path that now resolves outside it is refused and no symbolic link is followed after
+    that check."""
     where = str(abs_path)
+    target, follow = str(abs_path), True
+    if root is not None:
+        target, follow = os.path.realpath(abs_path), False
+        if not _inside(target, os.path.realpath(root)):
+            return None, SkippedFile(where, "symlink-outside", f"-> {target}")
     try:
-        with open(abs_path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > max_file_bytes:
-                return None, SkippedFile(where, "too-large", f"{size} bytes > {max_file_bytes}")
+        fh, st = open_regular(target, follow=follow)
+        with fh:
+            if st.st_size > max_file_bytes:
+                detail = f"{st.st_size} bytes > {max_file_bytes}"
+                return None, SkippedFile(where, "too-large", detail)
             # Read one byte past the limit in case the file grew after the fstat.
             data = fh.read(max_file_bytes + 1)
-    except FileNotFoundError:
-        return None, SkippedFile(where, "vanished")
+    except NotRegular as refused:
+        return None, SkippedFile(where, refused.reason, refused.detail)
     except OSError as exc:
         return None, SkippedFile(where, "unreadable", exc.strerror or str(exc))
     if len(data) > max_file_bytes:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import socket
 import stat
 import tempfile
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -20,6 +25,7 @@ from app.indexer.walk import (
 )
 
 NOBODY = 65534
+T = TypeVar("T")
 
 
 def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:
@@ -38,6 +44,33 @@ def paths(root: Path) -> list[str]:
 
 def skips(root: Path) -> dict[str, str]:
     return {s.path: s.reason for s in walk(root).skipped}
+
+
+def within(seconds: float, run: Callable[[], T], fifos: Sequence[Path] = ()) -> T:
+    """`run()` in a thread that must end within `seconds`, so that a read stuck on a FIFO
+    fails the test instead of hanging it (the FIFOs are then opened for writing, which
+    frees the stuck reader)."""
+    results: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            results.append(run())
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for fifo in fifos:
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(5)
+        pytest.fail(f"still running after {seconds} s: blocked on a FIFO?")
+    if errors:
+        raise errors[0]
+    return results[0]
 
 
 # --- ignore rules ---------------------------------------------------------------------------
@@ -259,6 +292,58 @@ def test_broken_symlink(tmp_path: Path) -> None:
 def test_fifo_is_not_regular(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     assert skips(tmp_path) == {"pipe": "not-regular"}
+
+
+def test_read_source_never_waits_on_a_fifo(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.py"
+    os.mkfifo(pipe)  # what a file may be replaced by between the walk and the read
+    text, skipped = within(5, lambda: read_source(pipe), [pipe])
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a fifo")
+    text, skipped = within(5, lambda: read_source(pipe, root=tmp_path), [pipe])
+    assert skipped is not None and skipped.reason == "not-regular"
+
+
+def test_read_source_refuses_devices_and_sockets(tmp_path: Path) -> None:
+    (tmp_path / "null.py").symlink_to("/dev/null")  # read as an empty file before
+    text, skipped = read_source(tmp_path / "null.py")
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a device")
+    _, skipped = read_source(tmp_path / "null.py", root=tmp_path)  # and it leads outside
+    assert skipped is not None and skipped.reason == "symlink-outside"
+
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "sock.py"))
+        text, skipped = read_source(tmp_path / "sock.py")
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a socket")
+
+
+def test_read_source_with_root_refuses_a_file_swapped_for_a_link_outside(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, "notes.py")
+    (repo / "alias.py").symlink_to("notes.py")  # a link inside the repository is read
+    secret = write(tmp_path, "secret.txt", "password = 'hunter2'\n")
+    alias, walked = walk(repo).files
+    assert read_source(alias.abs_path, root=repo)[0] == "x = 1\n"
+    (repo / "notes.py").unlink()
+    (repo / "notes.py").symlink_to(secret)  # swapped after the walk
+    text, skipped = read_source(walked.abs_path, root=Path(walked.root))
+    assert text is None and skipped is not None and skipped.reason == "symlink-outside"
+
+
+def test_a_fifo_ignore_file_does_not_block_the_walk(tmp_path: Path) -> None:
+    write(tmp_path, "a.py")
+    os.mkfifo(tmp_path / ".gitignore")
+    os.makedirs(tmp_path / ".git" / "info")
+    os.mkfifo(tmp_path / ".git" / "info" / "exclude")
+    fifos = [tmp_path / ".gitignore", tmp_path / ".git" / "info" / "exclude"]
+    result = within(5, lambda: walk(tmp_path), fifos)
+    assert [f.path for f in result.files] == ["a.py"]
+    assert {s.path: s.reason for s in result.skipped} == {
+        ".git": "denied",
+        ".gitignore": "not-regular",
+    }
 
 
 def _walk_as_nobody(root: Path) -> dict[str, str] | None:
