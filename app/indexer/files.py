@@ -1,5 +1,6 @@
-"""Repository files opened safely: only a regular file is read (a FIFO, socket or device in
-its place is refused, never waited on)."""
+"""Repository files opened safely and named faithfully: only a regular file is read (a FIFO,
+socket or device in its place is refused, never waited on), and names that are not UTF-8 are
+recognised and written with escapes."""
 
 from __future__ import annotations
 
@@ -16,6 +17,29 @@ class NotRegular(Exception):
         super().__init__(reason, detail)
         self.reason = reason
         self.detail = detail
+
+
+def is_undecodable(name: str) -> bool:
+    """Whether a name from disk holds bytes that are not UTF-8 (Python keeps each such byte
+    as a lone surrogate, which no table, JSON or terminal accepts)."""
+    if name.isascii():
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def printable_path(path: str) -> str:
+    """`path` with every byte that is not UTF-8 written as \\xNN: valid text to store and show."""
+    if not is_undecodable(path):
+        return path
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no file name decodes to
+        return path.encode("utf-8", "backslashreplace").decode("ascii")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def _file_kind(mode: int) -> str:

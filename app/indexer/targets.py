@@ -2,7 +2,8 @@
 
 The watcher hands over paths that changed; most are ordinary files, and re-walking a large
 repository for each save would cost more than the save itself. Anything this module cannot
-decide cheaply and surely (a directory, a symbolic link, an ignore file) asks for a rescan.
+decide cheaply and surely (a directory, a symbolic link, an ignore file, a name that is not
+valid UTF-8) asks for a rescan.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
+from app.indexer.files import is_undecodable, printable_path
 from app.indexer.walk import (
     WalkedFile,
     _file_deny_reason,
@@ -51,7 +53,10 @@ def classify_paths(
     out = Targets()
     for rel in sorted(set(paths)):
         if not rel or rel.startswith("../") or rel.startswith("/"):
-            out.rescan = f"a change outside the repository: {rel}"
+            out.rescan = f"a change outside the repository: {printable_path(rel)}"
+            return out
+        if is_undecodable(rel):  # the walk records it under an escaped name, consistently
+            out.rescan = f"a changed name is not valid UTF-8: {printable_path(rel)}"
             return out
         name = rel.rsplit("/", 1)[-1]
         if name in RULE_FILES or rel == ".git/info/exclude":

@@ -17,7 +17,12 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
-from app.indexer.files import NotRegular, open_regular
+from app.indexer.files import (
+    NotRegular,
+    is_undecodable,
+    open_regular,
+    printable_path,
+)
 
 SKIP_REASONS: dict[str, str] = {
     "ignored": "matched .gitignore, .git/info/exclude or a configured ignore pattern",
@@ -31,7 +36,11 @@ SKIP_REASONS: dict[str, str] = {
     "unreadable": "could not be read (permission or OS error)",
     "vanished": "disappeared during the walk",
     "not-regular": "not a regular file (fifo, socket or device)",
+    "undecodable-name": "file or folder name that is not valid UTF-8 (shown with \\xNN escapes)",
 }
+
+UNDECODABLE_FILE = "the file name is not valid UTF-8; rename it to index it"
+UNDECODABLE_FOLDER = "the folder name is not valid UTF-8; rename it to index what it holds"
 
 
 def _words(text: str) -> frozenset[str]:
@@ -184,7 +193,8 @@ def walk(
     skipped: list[SkippedFile] = []
 
     def skip(rel: str, reason: str, detail: str = "") -> None:
-        skipped.append(SkippedFile(path=rel, reason=reason, detail=detail))
+        # Details quote link targets, which may hold bytes that are not UTF-8 too.
+        skipped.append(SkippedFile(printable_path(rel), reason, printable_path(detail)))
 
     extra = pathspec.GitIgnoreSpec.from_lines(list(extra_ignores))
     top: list[_Spec] = [("", extra)] if extra.patterns else []
@@ -259,6 +269,9 @@ def walk(
                 if denied:
                     skip(rel, *denied)
                     continue
+            if is_undecodable(name):  # no path that is not valid text enters the index
+                skip(rel, "undecodable-name", UNDECODABLE_FOLDER if is_dir else UNDECODABLE_FILE)
+                continue
 
             if is_link:
                 try:
@@ -342,12 +355,12 @@ def read_source(
     read (a FIFO, socket or device put in its place is skipped, never waited on). With `root`,
     a path that now resolves outside it is refused and no symbolic link is followed after
     that check."""
-    where = str(abs_path)
+    where = printable_path(str(abs_path))
     target, follow = str(abs_path), True
     if root is not None:
         target, follow = os.path.realpath(abs_path), False
         if not _inside(target, os.path.realpath(root)):
-            return None, SkippedFile(where, "symlink-outside", f"-> {target}")
+            return None, SkippedFile(where, "symlink-outside", f"-> {printable_path(target)}")
     try:
         fh, st = open_regular(target, follow=follow)
         with fh:

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import pytest
 
+from app.indexer.files import printable_path
 from app.indexer.walk import (
     SKIP_REASONS,
     WalkError,
@@ -346,6 +347,48 @@ def test_a_fifo_ignore_file_does_not_block_the_walk(tmp_path: Path) -> None:
     }
 
 
+# --- names that are not UTF-8 -----------------------------------------------------------------
+
+
+def test_names_that_are_not_utf8_are_skipped_under_an_escaped_name(tmp_path: Path) -> None:
+    root = os.fsencode(tmp_path)
+    write(tmp_path, "ok.py")
+    write(tmp_path, ".gitignore", "*.log\n")
+    for name in (b"a\xff.py", b"b\xfe.log", b"c\xe9.png"):
+        with open(os.path.join(root, name), "w") as fh:
+            fh.write("x = 1\n")
+    os.makedirs(os.path.join(root, b"d\xfe", b"sub"))
+    with open(os.path.join(root, b"d\xfe", b"sub", b"in.py"), "w") as fh:
+        fh.write("x = 1\n")
+    os.symlink(b"ok.py", os.path.join(root, b"link\xff.py"))
+    os.symlink(b"gone\xff.py", os.path.join(root, b"dangling.py"))  # the target is quoted
+
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == [".gitignore", "ok.py"]
+    bad_file = ("undecodable-name", "the file name is not valid UTF-8; rename it to index it")
+    bad_folder = (
+        "undecodable-name",
+        "the folder name is not valid UTF-8; rename it to index what it holds",
+    )
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        "a\\xff.py": bad_file,
+        "b\\xfe.log": ("ignored", ""),
+        "c\\xe9.png": ("binary", "binary extension .png"),
+        "dangling.py": ("broken-symlink", "-> gone\\xff.py"),
+        "d\\xfe": bad_folder,
+        "link\\xff.py": bad_file,
+    }
+    for skipped in result.skipped:  # every record is text that tables and JSON accept
+        (skipped.path + skipped.detail).encode("utf-8")
+
+
+def test_printable_path() -> None:
+    assert printable_path("src/plain.py") == "src/plain.py"
+    assert printable_path("caf\u00e9/\u00fc.py") == "caf\u00e9/\u00fc.py"  # valid UTF-8 stays
+    assert printable_path(os.fsdecode(b"d\xfe/a\xff.py")) == "d\\xfe/a\\xff.py"
+    assert printable_path("odd\ud800") == "odd\\ud800"
+
+
 def _walk_as_nobody(root: Path) -> dict[str, str] | None:
     """Walk in a forked child that has dropped root, so permissions really apply.
 
@@ -441,4 +484,5 @@ def test_skip_reasons_cover_all_codes() -> None:
         "unreadable",
         "vanished",
         "not-regular",
+        "undecodable-name",
     }
