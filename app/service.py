@@ -188,6 +188,7 @@ class Service:
             self.root,
             max_file_bytes=self.settings.max_file_bytes,
             extra_ignores=self.settings.extra_ignores,
+            exclude_dirs=paths.index_folders(self.index_dir, self.root),
         )
         on_disk = {f.path: f for f in walked.files}
         changed = [

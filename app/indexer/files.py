@@ -9,6 +9,8 @@ import os
 import stat
 from typing import BinaryIO
 
+from app.core.paths import CACHE_TAG_NAME, CACHE_TAG_SIGNATURE
+
 
 class NotRegular(Exception):
     """A path that is not to be read, with the skip reason and detail to record."""
@@ -92,3 +94,13 @@ def open_regular(path: str, *, follow: bool = True) -> tuple[BinaryIO, os.stat_r
     except BaseException:
         os.close(fd)
         raise
+
+
+def is_cache_folder(folder: str) -> bool:
+    """Whether `folder` holds a CACHEDIR.TAG with the signature (an index, a build cache)."""
+    try:
+        fh, _ = open_regular(os.path.join(folder, CACHE_TAG_NAME))
+        with fh:
+            return fh.read(len(CACHE_TAG_SIGNATURE)) == CACHE_TAG_SIGNATURE
+    except (NotRegular, OSError):
+        return False

@@ -17,8 +17,10 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
+from app.core.paths import CACHE_TAG_NAME
 from app.indexer.files import (
     NotRegular,
+    is_cache_folder,
     is_undecodable,
     open_regular,
     printable_path,
@@ -41,6 +43,8 @@ SKIP_REASONS: dict[str, str] = {
 
 UNDECODABLE_FILE = "the file name is not valid UTF-8; rename it to index it"
 UNDECODABLE_FOLDER = "the folder name is not valid UTF-8; rename it to index what it holds"
+INDEX_FOLDER = "the repolens-tui index itself"
+CACHE_FOLDER = "a cache folder (it holds a CACHEDIR.TAG)"
 
 
 def _words(text: str) -> frozenset[str]:
@@ -173,10 +177,27 @@ def _inside(real: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
+def _folder_ids(folders: Sequence[Path], root_st: os.stat_result) -> set[tuple[int, int]]:
+    """(device, inode) of each existing folder but the root: found by what it is, not by its
+    name, so that no spelling or symbolic link of the path lets the walk in."""
+    ids = set()
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            st = os.stat(folder)
+            ids.add((st.st_dev, st.st_ino))
+    ids.discard((root_st.st_dev, root_st.st_ino))
+    return ids
+
+
 def walk(
-    root: Path, *, max_file_bytes: int = 1_000_000, extra_ignores: Sequence[str] = ()
+    root: Path,
+    *,
+    max_file_bytes: int = 1_000_000,
+    extra_ignores: Sequence[str] = (),
+    exclude_dirs: Sequence[Path] = (),
 ) -> WalkResult:
-    """List indexable files under `root` (no contents are read) and everything skipped."""
+    """List indexable files under `root` (no contents are read) and everything skipped.
+    `exclude_dirs` (the index's own folders) are left out wherever they lie."""
     try:
         root_real = os.path.realpath(root, strict=True)
         root_st = os.stat(root_real)
@@ -203,6 +224,7 @@ def walk(
     if exclude:
         bottom.append(exclude)
 
+    excluded = _folder_ids(exclude_dirs, root_st)
     visited: set[tuple[int, int]] = {(root_st.st_dev, root_st.st_ino)}
     # Each frame: (directory path on disk, path relative to root, .gitignore specs deepest first).
     stack: list[tuple[str, str, tuple[_Spec, ...]]] = [(root_real, "", ())]
@@ -220,6 +242,9 @@ def walk(
                 continue
             except OSError as exc:
                 skip(rel, "unreadable", exc.strerror or str(exc))
+                continue
+            if (st.st_dev, st.st_ino) in excluded:
+                skip(rel, "denied", INDEX_FOLDER)
                 continue
             if (st.st_dev, st.st_ino) in visited:
                 target = os.path.relpath(os.path.realpath(link_abs), root_real)
@@ -242,7 +267,11 @@ def walk(
             continue
 
         prefix = dir_rel + "/" if dir_rel else ""
-        if any(e.name == ".gitignore" for e in entries):
+        names = {e.name for e in entries}
+        if dir_rel and CACHE_TAG_NAME in names and is_cache_folder(dir_abs):
+            skip(dir_rel, "denied", CACHE_FOLDER)  # another index, wherever it lies
+            continue
+        if ".gitignore" in names:
             spec = _load_spec(os.path.join(dir_abs, ".gitignore"), dir_rel)
             if spec:
                 chain = (spec, *chain)
@@ -303,6 +332,9 @@ def walk(
                     skip(rel, "unreadable", exc.strerror or str(exc))
                     continue
                 key = (st.st_dev, st.st_ino)
+                if key in excluded:
+                    skip(rel, "denied", INDEX_FOLDER)
+                    continue
                 if key in visited:  # bind mounts and the like
                     skip(rel, "symlink-loop", "directory already walked")
                     continue

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl, WorkerStatus
+from app.core.paths import index_folders
 from app.indexer.watch import ChangeQueue, Watcher
 from app.store.manifest import IndexLocked, IndexStoreError
 
@@ -166,7 +167,8 @@ class IndexWorker:
         _lower_priority(WORKER_NICENESS)
         self.idle.clear()
         if self.watch:  # watch first, so nothing changed during the first run is missed
-            self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
+            own_folders = index_folders(self.service.index_dir, self.root)
+            self.watcher = Watcher(self.root, self.queue, skip_dirs=own_folders)
             self.watcher.start()
             self.watcher.started.wait(5)
         self._index(None, "start-up scan")
@@ -208,10 +210,6 @@ class IndexWorker:
     @property
     def root(self) -> Path:
         return self.service.root
-
-    @property
-    def index_root(self) -> Path:
-        return self.service.index_dir.parent
 
     def _settle(self) -> None:
         """Let a burst finish (a checkout writes thousands of files) so it is one batch."""

@@ -1,5 +1,5 @@
 """What a hostile repository holds, through the whole index (real files, real LanceDB, real
-watchfiles): names that are not UTF-8, FIFOs in place of files."""
+watchfiles): names that are not UTF-8, FIFOs in place of files, the index inside the tree."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from app.cli import main
+from app.core.paths import index_folders, write_cache_tag
 from app.core.settings import Settings
 from app.indexer import pipeline
+from app.indexer.targets import classify_paths
 from app.indexer.walk import WalkResult, walk
 from app.indexer.watch import ChangeQueue, Watcher
 from app.indexer.worker import IndexWorker, WorkerStatus
@@ -193,3 +196,94 @@ def test_previews_and_coverage_skip_a_file_turned_fifo(
     assert shown == "src/retry.py cannot be shown: not-regular"
     coverage = within(10, lambda: service.stats(coverage=True)["coverage"], [target])
     assert "src/retry.py" not in {f["path"] for f in coverage["worst_files"]}
+
+
+# --- the index inside the repository ----------------------------------------------------------
+
+
+def _files_and_hits(service: Service) -> tuple[int, set[str], set[str]]:
+    report = service.index(with_vectors=False)
+    files = set(Store.open(service.index_dir).files())
+    hits = {hit.path for hit in service.search("manifest schema version tables lock").hits}
+    return report.files_seen, files, hits
+
+
+@pytest.mark.parametrize("index_root", [".idx", "src/cache", "."])
+def test_an_index_root_inside_the_repository_is_never_indexed(
+    sample_repo: Path, index_root: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
+    service = Service(sample_repo, Settings(index_dir=sample_repo / index_root))
+    seen_first, files_first, hits_first = _files_and_hits(service)
+    seen_again, files_again, hits_again = _files_and_hits(service)
+    assert seen_first == seen_again and files_first == files_again
+    assert "src/html_parser.py" in files_first  # the repository itself is still indexed
+    own = [Path(os.path.relpath(p, sample_repo)).as_posix() for p in index_folders(
+        service.index_dir, sample_repo)]  # fmt: skip
+    for path in files_first | hits_first | hits_again:
+        assert not any(path == folder or path.startswith(folder + "/") for folder in own), path
+    assert service.stats()["pending"] == {"changed": [], "added": [], "removed": []}
+
+
+def test_an_old_index_left_inside_the_repository_is_not_indexed(
+    sample_repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
+    Service(sample_repo, Settings(index_dir=sample_repo / "old-index")).index(with_vectors=False)
+    service = Service(sample_repo, Settings(index_dir=tmp_path / "indexes"))
+    service.index(with_vectors=False)
+    files = Store.open(service.index_dir).files()
+    assert "src/html_parser.py" in files
+    assert not [path for path in files if path.startswith("old-index/")]
+    skipped = {s["path"]: s["reason"] for s in service.skipped()}
+    assert {path for path, reason in skipped.items() if reason == "denied"} >= {
+        f"old-index/{service.index_dir.name}",
+        "old-index/vectors",
+    }
+
+
+def test_a_batch_drops_paths_in_the_index_and_in_tagged_folders(sample_repo: Path) -> None:
+    (sample_repo / ".idx" / "r-1").mkdir(parents=True)
+    (sample_repo / ".idx" / "r-1" / "manifest.json").write_text("{}")
+    (sample_repo / "old" / "r-2").mkdir(parents=True)
+    write_cache_tag(sample_repo / "old" / "r-2")
+    (sample_repo / "old" / "r-2" / "notes.py").write_text("x = 1\n")
+    changed = [".idx/r-1/manifest.json", "old/r-2/notes.py", "src/html_parser.py"]
+    targets = classify_paths(sample_repo, changed, exclude_dirs=[sample_repo / ".idx"])
+    assert targets.rescan == "" and [f.path for f in targets.files] == ["src/html_parser.py"]
+    assert targets.outside == {".idx/r-1/manifest.json", "old/r-2/notes.py"}
+    assert "ignore rules" in classify_paths(sample_repo, ["src/CACHEDIR.TAG"]).rescan
+
+
+def test_the_watcher_drops_events_in_the_index_only(sample_repo: Path) -> None:
+    repo = sample_repo.resolve()
+    inside = Watcher(repo, ChangeQueue(), skip_dirs=index_folders(repo / ".idx" / "r-1", repo))
+    assert inside.relative(str(repo / ".idx" / "r-1" / "manifest.json")) is None
+    assert inside.relative(str(repo / ".idx" / "vectors" / "v.lance")) is None
+    assert inside.relative(str(repo / "src" / "new.py")) == "src/new.py"
+    at_root = Watcher(repo, ChangeQueue(), skip_dirs=index_folders(repo / "r-1", repo))
+    assert at_root.relative(str(repo / "r-1" / "manifest.json")) is None
+    assert at_root.relative(str(repo / "vectors" / "v.lance")) is None
+    assert at_root.relative(str(repo / "src" / "new.py")) == "src/new.py"
+
+
+@pytest.mark.parametrize("index_root", [".idx", "."])
+def test_the_live_index_ignores_its_own_writes_inside_the_repository(
+    sample_repo: Path, index_root: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
+    service = Service(sample_repo, Settings(index_dir=sample_repo / index_root))
+    seen: list[WorkerStatus] = []
+    worker = IndexWorker(service, seen.append, with_vectors=False)
+    worker.start()
+    try:
+        wait_until(lambda: seen and seen[-1].updates >= 1, 60)  # (never idle without vectors)
+        before = seen[-1].updates
+        (service.index_dir / "junk.py").write_text("def junk():\n    pass\n")
+        time.sleep(1.0)
+        assert seen[-1].updates == before, "a write in the index cost an update"
+        (sample_repo / "src" / "weather.py").write_text("def forecast_rain():\n    return 1\n")
+        wait_until(lambda: "src/weather.py" in Store.open(service.index_dir).files(), 20)
+        assert not [p for p in Store.open(service.index_dir).files() if "junk" in p]
+    finally:
+        worker.stop()

@@ -16,8 +16,11 @@ from typing import TypeVar
 
 import pytest
 
+from app.core.paths import write_cache_tag
 from app.indexer.files import printable_path
 from app.indexer.walk import (
+    CACHE_FOLDER,
+    INDEX_FOLDER,
     SKIP_REASONS,
     WalkError,
     is_minified_name,
@@ -387,6 +390,41 @@ def test_printable_path() -> None:
     assert printable_path("caf\u00e9/\u00fc.py") == "caf\u00e9/\u00fc.py"  # valid UTF-8 stays
     assert printable_path(os.fsdecode(b"d\xfe/a\xff.py")) == "d\\xfe/a\\xff.py"
     assert printable_path("odd\ud800") == "odd\\ud800"
+
+
+# --- the index's own folders ------------------------------------------------------------------
+
+
+def test_excluded_folders_are_left_out_by_identity(tmp_path: Path) -> None:
+    write(tmp_path, "main.py")
+    write(tmp_path, ".idx/r-1234/manifest.json", "{}")
+    write(tmp_path, "plain/inner/keep.py")
+    (tmp_path / "alias").symlink_to(".idx", target_is_directory=True)
+    result = walk(tmp_path, exclude_dirs=[tmp_path / "plain" / ".." / ".idx", tmp_path])
+    assert [f.path for f in result.files] == ["main.py", "plain/inner/keep.py"]
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        ".idx": ("denied", INDEX_FOLDER),
+        "alias": ("denied", INDEX_FOLDER),
+    }
+
+
+def test_cache_tagged_folders_are_left_out(tmp_path: Path) -> None:
+    write(tmp_path, "main.py")
+    write(tmp_path, "old-index/r-1234/manifest.json", "{}")
+    write_cache_tag(tmp_path / "old-index" / "r-1234")
+    write(tmp_path, "notes/CACHEDIR.TAG", "not a signature\n")  # a plain file of that name
+    write(tmp_path, "notes/keep.py")
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["main.py", "notes/CACHEDIR.TAG", "notes/keep.py"]
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        "old-index/r-1234": ("denied", CACHE_FOLDER)
+    }
+    (tmp_path / "piped").mkdir()
+    os.mkfifo(tmp_path / "piped" / "CACHEDIR.TAG")
+    assert within(5, lambda: skips(tmp_path), [tmp_path / "piped" / "CACHEDIR.TAG"]) == {
+        "old-index/r-1234": "denied",
+        "piped/CACHEDIR.TAG": "not-regular",
+    }
 
 
 def _walk_as_nobody(root: Path) -> dict[str, str] | None:
