@@ -188,6 +188,7 @@ class Service:
             self.root,
             max_file_bytes=self.settings.max_file_bytes,
             extra_ignores=self.settings.extra_ignores,
+            exclude_dirs=paths.index_folders(self.index_dir, self.root),
         )
         on_disk = {f.path: f for f in walked.files}
         changed = [
@@ -313,7 +314,9 @@ class Service:
         target = (self.root / path).resolve()
         if not target.is_relative_to(self.root):
             return f"{path} lies outside the repository"
-        text, problem = read_source(target, max_file_bytes=self.settings.max_file_bytes)
+        text, problem = read_source(
+            target, max_file_bytes=self.settings.max_file_bytes, root=self.root
+        )
         if text is None:
             return f"{path} cannot be shown: {problem.reason if problem else 'unreadable'}"
         return text

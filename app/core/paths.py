@@ -1,4 +1,5 @@
-"""Platform paths (the config file, the index root, the model cache) and path roles (test code)."""
+"""Platform paths (the config file, the index root, the model cache), the folders an index
+writes (and how walks recognise them), and path roles (test code)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,17 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "repolens-tui"
+
+VECTORS_FOLDER = "vectors"  # beside the index folders: one vector store shared by the root
+# The Cache Directory Tagging Specification (https://bford.info/cachedir/): a folder holding
+# this file, starting with this signature, is a cache that walks, backups and archives skip.
+CACHE_TAG_NAME = "CACHEDIR.TAG"
+CACHE_TAG_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+_CACHE_TAG_TEXT = (
+    CACHE_TAG_SIGNATURE
+    + b"\n# This file is a cache directory tag created by repolens-tui (an index).\n"
+    + b"# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
@@ -44,6 +56,27 @@ def index_dir_for(index_root: Path, repo_root: Path) -> Path:
     digest = hashlib.sha1(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", resolved.name or "root")[:40]
     return index_root / f"{name}-{digest}"
+
+
+def index_folders(index_dir: Path, repo_root: Path) -> list[Path]:
+    """The folders an index of `repo_root` writes into, which walks and watchers of the
+    repository must leave out: the whole index root when it lies inside the repository, else
+    (the root is the repository or holds it) just this index's folder and the vectors."""
+    index_root = index_dir.parent
+    repo_real = os.path.realpath(repo_root)
+    root_real = os.path.realpath(index_root)
+    if root_real.startswith(repo_real.rstrip(os.sep) + os.sep):
+        return [index_root]
+    return [index_dir, index_root / VECTORS_FOLDER]
+
+
+def write_cache_tag(folder: Path) -> None:
+    """Mark `folder` as a cache (CACHEDIR.TAG), so that any walk, ours included, skips it
+    wherever it lies and whatever it is called."""
+    tag = folder / CACHE_TAG_NAME
+    if not tag.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tag.write_bytes(_CACHE_TAG_TEXT)
 
 
 def is_test_path(path: str) -> bool:

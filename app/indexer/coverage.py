@@ -28,7 +28,7 @@ def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]
     for record in store.files().values():
         if record.strategy not in CODE_STRATEGIES or record.language in DATA_LANGUAGES:
             continue
-        text, _ = read_source(root / record.path)
+        text, _ = read_source(root / record.path, root=root)
         if text is None:
             continue
         covered, lines = covered_lines(text, ranges.get(record.path, []))

@@ -26,7 +26,7 @@ def facts_from_disk(
     """Parse `paths` again (those still indexed) for their symbols and calls."""
     out: dict[str, FileFacts] = {}
     for path in sorted(set(paths) & set(indexed)):
-        text, _ = read_source(root / path, max_file_bytes=settings.max_file_bytes)
+        text, _ = read_source(root / path, max_file_bytes=settings.max_file_bytes, root=root)
         if text is None:
             continue
         parsed = parse_file(path, text, max_chunk_lines=settings.max_chunk_lines)

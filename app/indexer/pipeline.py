@@ -14,6 +14,7 @@ from typing import Any
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl, ignore_progress
 from app.core.models import SkippedFile
+from app.core.paths import index_folders
 from app.core.settings import Settings
 from app.graph.build import GraphStopped
 from app.graph.facts import FileFacts
@@ -113,12 +114,16 @@ def index_repository(
         started = time.perf_counter()
         previous = store.files()
         plan = None
+        own_folders = index_folders(index_dir, root)  # never indexed, wherever they lie
         if changed is not None and store.manifest.table_versions:
-            plan = _plan_for_paths(root, settings, changed, previous, report)
+            plan = _plan_for_paths(root, settings, changed, previous, report, own_folders)
         if plan is None:
             progress(IndexProgress("walk", 0, 0, f"walking {root}"))
             walked = walk(
-                root, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
+                root,
+                max_file_bytes=settings.max_file_bytes,
+                extra_ignores=settings.extra_ignores,
+                exclude_dirs=own_folders,
             )
             seen = {f.path for f in walked.files}
             plan = _Plan(walked.files, set(previous) - seen, walked.skipped, None)
@@ -157,9 +162,14 @@ def _plan_for_paths(
     changed: Collection[str],
     previous: dict[str, Any],
     report: IndexReport,
+    own_folders: list[Path],
 ) -> _Plan | None:
     targets = classify_paths(
-        root, changed, max_file_bytes=settings.max_file_bytes, extra_ignores=settings.extra_ignores
+        root,
+        changed,
+        max_file_bytes=settings.max_file_bytes,
+        extra_ignores=settings.extra_ignores,
+        exclude_dirs=own_folders,
     )
     if targets.rescan:
         report.rescan_reason = targets.rescan
@@ -206,7 +216,11 @@ def _write_changes(
         if fresh and old and (old.size, old.mtime_ns) == (walked_file.size, walked_file.mtime_ns):
             report.files_unchanged += 1
             continue
-        text, problem = read_source(walked_file.abs_path, max_file_bytes=settings.max_file_bytes)
+        text, problem = read_source(
+            walked_file.abs_path,
+            max_file_bytes=settings.max_file_bytes,
+            root=Path(walked_file.root),
+        )
         if text is None:
             reason = problem.reason if problem else "unreadable"
             skipped.append(SkippedFile(walked_file.path, reason, problem.detail if problem else ""))

@@ -2,7 +2,8 @@
 
 The watcher hands over paths that changed; most are ordinary files, and re-walking a large
 repository for each save would cost more than the save itself. Anything this module cannot
-decide cheaply and surely (a directory, a symbolic link, an ignore file) asks for a rescan.
+decide cheaply and surely (a directory, a symbolic link, an ignore file, a name that is not
+valid UTF-8) asks for a rescan.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
+from app.core.paths import CACHE_TAG_NAME
+from app.indexer.files import is_cache_folder, is_undecodable, printable_path
 from app.indexer.walk import (
     WalkedFile,
     _file_deny_reason,
@@ -26,7 +29,7 @@ from app.indexer.walk import (
 )
 
 # Files whose change alters which other files are indexed: only a full walk gets them right.
-RULE_FILES = frozenset({".gitignore"})
+RULE_FILES = frozenset({".gitignore", CACHE_TAG_NAME})
 
 
 @dataclass(slots=True)
@@ -44,14 +47,23 @@ def classify_paths(
     *,
     max_file_bytes: int = 1_000_000,
     extra_ignores: Sequence[str] = (),
+    exclude_dirs: Sequence[Path] = (),
 ) -> Targets:
-    """`paths` are relative to `root`, '/'-separated."""
+    """`paths` are relative to `root`, '/'-separated. Paths inside `exclude_dirs` (the index's
+    own folders) count as outside the indexed tree."""
     root_real = os.path.realpath(root)
     rules = _Rules(root_real, extra_ignores)
+    own = _folders_inside(root_real, exclude_dirs)
     out = Targets()
     for rel in sorted(set(paths)):
         if not rel or rel.startswith("../") or rel.startswith("/"):
-            out.rescan = f"a change outside the repository: {rel}"
+            out.rescan = f"a change outside the repository: {printable_path(rel)}"
+            return out
+        if any(rel == folder or rel.startswith(folder + "/") for folder in own):
+            out.outside.add(rel)
+            continue
+        if is_undecodable(rel):  # the walk records it under an escaped name, consistently
+            out.rescan = f"a changed name is not valid UTF-8: {printable_path(rel)}"
             return out
         name = rel.rsplit("/", 1)[-1]
         if name in RULE_FILES or rel == ".git/info/exclude":
@@ -64,6 +76,16 @@ def classify_paths(
     return out
 
 
+def _folders_inside(root_real: str, folders: Sequence[Path]) -> list[str]:
+    """`folders` that lie inside the root, relative to it and '/'-separated."""
+    inside = []
+    for folder in folders:
+        rel = os.path.relpath(os.path.realpath(folder), root_real)
+        if rel != "." and not rel.startswith(".."):
+            inside.append(rel.replace(os.sep, "/"))
+    return inside
+
+
 class _Rules:
     """Ignore specs per directory, loaded on demand and kept for one batch."""
 
@@ -74,6 +96,13 @@ class _Rules:
         exclude = _load_spec(os.path.join(root_real, ".git", "info", "exclude"), "")
         self.bottom: list[_Spec] = [exclude] if exclude else []
         self._specs: dict[str, _Spec | None] = {}
+        self._caches: dict[str, bool] = {}
+
+    def is_cache(self, directory: str) -> bool:
+        """Whether `directory` holds a CACHEDIR.TAG (a full walk skips it whole)."""
+        if directory not in self._caches:
+            self._caches[directory] = is_cache_folder(os.path.join(self.root_real, directory))
+        return self._caches[directory]
 
     def chain(self, directory: str) -> list[_Spec]:
         """Every spec that applies inside `directory` ("" for the root), deepest first."""
@@ -102,7 +131,7 @@ def _classify(root_real: str, rel: str, rules: _Rules, max_file_bytes: int, out:
         if _is_ignored(directory, True, rules.chain("/".join(parts[: depth - 1]))):
             out.outside.add(rel)
             return ""
-        if name == ".git" or _is_denied_dir(name):
+        if name == ".git" or _is_denied_dir(name) or rules.is_cache(directory):
             out.outside.add(rel)
             return ""
         if os.path.islink(os.path.join(root_real, directory)):

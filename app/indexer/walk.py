@@ -1,6 +1,7 @@
 """Walk a repository for indexable files, honouring .gitignore and a default deny list.
 
-Also reads a single file for indexing (`read_source`): binary sniffing, decoding, minified checks.
+Also reads a single file for indexing (`read_source`): never blocking on a FIFO or a device,
+then binary sniffing, decoding, minified checks.
 """
 
 from __future__ import annotations
@@ -16,6 +17,14 @@ from pathlib import Path
 import pathspec
 
 from app.core.models import SkippedFile
+from app.core.paths import CACHE_TAG_NAME
+from app.indexer.files import (
+    NotRegular,
+    is_cache_folder,
+    is_undecodable,
+    open_regular,
+    printable_path,
+)
 
 SKIP_REASONS: dict[str, str] = {
     "ignored": "matched .gitignore, .git/info/exclude or a configured ignore pattern",
@@ -29,7 +38,13 @@ SKIP_REASONS: dict[str, str] = {
     "unreadable": "could not be read (permission or OS error)",
     "vanished": "disappeared during the walk",
     "not-regular": "not a regular file (fifo, socket or device)",
+    "undecodable-name": "file or folder name that is not valid UTF-8 (shown with \\xNN escapes)",
 }
+
+UNDECODABLE_FILE = "the file name is not valid UTF-8; rename it to index it"
+UNDECODABLE_FOLDER = "the folder name is not valid UTF-8; rename it to index what it holds"
+INDEX_FOLDER = "the repolens-tui index itself"
+CACHE_FOLDER = "a cache folder (it holds a CACHEDIR.TAG)"
 
 
 def _words(text: str) -> frozenset[str]:
@@ -131,10 +146,11 @@ _Spec = tuple[str, pathspec.GitIgnoreSpec]
 
 def _load_spec(path: str, base: str) -> _Spec | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        return None  # an unreadable ignore file simply contributes no patterns
+        fh, _ = open_regular(path)
+        with fh:
+            lines = fh.read().decode("utf-8", errors="replace").splitlines()
+    except (NotRegular, OSError):
+        return None  # an unreadable ignore file (or a FIFO) simply contributes no patterns
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return (base, spec) if spec.patterns else None
 
@@ -161,10 +177,27 @@ def _inside(real: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
+def _folder_ids(folders: Sequence[Path], root_st: os.stat_result) -> set[tuple[int, int]]:
+    """(device, inode) of each existing folder but the root: found by what it is, not by its
+    name, so that no spelling or symbolic link of the path lets the walk in."""
+    ids = set()
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            st = os.stat(folder)
+            ids.add((st.st_dev, st.st_ino))
+    ids.discard((root_st.st_dev, root_st.st_ino))
+    return ids
+
+
 def walk(
-    root: Path, *, max_file_bytes: int = 1_000_000, extra_ignores: Sequence[str] = ()
+    root: Path,
+    *,
+    max_file_bytes: int = 1_000_000,
+    extra_ignores: Sequence[str] = (),
+    exclude_dirs: Sequence[Path] = (),
 ) -> WalkResult:
-    """List indexable files under `root` (no contents are read) and everything skipped."""
+    """List indexable files under `root` (no contents are read) and everything skipped.
+    `exclude_dirs` (the index's own folders) are left out wherever they lie."""
     try:
         root_real = os.path.realpath(root, strict=True)
         root_st = os.stat(root_real)
@@ -181,7 +214,8 @@ def walk(
     skipped: list[SkippedFile] = []
 
     def skip(rel: str, reason: str, detail: str = "") -> None:
-        skipped.append(SkippedFile(path=rel, reason=reason, detail=detail))
+        # Details quote link targets, which may hold bytes that are not UTF-8 too.
+        skipped.append(SkippedFile(printable_path(rel), reason, printable_path(detail)))
 
     extra = pathspec.GitIgnoreSpec.from_lines(list(extra_ignores))
     top: list[_Spec] = [("", extra)] if extra.patterns else []
@@ -190,6 +224,7 @@ def walk(
     if exclude:
         bottom.append(exclude)
 
+    excluded = _folder_ids(exclude_dirs, root_st)
     visited: set[tuple[int, int]] = {(root_st.st_dev, root_st.st_ino)}
     # Each frame: (directory path on disk, path relative to root, .gitignore specs deepest first).
     stack: list[tuple[str, str, tuple[_Spec, ...]]] = [(root_real, "", ())]
@@ -207,6 +242,9 @@ def walk(
                 continue
             except OSError as exc:
                 skip(rel, "unreadable", exc.strerror or str(exc))
+                continue
+            if (st.st_dev, st.st_ino) in excluded:
+                skip(rel, "denied", INDEX_FOLDER)
                 continue
             if (st.st_dev, st.st_ino) in visited:
                 target = os.path.relpath(os.path.realpath(link_abs), root_real)
@@ -229,7 +267,11 @@ def walk(
             continue
 
         prefix = dir_rel + "/" if dir_rel else ""
-        if any(e.name == ".gitignore" for e in entries):
+        names = {e.name for e in entries}
+        if dir_rel and CACHE_TAG_NAME in names and is_cache_folder(dir_abs):
+            skip(dir_rel, "denied", CACHE_FOLDER)  # another index, wherever it lies
+            continue
+        if ".gitignore" in names:
             spec = _load_spec(os.path.join(dir_abs, ".gitignore"), dir_rel)
             if spec:
                 chain = (spec, *chain)
@@ -256,6 +298,9 @@ def walk(
                 if denied:
                     skip(rel, *denied)
                     continue
+            if is_undecodable(name):  # no path that is not valid text enters the index
+                skip(rel, "undecodable-name", UNDECODABLE_FOLDER if is_dir else UNDECODABLE_FILE)
+                continue
 
             if is_link:
                 try:
@@ -287,6 +332,9 @@ def walk(
                     skip(rel, "unreadable", exc.strerror or str(exc))
                     continue
                 key = (st.st_dev, st.st_ino)
+                if key in excluded:
+                    skip(rel, "denied", INDEX_FOLDER)
+                    continue
                 if key in visited:  # bind mounts and the like
                     skip(rel, "symlink-loop", "directory already walked")
                     continue
@@ -333,19 +381,28 @@ def _decode(data: bytes, utf16: bool) -> str:
 
 
 def read_source(
-    abs_path: Path, *, max_file_bytes: int = 1_000_000
+    abs_path: Path, *, max_file_bytes: int = 1_000_000, root: Path | None = None
 ) -> tuple[str | None, SkippedFile | None]:
-    """Read one file as text, or say why it should not be indexed."""
-    where = str(abs_path)
+    """Read one file as text, or say why it should not be indexed. Only a regular file is
+    read (a FIFO, socket or device put in its place is skipped, never waited on). With `root`,
+    a path that now resolves outside it is refused and no symbolic link is followed after
+    that check."""
+    where = printable_path(str(abs_path))
+    target, follow = str(abs_path), True
+    if root is not None:
+        target, follow = os.path.realpath(abs_path), False
+        if not _inside(target, os.path.realpath(root)):
+            return None, SkippedFile(where, "symlink-outside", f"-> {printable_path(target)}")
     try:
-        with open(abs_path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > max_file_bytes:
-                return None, SkippedFile(where, "too-large", f"{size} bytes > {max_file_bytes}")
+        fh, st = open_regular(target, follow=follow)
+        with fh:
+            if st.st_size > max_file_bytes:
+                detail = f"{st.st_size} bytes > {max_file_bytes}"
+                return None, SkippedFile(where, "too-large", detail)
             # Read one byte past the limit in case the file grew after the fstat.
             data = fh.read(max_file_bytes + 1)
-    except FileNotFoundError:
-        return None, SkippedFile(where, "vanished")
+    except NotRegular as refused:
+        return None, SkippedFile(where, refused.reason, refused.detail)
     except OSError as exc:
         return None, SkippedFile(where, "unreadable", exc.strerror or str(exc))
     if len(data) > max_file_bytes:

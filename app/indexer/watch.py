@@ -2,7 +2,9 @@
 
 The watcher only collects: it never indexes. Paths inside `.git`, dependency and build
 folders (the walk's deny list) and the index itself are dropped on arrival, so churn there
-costs nothing; ignore rules are applied later, per batch, by the index run.
+costs nothing; ignore rules are applied later, per batch, by the index run. A name that is not
+valid UTF-8 stops watchfiles' native watcher (it cannot name the path), so the watcher then
+polls instead, and each batch lost that way is made good by a rescan.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from app.indexer.walk import _is_denied_dir
 
 STEP_MS = 50  # watchfiles yields once no new event came for this long
 MAX_BATCH_MS = 1_600  # ... or after this long in a steady stream of events
+POLL_MS = 1_000  # how often the polling watcher looks (a stat of every file each time)
+RESTART_SECONDS = 1.0  # pause before watching again after a batch was lost
 
 FolderIdentity = tuple[int, int]  # (device, inode)
 
@@ -108,6 +113,7 @@ class Watcher:
         self.error = ""  # why the watcher stopped, when it stopped on its own
         self.lost_root = False  # it stopped because the root was no folder (moved, deleted)
         self.identity = folder_identity(self.root)  # the folder it watches
+        self.polling = False  # True once a name that is not UTF-8 stopped the native watcher
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="repolens-watch", daemon=True)
         self.started = threading.Event()
@@ -143,34 +149,59 @@ class Watcher:
         return rel
 
     def _run(self) -> None:
-        import watchfiles
-
+        lost = ""  # why events were lost: a rescan is due as soon as the watch is back
         try:
-            if not self.root.is_dir():
-                raise FileNotFoundError(f"{self.root} is not a folder any more")
-            changes_seen = watchfiles.watch(
-                self.root,
-                watch_filter=lambda _change, path: self.relative(path) is not None,
-                debounce=MAX_BATCH_MS,
-                step=STEP_MS,
-                stop_event=self._stop,
-                rust_timeout=500,
-                yield_on_timeout=True,
-                raise_interrupt=False,
-                ignore_permission_denied=True,
-            )
-            for number, changes in enumerate(changes_seen):
-                if number == 0:
-                    self.started.set()
-                if self._stop.is_set():
-                    break
-                if not changes and not self.root.is_dir():  # unreadable parts are skipped
-                    raise FileNotFoundError(f"{self.root} is not a folder any more")
-                relative = (self.relative(path) for _, path in changes)
-                self.queue.add(rel for rel in relative if rel is not None)
+            while not self._stop.is_set():
+                try:
+                    self._watch(lost)
+                    return
+                except RuntimeError as error:  # watchfiles' WatchfilesRustInternalError
+                    if "decode path" not in str(error):
+                        raise
+                    self.polling = True  # the native watcher stops at every such name
+                    lost = (
+                        f"a name that is not valid UTF-8 changed ({error}); the file watcher "
+                        "polls from now on"
+                    )
+                    self._stop.wait(RESTART_SECONDS)
         except Exception as error:  # the OS refused (watch limit, root removed...): say so
             self.error = f"the file watcher stopped: {error}"
             self.lost_root = folder_identity(self.root) is None
             self.queue.request_rescan(self.error)
         finally:
             self.started.set()
+
+    def _polling_options(self) -> dict[str, Any]:
+        if self.polling:
+            return {"force_polling": True, "poll_delay_ms": POLL_MS}
+        return {}  # watchfiles decides (WATCHFILES_FORCE_POLLING)
+
+    def _watch(self, lost: str) -> None:
+        """Watch until stopped; `lost` (when set) asks for a rescan once the watch is set up."""
+        import watchfiles
+
+        if not self.root.is_dir():
+            raise FileNotFoundError(f"{self.root} is not a folder any more")
+        changes_seen = watchfiles.watch(
+            self.root,
+            watch_filter=lambda _change, path: self.relative(path) is not None,
+            debounce=MAX_BATCH_MS,
+            step=STEP_MS,
+            stop_event=self._stop,
+            rust_timeout=500,
+            yield_on_timeout=True,
+            raise_interrupt=False,
+            ignore_permission_denied=True,
+            **self._polling_options(),
+        )
+        for number, changes in enumerate(changes_seen):
+            if number == 0:
+                self.started.set()
+                if lost:
+                    self.queue.request_rescan(lost)
+            if self._stop.is_set():
+                break
+            if not changes and not self.root.is_dir():  # unreadable parts are skipped
+                raise FileNotFoundError(f"{self.root} is not a folder any more")
+            relative = (self.relative(path) for _, path in changes)
+            self.queue.add(rel for rel in relative if rel is not None)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl, WorkerStatus
+from app.core.paths import index_folders
 from app.indexer.walk import WalkError
 from app.indexer.watch import ChangeQueue, Watcher, folder_identity
 from app.store.manifest import IndexLocked, IndexStoreError
@@ -219,12 +220,9 @@ class IndexWorker:
     def root(self) -> Path:
         return self.service.root
 
-    @property
-    def index_root(self) -> Path:
-        return self.service.index_dir.parent
-
     def _start_watcher(self) -> None:
-        self.watcher = Watcher(self.root, self.queue, skip_dirs=[self.index_root])
+        own_folders = index_folders(self.service.index_dir, self.root)
+        self.watcher = Watcher(self.root, self.queue, skip_dirs=own_folders)
         self._watcher_started = time.monotonic()
         self.watcher.start()
         self.watcher.started.wait(5)

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from app.core.paths import VECTORS_FOLDER, write_cache_tag
 from app.store import lance
 from app.store.graph_tables import GRAPH_SCHEMAS, GRAPH_TABLES
 from app.store.manifest import (
@@ -113,7 +114,7 @@ class Store:
         self._db = lancedb.connect(str(index_dir / "tables"))
         # Vectors are keyed by the embedded text, so every repository under one index root
         # shares them: a second checkout or another branch re-embeds only what differs.
-        self.vectors_dir = index_dir.parent / "vectors"
+        self.vectors_dir = index_dir.parent / VECTORS_FOLDER
         self._vectors_db = lancedb.connect(str(self.vectors_dir))
         self._tables: dict[str, Any] = {}
 
@@ -150,6 +151,9 @@ class Store:
             shutil.rmtree(index_dir / "tables", ignore_errors=True)
             manifest = Manifest(repo_root=str(repo_root))
         store = cls(index_dir, manifest)
+        # Tagged, a walk skips the index even where it lies inside a repository.
+        write_cache_tag(index_dir)
+        write_cache_tag(store.vectors_dir)
         store._ensure_tables()
         store._roll_back_unpublished()
         return store

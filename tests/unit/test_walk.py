@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import socket
 import stat
 import tempfile
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
+from app.core.paths import write_cache_tag
+from app.indexer.files import printable_path
 from app.indexer.walk import (
+    CACHE_FOLDER,
+    INDEX_FOLDER,
     SKIP_REASONS,
     WalkError,
     is_minified_name,
@@ -20,6 +29,7 @@ from app.indexer.walk import (
 )
 
 NOBODY = 65534
+T = TypeVar("T")
 
 
 def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:
@@ -38,6 +48,33 @@ def paths(root: Path) -> list[str]:
 
 def skips(root: Path) -> dict[str, str]:
     return {s.path: s.reason for s in walk(root).skipped}
+
+
+def within(seconds: float, run: Callable[[], T], fifos: Sequence[Path] = ()) -> T:
+    """`run()` in a thread that must end within `seconds`, so that a read stuck on a FIFO
+    fails the test instead of hanging it (the FIFOs are then opened for writing, which
+    frees the stuck reader)."""
+    results: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            results.append(run())
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for fifo in fifos:
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(5)
+        pytest.fail(f"still running after {seconds} s: blocked on a FIFO?")
+    if errors:
+        raise errors[0]
+    return results[0]
 
 
 # --- ignore rules ---------------------------------------------------------------------------
@@ -261,6 +298,135 @@ def test_fifo_is_not_regular(tmp_path: Path) -> None:
     assert skips(tmp_path) == {"pipe": "not-regular"}
 
 
+def test_read_source_never_waits_on_a_fifo(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.py"
+    os.mkfifo(pipe)  # what a file may be replaced by between the walk and the read
+    text, skipped = within(5, lambda: read_source(pipe), [pipe])
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a fifo")
+    text, skipped = within(5, lambda: read_source(pipe, root=tmp_path), [pipe])
+    assert skipped is not None and skipped.reason == "not-regular"
+
+
+def test_read_source_refuses_devices_and_sockets(tmp_path: Path) -> None:
+    (tmp_path / "null.py").symlink_to("/dev/null")  # read as an empty file before
+    text, skipped = read_source(tmp_path / "null.py")
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a device")
+    _, skipped = read_source(tmp_path / "null.py", root=tmp_path)  # and it leads outside
+    assert skipped is not None and skipped.reason == "symlink-outside"
+
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "sock.py"))
+        text, skipped = read_source(tmp_path / "sock.py")
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == ("not-regular", "a socket")
+
+
+def test_read_source_with_root_refuses_a_file_swapped_for_a_link_outside(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, "notes.py")
+    (repo / "alias.py").symlink_to("notes.py")  # a link inside the repository is read
+    secret = write(tmp_path, "secret.txt", "password = 'hunter2'\n")
+    alias, walked = walk(repo).files
+    assert read_source(alias.abs_path, root=repo)[0] == "x = 1\n"
+    (repo / "notes.py").unlink()
+    (repo / "notes.py").symlink_to(secret)  # swapped after the walk
+    text, skipped = read_source(walked.abs_path, root=Path(walked.root))
+    assert text is None and skipped is not None and skipped.reason == "symlink-outside"
+
+
+def test_a_fifo_ignore_file_does_not_block_the_walk(tmp_path: Path) -> None:
+    write(tmp_path, "a.py")
+    os.mkfifo(tmp_path / ".gitignore")
+    os.makedirs(tmp_path / ".git" / "info")
+    os.mkfifo(tmp_path / ".git" / "info" / "exclude")
+    fifos = [tmp_path / ".gitignore", tmp_path / ".git" / "info" / "exclude"]
+    result = within(5, lambda: walk(tmp_path), fifos)
+    assert [f.path for f in result.files] == ["a.py"]
+    assert {s.path: s.reason for s in result.skipped} == {
+        ".git": "denied",
+        ".gitignore": "not-regular",
+    }
+
+
+# --- names that are not UTF-8 -----------------------------------------------------------------
+
+
+def test_names_that_are_not_utf8_are_skipped_under_an_escaped_name(tmp_path: Path) -> None:
+    root = os.fsencode(tmp_path)
+    write(tmp_path, "ok.py")
+    write(tmp_path, ".gitignore", "*.log\n")
+    for name in (b"a\xff.py", b"b\xfe.log", b"c\xe9.png"):
+        with open(os.path.join(root, name), "w") as fh:
+            fh.write("x = 1\n")
+    os.makedirs(os.path.join(root, b"d\xfe", b"sub"))
+    with open(os.path.join(root, b"d\xfe", b"sub", b"in.py"), "w") as fh:
+        fh.write("x = 1\n")
+    os.symlink(b"ok.py", os.path.join(root, b"link\xff.py"))
+    os.symlink(b"gone\xff.py", os.path.join(root, b"dangling.py"))  # the target is quoted
+
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == [".gitignore", "ok.py"]
+    bad_file = ("undecodable-name", "the file name is not valid UTF-8; rename it to index it")
+    bad_folder = (
+        "undecodable-name",
+        "the folder name is not valid UTF-8; rename it to index what it holds",
+    )
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        "a\\xff.py": bad_file,
+        "b\\xfe.log": ("ignored", ""),
+        "c\\xe9.png": ("binary", "binary extension .png"),
+        "dangling.py": ("broken-symlink", "-> gone\\xff.py"),
+        "d\\xfe": bad_folder,
+        "link\\xff.py": bad_file,
+    }
+    for skipped in result.skipped:  # every record is text that tables and JSON accept
+        (skipped.path + skipped.detail).encode("utf-8")
+
+
+def test_printable_path() -> None:
+    assert printable_path("src/plain.py") == "src/plain.py"
+    assert printable_path("caf\u00e9/\u00fc.py") == "caf\u00e9/\u00fc.py"  # valid UTF-8 stays
+    assert printable_path(os.fsdecode(b"d\xfe/a\xff.py")) == "d\\xfe/a\\xff.py"
+    assert printable_path("odd\ud800") == "odd\\ud800"
+
+
+# --- the index's own folders ------------------------------------------------------------------
+
+
+def test_excluded_folders_are_left_out_by_identity(tmp_path: Path) -> None:
+    write(tmp_path, "main.py")
+    write(tmp_path, ".idx/r-1234/manifest.json", "{}")
+    write(tmp_path, "plain/inner/keep.py")
+    (tmp_path / "alias").symlink_to(".idx", target_is_directory=True)
+    result = walk(tmp_path, exclude_dirs=[tmp_path / "plain" / ".." / ".idx", tmp_path])
+    assert [f.path for f in result.files] == ["main.py", "plain/inner/keep.py"]
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        ".idx": ("denied", INDEX_FOLDER),
+        "alias": ("denied", INDEX_FOLDER),
+    }
+
+
+def test_cache_tagged_folders_are_left_out(tmp_path: Path) -> None:
+    write(tmp_path, "main.py")
+    write(tmp_path, "old-index/r-1234/manifest.json", "{}")
+    write_cache_tag(tmp_path / "old-index" / "r-1234")
+    write(tmp_path, "notes/CACHEDIR.TAG", "not a signature\n")  # a plain file of that name
+    write(tmp_path, "notes/keep.py")
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == ["main.py", "notes/CACHEDIR.TAG", "notes/keep.py"]
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        "old-index/r-1234": ("denied", CACHE_FOLDER)
+    }
+    (tmp_path / "piped").mkdir()
+    os.mkfifo(tmp_path / "piped" / "CACHEDIR.TAG")
+    assert within(5, lambda: skips(tmp_path), [tmp_path / "piped" / "CACHEDIR.TAG"]) == {
+        "old-index/r-1234": "denied",
+        "piped/CACHEDIR.TAG": "not-regular",
+    }
+
+
 def _walk_as_nobody(root: Path) -> dict[str, str] | None:
     """Walk in a forked child that has dropped root, so permissions really apply.
 
@@ -356,4 +522,5 @@ def test_skip_reasons_cover_all_codes() -> None:
         "unreadable",
         "vanished",
         "not-regular",
+        "undecodable-name",
     }
