@@ -10,6 +10,7 @@ import pytest
 from app.cli import main
 from app.core import paths
 from app.core.models import Explanation, Signal
+from app.core.settings import Settings
 from app.store.manifest import SCHEMA_VERSION, WriteLock
 
 
@@ -177,8 +178,44 @@ def test_a_missing_path_does_not_open_the_tui(
     assert not opens_tui(["search", "repo", "q"]) and not opens_tui(["--help"])
     assert launcher([str(tmp_path / "nowhere")]) == 1
     assert "does not exist" in capsys.readouterr().err
-    assert launcher([str(tmp_path), "--index-dir", "idx"]) == 2  # options go to the config
-    assert "REPOLENS_INDEX_DIR=DIR repolens-tui" in capsys.readouterr().err
+    assert launcher([str(tmp_path / "nowhere"), "--index-dir", "idx"]) == 1  # options after
+    assert "does not exist" in capsys.readouterr().err
+    assert launcher(["--index-dir", "idx", str(tmp_path / "nowhere")]) == 1  # and before PATH
+    assert "does not exist" in capsys.readouterr().err
+    assert launcher([str(tmp_path), "--no-such-option"]) == 2
+    assert "unrecognized arguments: --no-such-option" in capsys.readouterr().err
+
+
+def test_the_tui_takes_the_common_options_before_or_after_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.main import main as launcher
+
+    opened: list[tuple[Path, Path | None, str | None]] = []
+
+    def run(path: Path, settings: Settings) -> None:  # stands in for the UI: what it was given
+        opened.append((path, settings.index_dir, settings.embedding_model))
+
+    monkeypatch.setattr("app.tui.app.run", run)
+    model = "repolens/all-minilm-l6-v2-int8"
+    assert launcher(["--index-dir", str(tmp_path / "a"), str(tmp_path)]) == 0
+    assert launcher([str(tmp_path), "--index-dir", str(tmp_path / "b"), "--model", model]) == 0
+    assert launcher([]) == 0
+    assert opened[0][:2] == (tmp_path, tmp_path / "a")
+    assert opened[1] == (tmp_path, tmp_path / "b", model)
+    assert opened[2][0] == Path(".")
+    assert launcher([str(tmp_path), "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "--index-dir" in shown and "[PATH]" in shown and "repolens-tui-bench" in shown
+
+
+def test_common_options_before_a_command_reach_it(
+    sample_repo: Path, index_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.main import main as launcher
+
+    assert launcher(["--index-dir", str(index_root), "index", str(sample_repo), "-q"]) == 0
+    assert str(index_root) in capsys.readouterr().out
 
 
 def test_explain_prints_each_signal_with_its_reason(
