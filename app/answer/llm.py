@@ -3,6 +3,7 @@ can be cancelled between prompt batches and between tokens."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -78,6 +79,7 @@ class LocalModel:
                 f"supported GGUF model ({error}); {fix}"
             ) from error
         self.load_ms = round((time.perf_counter() - started) * 1000, 1)
+        _silence_llama_log()
         self._formatter = self._make_formatter()
         self._stop: Callable[[], bool] = _never
         self._install_abort_callback()
@@ -240,3 +242,13 @@ def _never() -> bool:
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
+
+
+def _silence_llama_log() -> None:
+    """llama.cpp logs through llama-cpp-python's callback straight to stderr, even with
+    verbose=False (an aborted decode says "decode: removing memory module entries ..."):
+    under the TUI that text lands on the screen, and after ctrl+q in the shell. Every problem
+    the model has reaches the person as our own error instead."""
+    from llama_cpp import _logger
+
+    _logger.logger.setLevel(logging.CRITICAL + 1)

@@ -72,6 +72,9 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
     ("Next theme", "Cycle repolens-dark, repolens-light (ctrl+t)", "next_theme"),
     ("Keys", "Every key of every screen (f1)", "help"),
 ]
+# Quitting waits this long for the indexer's thread, no longer: the index is safe against a kill
+# at any moment (a batch in flight is rolled back by the next writer), so ctrl+q is immediate.
+QUIT_WAIT_S = 0.2
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
 
 
@@ -142,9 +145,18 @@ class RepolensApp(App[None]):
 
         self.indexer = self.service.live(report, watch=self.service.settings.watch)
 
+    async def action_quit(self) -> None:
+        self._stop_background()  # first: no answer token or index status arrives meanwhile
+        self.exit()
+
     def on_unmount(self) -> None:
+        self._stop_background()
+
+    def _stop_background(self) -> None:
+        if self._answer_cancel is not None:
+            self._answer_cancel.set()  # an answer in flight stops within milliseconds
         if self.indexer is not None:
-            self.indexer.stop(timeout=2.0)
+            self.indexer.stop(timeout=QUIT_WAIT_S)
 
     @on(IndexStatusChanged)
     def _index_status_changed(self, message: IndexStatusChanged) -> None:

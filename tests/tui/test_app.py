@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import time
 from pathlib import Path
 
 from textual.widgets import Input
@@ -14,6 +15,7 @@ from app.service import Service
 from app.tui.app import RepolensApp
 from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexStatusChanged
 from tests.tui.conftest import wait_for
+from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview, safe_code
 from widgets.hit_list import HitList, hit_prompt
 
@@ -208,3 +210,33 @@ async def test_re_ranked_results_with_the_same_top_hit_show_its_new_reason_at_on
         await pilot.pause()  # well within the preview's settle time
         preview = app.query_one("#preview", CodePreview)
         assert preview.border_subtitle == "bm25 #7 · vector #9"
+
+
+async def test_quitting_while_an_answer_streams_stops_it_at_once(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = answering_app(sample_repo, settings, max_tokens=256)
+    ask = app.service.ask
+    returned: list[float] = []
+
+    def observed_ask(question: str, **options: object) -> object:  # the real answer, timed
+        try:
+            return ask(question, **options)  # type: ignore[arg-type]
+        finally:
+            returned.append(time.perf_counter())
+
+    app.service.ask = observed_ask  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"how long to wait between retries", "enter")
+        pane = app.query_one("#answer-pane", AnswerPane)
+        await wait_for(pilot, lambda: bool(getattr(pane, "streamed", "")), 120)
+        quit_at = time.perf_counter()
+        await pilot.press("ctrl+q")
+    closed = time.perf_counter() - quit_at
+    for _ in range(50):  # the answer's thread ends on its own; wait for it, boundedly
+        if returned:
+            break
+        time.sleep(0.1)
+    assert closed < 1.0, f"the app took {closed:.2f} s to close"
+    assert returned and returned[0] - quit_at < 1.0, "the answer kept generating after quit"
