@@ -37,8 +37,10 @@ class AnswerPane(VerticalScroll):
         self.query_one("#answer", Markdown).update(literal(self.streamed, multiline=True))
 
     def plain_text(self) -> str:
-        """What the pane shows, as Markdown source (for copying)."""
-        return str(self.query_one("#answer", Markdown).source)
+        """What the pane shows, as Markdown source (for copying), without the escapes that
+        keep `[1]` from reading as a Markdown link."""
+        source = str(self.query_one("#answer", Markdown).source)
+        return source.replace("\\[", "[").replace("\\]", "]")
 
     def finish(self, citations: list[str], grounded: bool) -> None:
         lines = [getattr(self, "streamed", "").strip() or "_(no answer)_", ""]

@@ -80,7 +80,10 @@ def add_parsers(sub: Any, common: Any) -> None:
     p.add_argument("question")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument(
-        "--budget", type=count, default=None, help="token budget of the excerpts (default 600)"
+        "--budget",
+        type=count,
+        default=None,
+        help="token budget of the excerpts (default: the answer_budget_tokens setting)",
     )
     p.add_argument("--max-tokens", type=count, default=None, help="longest answer (default 256)")
     p.add_argument(

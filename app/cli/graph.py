@@ -85,6 +85,8 @@ def cmd_symbols(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text({"query": args.query, "symbols": rows}))
         return 0
+    if not rows:
+        print(f"no definitions match {literal(args.query)!r}")
     for r in rows:
         symbol, kind, path = literal(r["symbol"]), literal(r["kind"]), literal(r["path"])
         print(f"{r['score']:>5.1f}  {symbol:<48} {kind:<9} {path}:{r['start_line']}")

@@ -29,7 +29,8 @@ def status_line(status: WorkerStatus) -> str:
     if status.graph_pending:
         parts.append("call graph trails")
     if status.error:
-        parts.append(f"error: {literal(status.error)}")
+        label = "waiting" if status.state == "waiting" else "error"
+        parts.append(f"{label}: {literal(status.error)}")
     return " | ".join(parts)
 
 
@@ -51,7 +52,9 @@ class StatusPrinter:
                 self._updates = status.updates
                 self._log(status.last_update)
             if status.error and status.error != self._error:
-                self._log(f"error: {status.error}")
+                # Another writer holding the index is a normal wait, not a failure.
+                label = "waiting" if status.state == "waiting" else "error"
+                self._log(f"{label}: {literal(status.error)}")
             self._error = status.error
             now = time.monotonic()
             if self.tty and not self.quiet and now - self._last_draw > 0.1:

@@ -324,7 +324,8 @@ class IndexWorker:
         mode = "rescan" if report.mode == "full" else "update"
         why = f" ({report.rescan_reason or reason})" if report.mode == "full" else ""
         line = (
-            f"{mode}{why}: {report.files_parsed} files re-read, {report.files_removed} removed, "
+            f"{mode}{why}: {_count(report.files_parsed, 'file')} re-read, "
+            f"{report.files_removed} removed, "
             f"{report.chunks_added} chunks, {report.vectors_added} vectors in {seconds:.2f} s"
         )
         self._counted(
@@ -419,3 +420,7 @@ def _lower_priority(niceness: int) -> None:
         os.setpriority(
             os.PRIO_PROCESS, thread, max(os.getpriority(os.PRIO_PROCESS, thread), niceness)
         )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

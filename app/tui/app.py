@@ -402,7 +402,9 @@ class RepolensApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p) lists every action of ours beside Textual's own."""
-        yield from super().get_system_commands(screen)
+        ours = {title for title, _, _ in PALETTE}
+        # Textual's own "Keys" and "Maximize" do what ours do (f1, f11): each is listed once.
+        yield from (c for c in super().get_system_commands(screen) if c.title not in ours)
         for title, help_text, action in PALETTE:
             yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
 

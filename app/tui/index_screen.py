@@ -45,7 +45,7 @@ def summary_text(status: WorkerStatus | None) -> Text:
         return text.append("The indexer has not reported yet.", style="dim")
     text.append_text(status_text(status))
     if status.last_update:
-        text.append(f"\nlast update: {literal(status.last_update)}", style="dim")
+        text.append(f"\nlast run: {literal(status.last_update)}", style="dim")
     if status.error:
         text.append(f"\nerror: {literal(status.error)}", style="bold")
     return text

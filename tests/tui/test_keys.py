@@ -15,6 +15,7 @@ from app.tui.app import PALETTE, RepolensApp
 from app.tui.help_screen import HelpScreen
 from app.tui.index_screen import IndexScreen
 from tests.tui.conftest import wait_for
+from widgets.answer_pane import AnswerPane
 from widgets.hit_list import HitList
 
 
@@ -86,8 +87,10 @@ async def test_the_command_palette_offers_our_actions(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(120, 40)):
-        titles = {command.title for command in app.get_system_commands(app.screen)}
+        listed = [command.title for command in app.get_system_commands(app.screen)]
+        titles = set(listed)
         assert {title for title, _, _ in PALETTE} <= titles
+        assert len(listed) == len(titles), "an entry is listed twice"  # Keys, Maximize
         for _, _, action in PALETTE:
             assert callable(getattr(app, f"action_{action}"))
 
@@ -114,3 +117,18 @@ async def test_index_details_list_skipped_files_literally_and_pending_changes(
         assert "1 changed: src/retry.py" in pending
         await pilot.press("escape")
         assert not isinstance(app.screen, IndexScreen)
+
+
+async def test_a_copied_answer_reads_as_written(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one("#answer-pane", AnswerPane)
+        pane.show_text("")
+        pane.append("`retry_backoff` doubles the wait [1].")
+        pane.finish(["\\[1\\] `src/retry.py:1-9` `retry_backoff`"], True)
+        await pilot.pause()
+        copied = pane.plain_text()
+        assert "wait [1]." in copied and "- [1] `src/retry.py:1-9`" in copied
+        assert "\\[" not in copied

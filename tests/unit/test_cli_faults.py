@@ -174,3 +174,26 @@ def test_stats_counts_the_vectors_a_killed_run_stored(tmp_path: Path) -> None:
     assert 0 < in_search < stats["vectors_wanted"], "the kill did not land mid-embedding"
     assert stats["vectors"] == in_search
     assert stats["embedding_model"] == service.searcher().model_id
+
+
+def test_a_wait_for_another_writer_is_logged_as_a_wait_not_an_error() -> None:
+    import io
+
+    from app.cli.watch import StatusPrinter, status_line
+    from app.core.events import WorkerStatus
+
+    out = io.StringIO()
+    waiting = WorkerStatus(state="waiting", error="the index is being written by pid 42")
+    StatusPrinter(quiet=True, out=out)(waiting)
+    assert "waiting: the index is being written by pid 42" in out.getvalue()
+    assert "error" not in out.getvalue() and "error" not in status_line(waiting)
+    failed = WorkerStatus(state="failed", error="disk full")
+    assert "error: disk full" in status_line(failed)
+
+
+def test_symbols_says_when_nothing_matches(
+    sample_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--index-dir", str(tmp_path / "indexes"), "-q"]
+    assert main(["symbols", str(sample_repo), "kind:enum lang:go", *args]) == 0
+    assert "no definitions match 'kind:enum lang:go'" in capsys.readouterr().out
