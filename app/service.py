@@ -16,6 +16,7 @@ from app.core.settings import Settings, load_settings
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
 from app.store.manifest import SCHEMA_VERSION, IndexCorrupt, read_manifest
+from app.store.shared_vectors import vectors_note
 from app.store.store import Store
 
 if TYPE_CHECKING:
@@ -54,9 +55,10 @@ class Service:
         self._embedder_lock = threading.Lock()
 
     # -- indexing --------------------------------------------------------------------------
-    def needs_indexing(self) -> str:
-        """Why the index cannot be read as it is ("" when it can): none yet, or one written
-        by an older repolens-tui, whose tables this one does not read."""
+    def needs_indexing(self, *, with_vectors: bool = False) -> str:
+        """Why the index cannot be read as it is ("" when it can): none yet, one written by
+        an older repolens-tui, whose tables this one does not read, or one a reader found
+        damaged (with `with_vectors`, the shared vectors table too); indexing repairs it."""
         manifest = read_manifest(self.index_dir)
         if manifest is None:
             return "is not indexed yet"
@@ -65,7 +67,15 @@ class Service:
                 f"has an index written by an older repolens-tui (schema "
                 f"{manifest.schema_version}, this one reads {SCHEMA_VERSION})"
             )
-        return ""
+        note = Store.damage_note(self.index_dir)
+        if not note and with_vectors:
+            from app.indexer.embed import model_id_for
+
+            model_id = model_id_for(
+                self.settings.embedding_model, self.settings.embedding_max_tokens
+            )
+            note = vectors_note(self.index_dir, model_id)
+        return f"has a damaged index ({note})" if note else ""
 
     def index(
         self,
@@ -76,14 +86,13 @@ class Service:
         control: RunControl | None = None,
         changed: Collection[str] | None = None,
         with_graph: bool = True,
+        verify: bool = False,
     ) -> IndexReport:
-        """Bring the index up to date: everything, or the `changed` paths (the watcher's).
-        Searches made meanwhile see the old index until the new one is published, then the
-        new chunks at once and their vectors as they are embedded."""
-        if rebuild:
-            self._drop_index()
-            with self._lock:
-                self._searcher = None
+        """Bring the index up to date: everything, or the `changed` paths (the watcher's);
+        `rebuild` builds every table anew, beside the published ones; `verify` reads every
+        table first and rebuilds when one is damaged. Searches made meanwhile see the old
+        index until the new one is published, then the new chunks at once and their vectors
+        as they are embedded."""
         return index_repository(
             self.root,
             self.index_dir,
@@ -96,6 +105,8 @@ class Service:
             on_vectors=self._vectors_arrived,
             with_graph=with_graph,
             embedder=self._embedder,
+            rebuild=rebuild,
+            verify=verify,
         )
 
     def embed(
@@ -203,19 +214,6 @@ class Service:
             "added": sorted(p for p in on_disk if p not in indexed and p not in skipped),
             "removed": sorted(p for p in indexed if p not in on_disk),
         }
-
-    def _drop_index(self) -> None:
-        import shutil
-
-        from app.store.manifest import WriteLock
-
-        with WriteLock(self.index_dir):
-            for name in ("tables", "manifest.json"):
-                target = self.index_dir / name
-                if target.is_dir():
-                    shutil.rmtree(target)
-                elif target.exists():
-                    target.unlink()
 
     # -- searching -------------------------------------------------------------------------
     def embedder(self) -> Embedder:

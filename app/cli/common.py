@@ -88,7 +88,7 @@ def service_from_args(args: argparse.Namespace) -> Service:
 
 def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True) -> None:
     """Index the repository first when there is no index it can read (none, or an old one)."""
-    reason = service.needs_indexing()
+    reason = service.needs_indexing(with_vectors=with_vectors)
     if reason:
         print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
         service.index(ProgressPrinter(quiet), with_vectors=with_vectors)

@@ -12,7 +12,10 @@ from app.core.literal import literal
 def cmd_index(args: argparse.Namespace) -> int:
     service = service_from_args(args)
     report = service.index(
-        ProgressPrinter(args.quiet), with_vectors=not args.no_vectors, rebuild=args.rebuild
+        ProgressPrinter(args.quiet),
+        with_vectors=not args.no_vectors,
+        rebuild=args.rebuild,
+        verify=True,
     )
     total = sum(report.seconds.values())
     by_reason = sorted(report.skipped_by_reason.items())
@@ -26,6 +29,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         " test files are left to BM25 unless embed_tests is set)\n"
         f"  skipped {skipped}\n"
         + _graph_line(report.graph)
+        + "".join(f"  repair  {literal(line)}\n" for line in report.repairs)
         + f"  time    {total:.1f} s ("
         + ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
         + ")\n"
@@ -48,7 +52,11 @@ def _graph_line(graph: dict[str, Any]) -> str:
 def add_parsers(sub: Any, common: Any) -> None:
     p = sub.add_parser("index", help="index a repository (incremental; resumes a killed run)")
     p.add_argument("path")
-    p.add_argument("--rebuild", action="store_true", help="drop the index and build it anew")
+    p.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="build the index anew (the old one serves searches until it is done)",
+    )
     p.add_argument("--no-vectors", action="store_true", help="lexical index only, embed later")
     common(p)
     p.set_defaults(run=cmd_index)

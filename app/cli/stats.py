@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, json_text, service_from_args
 from app.core.literal import literal
+from app.store.manifest import IndexCorrupt
+
+if TYPE_CHECKING:
+    from app.service import Service
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     service = service_from_args(args)
-    stats = service.stats(coverage=args.coverage)
+    try:
+        stats = service.stats(coverage=args.coverage)
+    except IndexCorrupt:
+        if not args.check or not service.index_dir.exists():
+            raise
+        return _check(service)  # the check says what is damaged
     if args.json:
         print(json_text(stats, default=str))
         return EXIT_OK
@@ -52,16 +61,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     for kind, paths in pending.items():
         for path in paths[:5]:
             print(f"  {kind:<8} {literal(path)}")
-    if args.check:
-        from app.store.check import check_index
-
-        problems = check_index(service.index_dir)
-        print("check       " + ("consistent" if not problems else f"{len(problems)} problems"))
-        for problem in problems:
-            print(f"  {literal(problem)}")
-        if problems:
-            print("  rebuild with `repolens-tui index PATH --rebuild`")
-            return EXIT_ERROR
+    if args.check and _check(service) != EXIT_OK:
+        return EXIT_ERROR
     if args.coverage:
         cov = stats["coverage"]
         print(
@@ -73,6 +74,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 f"  {item['share']:>6.1%}  {item['covered']:>5}/{item['lines']:<5} "
                 + literal(item["path"])
             )
+    return EXIT_OK
+
+
+def _check(service: Service) -> int:
+    from app.store.check import check_index
+
+    problems = check_index(service.index_dir)
+    print("check       " + ("consistent" if not problems else f"{len(problems)} problems"))
+    for problem in problems:
+        print(f"  {literal(problem)}")
+    if problems:
+        print("  rebuild with `repolens-tui index PATH --rebuild`")
+        return EXIT_ERROR
     return EXIT_OK
 
 

@@ -24,7 +24,8 @@ from app.indexer.rows import chunk_row, embed_chars
 from app.indexer.targets import classify_paths
 from app.indexer.vectors import VectorCallback, embed_missing
 from app.indexer.walk import WalkedFile, read_source, walk
-from app.store.manifest import STRATEGY_VERSION, WriteLock, write_errors_explained
+from app.store.damage import repair_line
+from app.store.manifest import STRATEGY_VERSION, IndexDamaged, WriteLock, write_errors_explained
 from app.store.store import Store
 
 FLUSH_ROWS = 5_000  # chunk rows held in memory before they are written (not yet published)
@@ -52,6 +53,7 @@ class IndexReport:
     cancelled: bool = False
     graph_pending: int = 0  # changed paths whose calls are not yet resolved (graph deferred)
     vectors_deferred: bool = False  # embedding stopped early for newer work; resumes later
+    repairs: list[str] = field(default_factory=list)  # damaged tables found and rebuilt
     seconds: dict[str, float] = field(default_factory=dict)
     graph: dict[str, Any] = field(default_factory=dict)  # app.graph.build.GraphReport
 
@@ -101,59 +103,142 @@ def index_repository(
     on_vectors: VectorCallback | None = None,
     with_graph: bool = True,
     embedder: Any | None = None,
+    rebuild: bool = False,
+    verify: bool = False,
 ) -> IndexReport:
     """Bring the index of `root` up to date. Only files whose size, mtime (then hash) or the
     chunking strategy changed are re-read; readers see the old index until `publish`.
 
     Chunks are published first, then the call graph (unless `with_graph` is False: the
-    watcher defers it to `catch_up_graph_run` while edits keep coming), then vectors."""
-    control = control or RunControl()
-    report = IndexReport()
+    watcher defers it to `catch_up_graph_run` while edits keep coming), then vectors.
+    `rebuild` builds every table anew beside the published ones; so does a run that finds
+    a table damaged (`verify` reads every table first to find out). A damaged vectors
+    table is dropped and embedded again."""
+    run = _Run(
+        root, settings, progress, control or RunControl(), with_vectors, with_graph, embedder
+    )
+    run.on_publish, run.on_vectors = on_publish, on_vectors
     with write_errors_explained(index_dir), WriteLock(index_dir):
-        store = Store.open_for_write(index_dir, root)
-        started = time.perf_counter()
-        previous = store.files()
-        plan = None
-        own_folders = index_folders(index_dir, root)  # never indexed, wherever they lie
-        if changed is not None and store.manifest.table_versions:
-            plan = _plan_for_paths(root, settings, changed, previous, report, own_folders)
-        if plan is None:
-            progress(IndexProgress("walk", 0, 0, f"walking {root}"))
-            walked = walk(
-                root,
-                max_file_bytes=settings.max_file_bytes,
-                extra_ignores=settings.extra_ignores,
-                exclude_dirs=own_folders,
-            )
-            seen = {f.path for f in walked.files}
-            plan = _Plan(walked.files, set(previous) - seen, walked.skipped, None)
-        report.seconds["walk"] = time.perf_counter() - started
-        report.files_seen = len(plan.files)
+        store = _open_store(index_dir, root, rebuild, verify, run)
+        try:
+            _index(store, changed, run)
+        except IndexDamaged as error:
+            if error.shared or store.fresh:
+                raise
+            _repairing(run, repair_line(error.note, shared=False))
+            run.report = IndexReport(repairs=run.report.repairs)
+            _index(Store.open_for_write(index_dir, root, fresh=True), changed, run)
+    return run.report
 
-        written = _write_changes(store, plan, previous, settings, progress, control, report)
-        if written is None:
-            report.cancelled = True
-            return report  # nothing was published; the next writer rolls the tables back
-        touched, facts, parsed_paths = written
-        if on_publish is not None:
-            on_publish(touched if len(touched) <= 2_000 else None)
-        if with_graph:
-            started = time.perf_counter()
-            progress(IndexProgress("graph", 0, 1, "resolving calls"))
-            report.graph = catch_up_graph(store, root, settings, facts, parsed_paths)
-            report.graph_pending = 0
-            if report.graph:
-                store.publish(**_run_summary(report))
-            report.seconds["graph"] = time.perf_counter() - started
-            if on_publish is not None:
-                on_publish(set())
-        del facts, parsed_paths, previous, plan
-        if with_vectors and not control.checkpoint():
-            scope = touched if report.mode == "paths" else None
-            embed_missing(store, settings, progress, report, control, scope, on_vectors, embedder)
-            report.cancelled = control.cancelled
-        progress(IndexProgress("done", 1, 1, "index up to date"))
-    return report
+
+@dataclass(slots=True)
+class _Run:
+    """What one index run was asked to do, and its report so far."""
+
+    root: Path
+    settings: Settings
+    progress: ProgressCallback
+    control: RunControl
+    with_vectors: bool
+    with_graph: bool
+    embedder: Any | None
+    on_publish: PublishCallback | None = None
+    on_vectors: VectorCallback | None = None
+    report: IndexReport = field(default_factory=IndexReport)
+
+
+def _open_store(index_dir: Path, root: Path, rebuild: bool, verify: bool, run: _Run) -> Store:
+    """The store to write: fresh tables beside the published ones for a rebuild, or when a
+    reader noted damage or the published tables cannot be opened (or read, with `verify`)."""
+    note = "" if rebuild else Store.damage_note(index_dir)
+    if note:
+        _repairing(run, repair_line(note, shared=False))
+    if rebuild or note:
+        return Store.open_for_write(index_dir, root, fresh=True)
+    try:
+        store = Store.open_for_write(index_dir, root)
+        if verify:
+            store.raise_damage()
+        return store
+    except IndexDamaged as error:
+        _repairing(run, repair_line(error.note, shared=False))
+        return Store.open_for_write(index_dir, root, fresh=True)
+
+
+def _repairing(run: _Run, line: str) -> None:
+    run.report.repairs.append(line)
+    run.progress(IndexProgress("repair", 0, 0, line))
+
+
+def _index(store: Store, changed: Collection[str] | None, run: _Run) -> None:
+    """One pass of `index_repository` over `store`, reporting into `run.report`."""
+    report, progress, control = run.report, run.progress, run.control
+    root, settings = run.root, run.settings
+    fresh = store.fresh  # a new build: readers must reload everything once it is published
+    started = time.perf_counter()
+    previous = store.files()
+    plan = None
+    own_folders = index_folders(store.index_dir, root)  # never indexed, wherever they lie
+    if changed is not None and store.manifest.table_versions:
+        plan = _plan_for_paths(root, settings, changed, previous, report, own_folders)
+    if plan is None:
+        progress(IndexProgress("walk", 0, 0, f"walking {root}"))
+        walked = walk(
+            root,
+            max_file_bytes=settings.max_file_bytes,
+            extra_ignores=settings.extra_ignores,
+            exclude_dirs=own_folders,
+        )
+        seen = {f.path for f in walked.files}
+        plan = _Plan(walked.files, set(previous) - seen, walked.skipped, None)
+    report.seconds["walk"] = time.perf_counter() - started
+    report.files_seen = len(plan.files)
+
+    written = _write_changes(store, plan, previous, settings, progress, control, report)
+    if written is None:
+        report.cancelled = True
+        return  # nothing was published; the next writer rolls the tables back
+    touched, facts, parsed_paths = written
+    if run.on_publish is not None:
+        run.on_publish(touched if len(touched) <= 2_000 and not fresh else None)
+    if run.with_graph:
+        started = time.perf_counter()
+        progress(IndexProgress("graph", 0, 1, "resolving calls"))
+        report.graph = catch_up_graph(store, root, settings, facts, parsed_paths)
+        report.graph_pending = 0
+        if report.graph:
+            store.publish(**_run_summary(report))
+        report.seconds["graph"] = time.perf_counter() - started
+        if run.on_publish is not None:
+            run.on_publish(set())
+    del facts, parsed_paths, previous, plan
+    if run.with_vectors and not control.checkpoint():
+        scope = touched if report.mode == "paths" else None
+        _embed(store, run, scope, verify=fresh)
+        report.cancelled = control.cancelled
+    progress(IndexProgress("done", 1, 1, "index up to date"))
+
+
+def _embed(store: Store, run: _Run, scope: Collection[str] | None, *, verify: bool) -> None:
+    """Embed what is missing. A vectors table a reader noted as damaged (or, with `verify`,
+    any damage a full read finds) is dropped first: its vectors are embedded again."""
+    from app.indexer.embed import model_id_for
+
+    model_id = model_id_for(run.settings.embedding_model, run.settings.embedding_max_tokens)
+    if verify or store.vectors_note(model_id):
+        damaged = store.vectors_damage(model_id)
+        if damaged is not None:
+            _repairing(run, repair_line(damaged.note, shared=True))
+            store.drop_vectors(model_id)
+    args = (run.settings, run.progress, run.report, run.control, scope, run.on_vectors)
+    try:
+        embed_missing(store, *args, run.embedder)
+    except IndexDamaged as error:
+        if not error.shared:
+            raise
+        _repairing(run, repair_line(error.note, shared=True))
+        store.drop_vectors(model_id)
+        embed_missing(store, *args, run.embedder)
 
 
 def _plan_for_paths(
@@ -264,8 +349,6 @@ def _write_changes(
     if skipped_changed:
         store.replace_skipped(skipped_rows, plan.skipped_scope)
     first_run = not store.manifest.table_versions
-    if replaced and not first_run:
-        store.compact_now_and_then()
     report.chunks_total = store.count_rows()
     report.skipped_by_reason = dict(Counter(s.reason for s in skipped))
     if replaced:
@@ -298,13 +381,13 @@ def embed_run(
     embedder: Any | None = None,
 ) -> IndexReport:
     """Embed every chunk still without a vector (what a deferred or killed run left)."""
-    control = control or RunControl()
-    report = IndexReport()
+    run = _Run(root, settings, progress, control or RunControl(), True, False, embedder)
+    run.on_vectors = on_vectors
     with write_errors_explained(index_dir), WriteLock(index_dir):
         store = Store.open_for_write(index_dir, root)
-        embed_missing(store, settings, progress, report, control, None, on_vectors, embedder)
-        report.cancelled = control.cancelled
-    return report
+        _embed(store, run, None, verify=False)
+        run.report.cancelled = run.control.cancelled
+    return run.report
 
 
 def catch_up_graph_run(

@@ -44,7 +44,7 @@ def embed_missing(
 
     started = time.perf_counter()
     model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
-    if store.manifest.vectors_complete == f"{model_id} tests={settings.embed_tests}":
+    if store.manifest.vectors_complete == _complete_marker(store, model_id, settings):
         # Nothing was written since every chunk got its vector: count, do not read.
         paths_counted = Counter(store.chunk_table(["path"]).column("path").to_pylist())
         report.vectors_wanted = report.vectors_total = sum(
@@ -106,10 +106,12 @@ def embed_missing(
         if len(waiting_keys) >= VECTORS_PER_COMMIT:
             commit()
     commit()
+    if report.vectors_added:
+        store.compact_vectors(model_id)
     progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
     complete = paths is None and not report.vectors_deferred and not control.cancelled
     complete = complete and report.vectors_added == len(ordered)
-    marker = f"{model_id} tests={settings.embed_tests}" if complete else ""
+    marker = _complete_marker(store, model_id, settings) if complete else ""
     if (store.manifest.embedding_model, store.manifest.vectors_complete) != (model_id, marker):
         store.manifest.embedding_model = model_id
         store.manifest.vectors_complete = marker
@@ -118,6 +120,12 @@ def embed_missing(
         have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
         report.vectors_total = sum(1 for key in row_keys if key in have)
     report.seconds["embed"] = time.perf_counter() - started
+
+
+def _complete_marker(store: Store, model_id: str, settings: Settings) -> str:
+    """What the manifest records once every chunk has a vector; the shared table's epoch
+    changes when it is dropped, and the marker with it."""
+    return f"{model_id} tests={settings.embed_tests} epoch={store.vectors_epoch(model_id)}"
 
 
 def _rows(store: Store, paths: Collection[str] | None) -> list[dict[str, Any]]:

@@ -13,14 +13,17 @@ from app.store.store import Store
 
 def check_index(index_dir: Path) -> list[str]:
     """Problems found (an empty list means consistent): the manifest and every table open at
-    their published versions, chunks and files agree, and the graph knows only indexed files
-    or lists the rest as pending."""
+    their published versions and read whole (the shared vectors too), chunks and files agree,
+    and the graph knows only indexed files or lists the rest as pending."""
     try:
         store = Store.open(index_dir)
-        files = store.files()
-        rows = store.chunk_table(["id", "path"]).to_pylist()
     except IndexStoreError as error:
         return [str(error)]
+    damaged = store.verify(store.manifest.embedding_model)
+    if damaged:
+        return damaged
+    files = store.files()
+    rows = store.chunk_table(["id", "path"]).to_pylist()
     problems = []
     ids = Counter(row["id"] for row in rows)
     duplicates = [chunk_id for chunk_id, n in ids.items() if n > 1]

@@ -39,6 +39,21 @@ class IndexCorrupt(IndexStoreError):
     pass
 
 
+class IndexDamaged(IndexCorrupt):
+    """A table's files cannot be read. Every table is derived: the chunk, file and graph
+    tables from the repository, the shared vectors table (`shared`) from the chunk texts."""
+
+    def __init__(self, message: str, *, table: str, note: str, shared: bool) -> None:
+        super().__init__(message)
+        self.table = table
+        self.note = note  # what cannot be read, and why: "FILE cannot be read (ERROR)"
+        self.shared = shared
+
+
+class IndexChanged(IndexStoreError):
+    """The tables a reader opened were pruned after a newer index was published."""
+
+
 class IndexWriteError(IndexStoreError):
     """The index cannot be written (disk full, read-only, no permission)."""
 
@@ -53,6 +68,20 @@ _WRITE_FAILURES = (
 )
 
 
+def is_write_failure(error: BaseException) -> bool:
+    """Whether `error` says the disk refused a write (full, read-only, no permission)."""
+    return _write_advice(error) is not None
+
+
+def _write_advice(error: BaseException) -> str | None:
+    text = str(error).lower()
+    code = getattr(error, "errno", None)
+    for number, words, advice in _WRITE_FAILURES:
+        if code == number or words in text or f"os error {number})" in text:
+            return advice
+    return None
+
+
 @contextlib.contextmanager
 def write_errors_explained(index_dir: Path) -> Iterator[None]:
     """Turn an OS or LanceDB failure to write into one clear IndexWriteError. The index keeps
@@ -60,16 +89,14 @@ def write_errors_explained(index_dir: Path) -> Iterator[None]:
     try:
         yield
     except (OSError, RuntimeError, ValueError) as error:
-        text = str(error).lower()
-        code = getattr(error, "errno", None)
-        for number, words, advice in _WRITE_FAILURES:
-            if code == number or words in text or f"os error {number})" in text:
-                raise IndexWriteError(
-                    f"cannot write the index at {index_dir}: {advice} (or choose another folder "
-                    "with --index-dir or REPOLENS_INDEX_DIR); the index keeps its last "
-                    "published state"
-                ) from error
-        raise
+        advice = _write_advice(error)
+        if advice is None:
+            raise
+        raise IndexWriteError(
+            f"cannot write the index at {index_dir}: {advice} (or choose another folder "
+            "with --index-dir or REPOLENS_INDEX_DIR); the index keeps its last "
+            "published state"
+        ) from error
 
 
 @dataclass(slots=True)
@@ -81,7 +108,15 @@ class Manifest:
     embedding_model: str = ""
     updated_at: float = 0.0
     last_run: dict[str, Any] = field(default_factory=dict)
-    writes_since_optimize: int = 0  # small writes since the tables were last compacted
+    # The folder under the index holding the tables; a rebuild writes a new one beside it.
+    tables_dir: str = "tables"
+    # The folder a rebuild replaced, and when: kept a moment for readers that opened it.
+    retired_tables_dir: str = ""
+    retired_at: float = 0.0
+    # Per table, the published version before the current one (readers may still hold it).
+    previous_versions: dict[str, int] = field(default_factory=dict)
+    # Per table, its version when old versions were last pruned.
+    maintained_versions: dict[str, int] = field(default_factory=dict)
     graph_pending: list[str] = field(default_factory=list)  # paths the graph has not caught up
     vectors_complete: str = ""  # the model every chunk has a vector for ("" when unknown)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -92,3 +93,71 @@ def test_kill_at_any_moment_leaves_a_consistent_index(tmp_path: Path, delay: flo
     store = Store.open(service.index_dir)
     assert "module_2.py" not in store.files()
     assert len(store.files()) == 29
+
+
+def _tables_folders(index_dir: Path) -> set[str]:
+    return {p.name for p in index_dir.glob("tables*") if p.is_dir()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("moment", "delay"), [("writing", 0.0), ("writing", 0.1), ("embedding", 0)]
+)
+def test_kill_during_rebuild_leaves_the_old_index_searchable(
+    tmp_path: Path, moment: str, delay: float
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _make_repo(repo)
+    index_root = tmp_path / "indexes"
+    service = Service(repo, Settings(index_dir=index_root))
+    service.index(with_vectors=False)
+    published = _tables_folders(service.index_dir)
+    vectors = index_root / "vectors"
+
+    def reached() -> bool:
+        """Writing: a second tables folder (or no manifest, as a rebuild that deletes the
+        index first would leave); embedding: the new tables published, vectors committed."""
+        if moment == "embedding":
+            return bool(list(vectors.glob("vectors_*.lance/_versions/*.manifest")))
+        manifest = service.index_dir / "manifest.json"
+        return _tables_folders(service.index_dir) != published or not manifest.exists()
+
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "app.cli", "index", str(repo), "--rebuild"),
+            *("--index-dir", str(index_root), "-q"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 120
+    while not reached():
+        assert process.poll() is None, "the rebuild finished before it could be killed"
+        assert time.time() < deadline
+        time.sleep(0.01)
+    time.sleep(delay)
+    assert process.poll() is None, "the rebuild finished before it could be killed"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+    _assert_consistent(service.index_dir)
+    searched = subprocess.run(
+        [
+            *(sys.executable, "-m", "app.cli", "search", str(repo), "compute_3_4"),
+            *("--index-dir", str(index_root), "--json", "-k", "3"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert searched.returncode == 0, searched.stderr
+    assert "indexing it first" not in searched.stderr  # the index answered as it was
+    assert json.loads(searched.stdout)["hits"][0]["symbol"] == "compute_3_4"
+    Service(repo, Settings(index_dir=index_root)).index(with_vectors=False)
+    _assert_consistent(service.index_dir)
+    after = read_manifest(service.index_dir)
+    assert after is not None  # a folder the killed run left unpublished is gone:
+    assert _tables_folders(service.index_dir) <= {after.tables_dir, after.retired_tables_dir}

@@ -5,13 +5,19 @@ from __future__ import annotations
 import os
 import socket
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from app.cli import main
+from app.core.events import IndexProgress
 from app.core.settings import Settings
+from app.indexer.embed import model_id_for
 from app.service import RepositoryError, Service
 from app.store.check import check_index
+from app.store.manifest import IndexCorrupt, read_manifest
+from app.store.shared_vectors import vector_table_name
 from app.store.store import Store
 
 
@@ -166,3 +172,210 @@ def test_bad_input_is_skipped_with_reasons_and_the_rest_indexed(
     assert {"parse_config", "menu"} <= set(symbols)
     stats = service.stats()
     assert {entry["path"] for entry in stats["skipped"]} >= {"nul.py", "bundle.js", "root"}
+
+
+CALLING_REPO = {
+    "src/fetch.py": "def fetch_old_record(key):\n    return load(key)\n\n\n"
+    "def load(key):\n    return {'key': key}\n",
+    "src/report.py": "from src.fetch import fetch_old_record\n\n\n"
+    "def monthly_report(month):\n    return [fetch_old_record(month)]\n",
+    "src/gone.py": "def soon_removed_helper():\n    return 1\n",
+}
+
+
+def _write_repo(root: Path, files: dict[str, str]) -> Path:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return root
+
+
+def _tables(service: Service) -> Path:
+    manifest = read_manifest(service.index_dir)
+    assert manifest is not None
+    return service.index_dir / manifest.tables_dir
+
+
+def _damage(table_folder: Path, how: str) -> None:
+    """Break every data file of a real Lance table: cut it in half, or overwrite its tail."""
+    for path in (table_folder / "data").glob("*.lance"):
+        size = path.stat().st_size
+        if how == "truncate":
+            os.truncate(path, size // 2)
+        else:
+            with path.open("r+b") as handle:
+                handle.seek(max(size - 64, 0))
+                handle.write(b"\xff" * 64)
+
+
+def test_searches_from_another_service_see_the_old_index_during_a_rebuild(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = _write_repo(tmp_path / "repo", CALLING_REPO)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    assert service.search("fetch_old_record", k=3).hits  # this service now holds a searcher
+    (repo / "src/gone.py").unlink()
+    (repo / "src/fresh.py").write_text("def freshly_added_helper():\n    return 2\n")
+
+    during: list[set[str]] = []
+
+    def search_meanwhile(event: IndexProgress) -> None:
+        if event.phase == "parse" and not during:  # the new tables are being written
+            hits = Service(repo, settings).search("fetch old record freshly added", k=10).hits
+            during.append({hit.symbol for hit in hits})
+
+    service.index(search_meanwhile, rebuild=True, with_vectors=False)
+    assert during and "fetch_old_record" in during[0]  # the old index answered
+    assert "freshly_added_helper" not in during[0]
+    for searcher in (service, Service(repo, settings)):  # the rebuild is published to both
+        symbols = {hit.symbol for hit in searcher.search("helper", k=10).hits}
+        assert "freshly_added_helper" in symbols and "soon_removed_helper" not in symbols
+    assert check_index(service.index_dir) == []
+
+
+def _read(service: Service, table: str) -> object:
+    """What a reader of `table` does: a search loads chunks and files, `callers` the graph."""
+    if table.startswith("graph"):
+        return service.callers("load")
+    return service.search("fetch record", k=3)
+
+
+@pytest.mark.parametrize(
+    ("table", "how"),
+    [("chunks", "truncate"), ("files", "overwrite"), ("graph_edges", "truncate")],
+)
+def test_a_damaged_table_is_named_in_one_line_then_rebuilt_by_index(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str], table: str, how: str
+) -> None:
+    repo = _write_repo(tmp_path / "repo", CALLING_REPO)
+    Service(repo, settings).index(with_vectors=False)
+    _damage(_tables(Service(repo, settings)) / f"{table}.lance", how)
+    index_dir = ["--index-dir", str(settings.index_dir)]
+
+    with pytest.raises(IndexCorrupt) as caught:
+        _read(Service(repo, settings), table)
+    assert f"{table}.lance" in str(caught.value) and "\n" not in str(caught.value)
+    capsys.readouterr()
+    assert main(["stats", str(repo), "--check", *index_dir]) == 1
+    out = capsys.readouterr()
+    assert f"{table}.lance" in out.out + out.err and "Traceback" not in out.out + out.err
+
+    assert main(["index", str(repo), "--no-vectors", "-q", *index_dir]) == 0
+    assert f"repair  the index is damaged: {_tables(Service(repo, settings)).parent}" in (
+        capsys.readouterr().out
+    )
+    assert main(["stats", str(repo), "--check", *index_dir]) == 0
+    assert "consistent" in capsys.readouterr().out
+    _read(Service(repo, settings), table)
+
+
+def test_index_finds_a_damaged_table_no_reader_has_noticed(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _write_repo(tmp_path / "repo", CALLING_REPO)
+    Service(repo, settings).index(with_vectors=False)
+    _damage(_tables(Service(repo, settings)) / "chunks.lance", "truncate")
+    assert (
+        main(["index", str(repo), "--no-vectors", "-q", "--index-dir", str(settings.index_dir)])
+        == 0
+    )
+    assert "chunks.lance" in capsys.readouterr().out
+    assert check_index(Service(repo, settings).index_dir) == []
+
+
+def _vectors_folder(settings: Settings) -> Path:
+    model_id = model_id_for(settings.embedding_model, settings.embedding_max_tokens)
+    return settings.index_dir / "vectors" / f"{vector_table_name(model_id)}.lance"
+
+
+def test_a_damaged_shared_vectors_table_is_dropped_and_embedded_again(
+    tmp_path: Path, settings: Settings
+) -> None:
+    first = _write_repo(tmp_path / "first", CALLING_REPO)
+    second = _write_repo(
+        tmp_path / "second",
+        {"lib/cache.py": "def evict_oldest(cache):\n    return cache.pop(next(iter(cache)))\n"},
+    )
+    Service(first, settings).index()
+    Service(second, settings).index()
+    _damage(_vectors_folder(settings), "truncate")
+
+    with pytest.raises(IndexCorrupt) as caught:  # every repository under the root is hit
+        Service(second, settings).search("evict the oldest cache entry")
+    assert "vectors" in str(caught.value) and "\n" not in str(caught.value)
+    assert main(["stats", str(second), "--check", "--index-dir", str(settings.index_dir)]) == 1
+
+    report = Service(second, settings).index()
+    assert any("vectors" in line for line in report.repairs)
+    assert report.vectors_added == report.vectors_wanted > 0
+    assert Service(second, settings).search("evict the oldest cache entry").vectors_ready == 1.0
+    # The first repository's vectors went with the table; its next run embeds them again.
+    again = Service(first, settings).index()
+    assert again.vectors_added == again.vectors_wanted > 0
+    assert Service(first, settings).search("monthly report").vectors_ready == 1.0
+
+
+def test_rebuild_repairs_a_damaged_vectors_table_nobody_has_read(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = _write_repo(tmp_path / "repo", CALLING_REPO)
+    Service(repo, settings).index()
+    _damage(_vectors_folder(settings), "overwrite")
+    report = Service(repo, settings).index(rebuild=True)
+    assert any("vectors" in line for line in report.repairs)
+    assert report.vectors_added == report.vectors_wanted > 0
+    assert Service(repo, settings).search("monthly report").vectors_ready == 1.0
+
+
+def _generated_repo(root: Path, files: int = 40) -> None:
+    """Modules of documented functions, each calling the next (the graph has edges)."""
+    for f in range(files):
+        lines = [f'"""Module {f}: the steps of a generated pipeline."""', ""]
+        for n in range(10):
+            callee = f"step_{f}_{n + 1}" if n < 9 else "sorted"
+            lines += [
+                f"def step_{f}_{n}(records, threshold={n}):",
+                f'    """Keep the records of module {f} above {n}, then hand them on.',
+                "",
+                "    Records below the threshold are counted, not kept; the count is logged.",
+                '    """',
+                "    kept, dropped = [], 0",
+                "    for record in records:",
+                f"        if record.get('score', 0) > threshold + {f}:",
+                "            kept.append(dict(record, step=threshold))",
+                "        else:",
+                "            dropped += 1",
+                "    if dropped:",
+                f"        print('step {f}.{n} dropped', dropped, 'of', len(records))",
+                f"    return {callee}(kept)",
+                "",
+                "",
+            ]
+        (root / f"module_{f}.py").write_text("\n".join(lines))
+
+
+def _bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def test_many_small_runs_keep_the_tables_near_their_fresh_size(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Versions are pruned by age, with a margin for the clock; runs here follow each other
+    # within a tenth of a second (real ones, seconds), so the margin is shortened to match.
+    monkeypatch.setattr("app.store.upkeep.CLOCK_MARGIN", timedelta(seconds=0.05))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _generated_repo(repo, files=100)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    fresh = _bytes(_tables(service))
+    for run in range(15):
+        target = repo / f"module_{run * 7 % 100}.py"
+        target.write_text(target.read_text() + f"\n\ndef added_{run}(x):\n    return x\n")
+        changed = [target.name] if run % 2 else None  # the watcher's runs, and full ones
+        service.index(with_vectors=False, changed=changed)
+        assert service.search(f"added_{run}", k=1).hits[0].symbol == f"added_{run}"
+        assert check_index(service.index_dir) == []  # every published table reads whole
+        assert _bytes(_tables(service)) < 3 * fresh, f"after run {run + 1}"

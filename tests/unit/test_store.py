@@ -18,6 +18,7 @@ from app.indexer.context import search_text
 from app.indexer.rows import chunk_row
 from app.store.manifest import (
     SCHEMA_VERSION,
+    IndexChanged,
     IndexCorrupt,
     IndexIncompatible,
     IndexLocked,
@@ -147,3 +148,134 @@ def test_vectors_round_trip_and_append(tmp_path: Path) -> None:
     assert sorted(vectors) == ["a", "b", "c", "d"]
     np.testing.assert_array_equal(vectors["b"], first[1])
     assert store.vectors("other@1") == {}
+
+
+def _tables_folders(index_dir: Path) -> list[str]:
+    return sorted(p.name for p in index_dir.iterdir() if p.is_dir() and p.name.startswith("tables"))
+
+
+def test_a_fresh_build_stays_invisible_until_published_then_retires_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index_dir = tmp_path / "idx"
+    store = Store.open_for_write(index_dir, tmp_path)
+    _write(store, "a.py", "old_name")
+    store.publish()
+    old_reader = Store.open(index_dir)
+
+    fresh = Store.open_for_write(index_dir, tmp_path, fresh=True)
+    _write(fresh, "b.py", "new_name")
+    assert list(Store.open(index_dir).files()) == ["a.py"]  # readers keep the old tables
+    fresh.publish()
+    assert list(Store.open(index_dir).files()) == ["b.py"]
+    assert list(old_reader.files()) == ["a.py"]  # its folder stays a moment for it
+    assert len(_tables_folders(index_dir)) == 2
+
+    monkeypatch.setattr("app.store.upkeep.RETIRED_GRACE_SECONDS", 0.0)
+    Store.open_for_write(index_dir, tmp_path)
+    assert _tables_folders(index_dir) == [read_manifest(index_dir).tables_dir]  # type: ignore[union-attr]
+
+
+def test_a_fresh_build_killed_before_publishing_leaves_the_old_index(tmp_path: Path) -> None:
+    index_dir = tmp_path / "idx"
+    store = Store.open_for_write(index_dir, tmp_path)
+    _write(store, "a.py", "kept")
+    store.publish()
+    killed = Store.open_for_write(index_dir, tmp_path, fresh=True)
+    _write(killed, "b.py", "lost")
+    del killed  # never published
+    assert list(Store.open(index_dir).files()) == ["a.py"]
+    Store.open_for_write(index_dir, tmp_path)  # the next writer removes the orphan
+    assert _tables_folders(index_dir) == ["tables"]
+
+
+def test_old_versions_are_pruned_but_readers_of_the_last_two_manifests_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.store.upkeep.PRUNE_AFTER_VERSIONS", 1)  # every publish
+    monkeypatch.setattr("app.store.upkeep.FRAGMENTS_BEFORE_COMPACTION", 1)  # always compact
+    index_dir = tmp_path / "idx"
+    store = Store.open_for_write(index_dir, tmp_path)
+    _write(store, "a.py", "first")
+    store.publish()
+    first_versions = dict(store.manifest.table_versions)
+    store = Store.open_for_write(index_dir, tmp_path)  # the next runs: old versions to prune
+    from app.store.upkeep import CLOCK_MARGIN
+
+    # Versions are pruned by age, with a margin for the clock: publish farther apart than it.
+    gap = CLOCK_MARGIN.total_seconds() + 0.1
+    time.sleep(gap)
+    _write(store, "a.py", "second")
+    store.publish()
+    reader = Store.open(index_dir)  # holds this manifest while two more are published
+    for name in ("b.py", "c.py"):
+        time.sleep(gap)
+        _write(store, name, name[0] + "_function")
+        store.publish()
+    assert list(reader.files()) == ["a.py"]
+    assert reader.chunk_table(["symbol"]).column("symbol").to_pylist() == ["second"]
+    chunks = store._table("chunks")
+    kept = {int(v["version"]) for v in chunks.list_versions()}
+    assert first_versions["chunks"] not in kept  # versions no reader needs are gone
+    assert store.manifest.table_versions["chunks"] in kept
+    assert sorted(Store.open(index_dir).files()) == ["a.py", "b.py", "c.py"]
+
+
+def test_a_reader_left_behind_by_pruning_is_told_to_read_again_not_of_damage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.store.upkeep import CLOCK_MARGIN
+
+    monkeypatch.setattr("app.store.upkeep.PRUNE_AFTER_VERSIONS", 1)
+    index_dir = tmp_path / "idx"
+    store = Store.open_for_write(index_dir, tmp_path)
+    _write(store, "a.py", "first")
+    store.publish()
+    reader = Store.open(index_dir)  # three manifests behind by the time it reads
+    store = Store.open_for_write(index_dir, tmp_path)
+    for name in ("second", "third", "fourth"):
+        time.sleep(CLOCK_MARGIN.total_seconds() + 0.1)
+        _write(store, "a.py", name)
+        store.publish()
+    with pytest.raises(IndexChanged, match="run it again"):
+        reader.chunk_table(["symbol"])
+    assert not Store.damage_note(index_dir)
+
+
+def test_a_truncated_data_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    index_dir = tmp_path / "idx"
+    store = Store.open_for_write(index_dir, tmp_path)
+    _write(store, "a.py", "readable")
+    store.publish()
+    (data_file,) = (index_dir / "tables" / "chunks.lance" / "data").glob("*.lance")
+    os.truncate(data_file, data_file.stat().st_size // 2)
+    with pytest.raises(IndexCorrupt) as caught:
+        Store.open(index_dir).chunk_table(["id"])
+    message = str(caught.value)
+    assert str(data_file) in message and "\n" not in message
+    assert "repolens-tui index" in message
+    assert Store.damage_note(index_dir)  # the next index run knows to rebuild
+
+
+def test_the_shared_vectors_are_compacted_and_a_reader_of_them_still_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.store.upkeep import CLOCK_MARGIN
+
+    monkeypatch.setattr("app.store.upkeep.VECTOR_FRAGMENTS_BEFORE_COMPACTION", 8)
+    store = Store.open_for_write(tmp_path / "idx", tmp_path)
+    for n in range(10):  # a commit per batch, as embedding does
+        if n == 9:  # older versions fall outside the margin pruning keeps for the clock
+            time.sleep(CLOCK_MARGIN.total_seconds() + 0.1)
+        store.add_vectors("model@1", [f"key{n}"], np.full((1, 3), n, dtype=np.float32))
+    reader = Store.open_for_write(tmp_path / "idx", tmp_path).shared_vectors._table("model@1")
+    assert reader is not None
+    store.compact_vectors("model@1")
+    table = store.shared_vectors._table("model@1")
+    assert table is not None and table.stats()["fragment_stats"]["num_fragments"] == 1
+    kept = [int(v["version"]) for v in table.list_versions()]
+    assert min(kept) == reader.version  # older versions are gone, the one read is kept
+    assert reader and reader.count_rows() == 10 and len(reader.to_arrow()) == 10
+    vectors = store.vectors("model@1")
+    assert sorted(vectors) == [f"key{n}" for n in range(10)]
+    np.testing.assert_array_equal(vectors["key7"], np.full(3, 7, dtype=np.float32))
