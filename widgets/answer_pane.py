@@ -25,6 +25,8 @@ class AnswerPane(VerticalScroll):
     """The model's text may echo a file's escape sequences: they are shown as visible
     escapes, never sent to the terminal."""
 
+    ALLOW_MAXIMIZE = True  # f11: a container is not maximizable unless it says so
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Markdown("Press **Enter** in the search field to ask the local model.", id="answer")
 

@@ -67,6 +67,8 @@ def highlight(path: str, source: str, start_line: int, end_line: int, dark: bool
 class CodePreview(VerticalScroll):
     """Shows a window of a file around a chunk; the chunk's lines are marked."""
 
+    ALLOW_MAXIMIZE = True  # f11: a container is not maximizable unless it says so
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a hit to see its code.", style="dim"), id="code")
 

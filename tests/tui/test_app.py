@@ -102,6 +102,12 @@ async def test_maximize_and_small_terminals(
         assert app.screen.maximized is app.query_one("#hits", HitList)
         await pilot.press("f11")
         assert app.screen.maximized is None
+        for pane in (app.query_one("#preview", CodePreview), app.query_one("#answer-pane")):
+            pane.focus()
+            await pilot.press("f11")  # the Code and Answer panes too, the two that need it
+            assert app.screen.maximized is pane
+            await pilot.press("f11")
+            assert app.screen.maximized is None
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
         await pilot.press("ctrl+f", *"cookie")
