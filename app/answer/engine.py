@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.answer.citations import Citation, CitationStream
+from app.answer.directives import AnswerScreen, RepositoryInstructions
 from app.answer.llm import LocalModel, default_threads, load_model
 from app.answer.model import resolve_model_file
 from app.answer.prompt import EXAMPLE_MARKERS, Prompt, build_prompt, clip_question
@@ -36,6 +37,9 @@ class Answer:
     tokens_per_s: float = 0.0
     question_cut: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # Sentences the model wrote that repeated an instruction from the excerpts; `text` has a
+    # note in their place.
+    left_out: tuple[str, ...] = ()
 
     @property
     def all_citations_valid(self) -> bool:
@@ -99,19 +103,34 @@ class Answerer:
         prompt, tokens, stops = _fitted_prompt(model, question, result.hits, limit)
         timings["prompt"] = _ms(started) - timings["retrieve"]
         citations = CitationStream(prompt.excerpts)
+        screen = AnswerScreen(
+            RepositoryInstructions.from_excerpts(
+                [e.hit.text for e in prompt.excerpts], prompt.question
+            )
+        )
+        released: list[str] = []
 
-        def on_text(piece: str) -> None:
+        def release(text: str) -> None:
+            if not text:
+                return
+            released.append(text)
             if on_token is not None:
-                on_token(piece)
-            for citation in citations.feed(piece):
+                on_token(text)
+            for citation in citations.feed(text):
                 if on_citation is not None:
                     on_citation(citation)
 
         generation = model.generate(
-            tokens, max_tokens=limit, stop=stops, on_text=on_text, cancelled=cancelled
+            tokens,
+            max_tokens=limit,
+            stop=stops,
+            on_text=lambda piece: release(screen.feed(piece)),
+            cancelled=cancelled,
         )
+        release(screen.finish(cut=generation.finish != "stop"))
+        text = "".join(released)
         checked = citations.finish()
-        if _echoes_example(generation.text, prompt):  # its citations point at the example
+        if _echoes_example(text, prompt):  # its citations point at the example
             checked = [replace(c, valid=False) for c in checked]
         before_model = timings["retrieve"] + timings["prompt"]
         timings["prefill"] = generation.prefill_ms
@@ -121,7 +140,7 @@ class Answerer:
         timings["total"] = _ms(started)
         return Answer(
             question=question,
-            text=generation.text.strip(),
+            text=text.strip(),
             citations=checked,
             context=[e.hit for e in prompt.excerpts],
             grounded=any(c.valid for c in checked),
@@ -131,6 +150,7 @@ class Answerer:
             tokens_per_s=round(generation.tokens_per_s, 2),
             question_cut=cut,
             timings_ms=timings,
+            left_out=tuple(screen.left_out),
         )
 
 

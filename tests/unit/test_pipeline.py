@@ -131,10 +131,14 @@ def test_index_and_search_work_with_the_network_blocked(
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
     monkeypatch.setenv("REPOLENS_CACHE_DIR", str(sample_repo.parent / "fresh-cache"))
     service = Service(sample_repo, settings)
     service.index()
     assert service.search("exponential backoff with jitter", k=1).hits[0].symbol == "retry_backoff"
+    # Native code goes round these patches (tests/unit/test_offline.py traces it): onnxruntime
+    # phones home unless this was set before it loaded.
+    assert os.environ.get("ORT_DISABLE_TELEMETRY") == "1"
 
 
 def test_bad_input_is_skipped_with_reasons_and_the_rest_indexed(
