@@ -49,6 +49,13 @@ class HitList(OptionList):
             self.hit = hit
             self.new_results = new_results
 
+    class HitOpened(Message):
+        """Enter (or a click) on a hit: open it."""
+
+        def __init__(self, hit: Hit) -> None:
+            super().__init__()
+            self.hit = hit
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.hits: list[Hit] = []
@@ -62,6 +69,11 @@ class HitList(OptionList):
             with self.prevent(OptionList.OptionHighlighted):  # not a move: said below
                 self.highlighted = 0
             self.post_message(self.HitSelected(hits[0], new_results=True))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self.hits):
+            self.post_message(self.HitOpened(self.hits[event.option_index]))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

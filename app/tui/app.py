@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from app.core.events import WorkerStatus
 from app.core.literal import literal
-from app.core.models import Hit, SymbolRef
+from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
@@ -363,6 +363,19 @@ class RepolensApp(App[None]):
     @on(SymbolOpened)
     def _symbol_opened(self, message: SymbolOpened) -> None:
         self.push_screen(GraphScreen(self.service, message.symbol))  # which shows its source
+
+    @on(HitList.HitOpened)
+    def _hit_opened(self, message: HitList.HitOpened) -> None:
+        """Enter on a hit: a definition opens its call graph (callers, callees, its code);
+        anything else (a doc section, glue) shows its code maximized."""
+        hit = message.hit
+        if hit.kind in DEFINITION_KINDS and (hit.qualified_name or hit.symbol):
+            name = hit.qualified_name or hit.symbol
+            ref = SymbolRef(name, hit.kind, hit.path, hit.start_line, hit.end_line)
+            self.push_screen(GraphScreen(self.service, ref))
+            return
+        self._load_source(hit)
+        self.screen.maximize(self.query_one("#preview", CodePreview))
 
     @on(SymbolWalked)
     def _symbol_walked(self, message: SymbolWalked) -> None:

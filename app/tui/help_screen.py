@@ -15,6 +15,12 @@ from textual.widgets import Static
 EXTRA_KEYS = [  # keys that belong to Textual's own widgets or to text input
     ("Everywhere", "ctrl+p", "Command palette: every action by name"),
     ("Lists", "j / k, up / down", "Move"),
+    (
+        "Ranked chunks",
+        "enter / click",
+        "A definition: its call graph; other text: its code, maximized",
+    ),
+    ("Everywhere", "tab / shift+tab", "Next / previous pane (then f11 maximizes it)"),
     ("Search field", "enter", "Ask the local model about the question"),
 ]
 

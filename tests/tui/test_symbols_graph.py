@@ -125,3 +125,31 @@ def test_names_render_literally() -> None:
     link = CallLink(ref, "[red]y", "certain", "b.py", 9)
     assert "[red]y  b.py:9" in call_prompt(link).plain
     assert ref.graph_id == "a.py::[bold]x"
+
+
+async def test_enter_on_a_hit_opens_its_call_graph_or_its_code(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    from app.core.models import DEFINITION_KINDS
+    from widgets.hit_list import HitList
+
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"exponential backoff with jitter")
+        hits = app.query_one("#hits", HitList)
+        await wait_for(pilot, lambda: bool(hits.hits) and hits.hits[0].symbol == "retry_backoff")
+        await pilot.press("ctrl+r", "enter")  # a definition: its call graph
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        assert isinstance(app.screen, GraphScreen) and app.screen.current is not None
+        assert app.screen.current.symbol == "retry_backoff"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GraphScreen))
+        prose = next(n for n, hit in enumerate(hits.hits) if hit.kind not in DEFINITION_KINDS)
+        hits.focus()
+        hits.highlighted = prose
+        await pilot.press("enter")  # not a definition: its code, maximized
+        preview = app.query_one("#preview", CodePreview)
+        await wait_for(pilot, lambda: app.screen.maximized is preview)
+        path = hits.hits[prose].path
+        await wait_for(pilot, lambda: app.shown is not None and app.shown[0] == path)
