@@ -19,6 +19,8 @@ from app.tui.app import RepolensApp
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen, pending_text, skipped_text, summary_text
 from app.tui.symbol_screen import SymbolScreen
+from tests.hostile import HOSTILE_FILES as ESCAPE_FILES
+from tests.hostile import OSC52
 from tests.tui.conftest import wait_for
 from widgets.answer_pane import AnswerPane, markdown_code
 from widgets.call_list import CallList, call_prompt
@@ -27,22 +29,9 @@ from widgets.hit_list import HitList, hit_prompt
 from widgets.index_status import status_text
 from widgets.symbol_list import SymbolList, symbol_prompt
 
-OSC52 = "\x1b]52;c;cHduZWQ=\x1b\\"  # sets the clipboard to "pwned"
 MARKUP_FILES = {
     "[/x].py": "def slash_bracket():\n    return 'slash bracket words'\n",
     "[@click=app.quit]x.py": "def quit_click():\n    return 'quit click words'\n",
-}
-ESCAPE_FILES = {
-    "CLIP.md": f"# Clipboard {OSC52} heading\n\nclipboard osc text\n",
-    "TITLE.md": "# Title \x1b]0;pwned\x07 and \x9b2J csi \u202eflipped\n\ntitle osc words\n",
-    "\x1b[2J.py": (
-        "def clear_screen_helper():\n"
-        '    return "\x1b[31m".join(["clear screen words"])\n'
-        "\n\n"
-        "def caller_of_helper():\n"
-        "    return clear_screen_helper()\n"
-    ),
-    "\x1b]0;bin\x07.py": "\x00\x01binary\x00",  # skipped as binary
 }
 
 

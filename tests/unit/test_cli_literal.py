@@ -13,20 +13,7 @@ import pytest
 from app.cli import main
 from app.cli.watch import StatusPrinter
 from app.core.events import WorkerStatus
-
-OSC52 = "\x1b]52;c;cHduZWQ=\x1b\\"  # sets the clipboard to "pwned"
-HOSTILE_FILES = {
-    "CLIP.md": f"# Clipboard {OSC52} heading\n\nclipboard osc text\n",
-    "TITLE.md": "# Title \x1b]0;pwned\x07 and \x9b2J csi \u202eflipped\n\ntitle osc words\n",
-    "\x1b[2J.py": (
-        "def clear_screen_helper():\n"
-        '    return "\x1b[31m".join(["clear screen words"])\n'
-        "\n\n"
-        "def caller_of_helper():\n"
-        "    return clear_screen_helper()\n"
-    ),
-    "\x1b]0;bin\x07.py": "\x00\x01binary\x00",  # skipped as binary, its name listed
-}
+from tests.hostile import HOSTILE_FILES, OSC52
 
 
 def _terminal_safe(text: str) -> bool:
