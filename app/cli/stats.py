@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, json_text, service_from_args
+from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, service_from_args
+from app.contracts import json_text
 from app.core.literal import literal
 from app.store.manifest import IndexCorrupt
 
