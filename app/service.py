@@ -15,7 +15,7 @@ from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
-from app.store.manifest import SCHEMA_VERSION, IndexCorrupt, read_manifest
+from app.store.manifest import MANIFEST_NAME, SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.shared_vectors import vectors_note
 from app.store.store import Store
 
@@ -35,24 +35,58 @@ def _ignore_status(status: WorkerStatus) -> None:
     pass
 
 
+def _repository_folder(path: Path) -> Path:
+    root = path.expanduser()
+    if not root.exists():
+        raise RepositoryError(f"{root} does not exist")
+    if not root.is_dir():
+        raise RepositoryError(f"{root} is not a directory; give the repository's folder")
+    return root.resolve()
+
+
 class Service:
     """One repository and its index. Thread-safe for one writer and many searches."""
 
-    def __init__(self, repo_root: Path, settings: Settings | None = None) -> None:
-        root = Path(repo_root).expanduser()
-        if not root.exists():
-            raise RepositoryError(f"{root} does not exist")
-        if not root.is_dir():
-            raise RepositoryError(f"{root} is not a directory; give the repository's folder")
-        self.root = root.resolve()
+    def __init__(
+        self, repo_root: Path, settings: Settings | None = None, *, stored: Path | None = None
+    ) -> None:
+        """`stored`: answer from that index folder alone, its source tree absent (a copied
+        index); `repo_root` is then the path it was built from, kept for messages."""
         self.settings = settings or load_settings()
-        self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
+        self.stored_manifest = read_manifest(stored) if stored is not None else None
+        if stored is not None and self.stored_manifest is None:
+            raise RepositoryError(f"{stored} holds no index (no {MANIFEST_NAME})")
+        if stored is not None:
+            self.root, self.index_dir = Path(repo_root), stored
+        else:
+            self.root = _repository_folder(Path(repo_root))
+            self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
         self._searcher: Searcher | None = None
         self._embedder: Embedder | None = None
         self._answerer: Answerer | None = None
         self._graph: GraphView | None = None  # loaded on first use
         self._lock = threading.Lock()
         self._embedder_lock = threading.Lock()
+
+    @property
+    def source_tree(self) -> bool:
+        """Whether the repository's files are here (False: answering from a copied index)."""
+        return self.stored_manifest is None
+
+    def stored_note(self) -> str:
+        """What a front end says when answering from a copied index ("" otherwise)."""
+        manifest = self.stored_manifest
+        if manifest is None:
+            return ""
+        built = f"built at {manifest.commit}" if manifest.commit else "built from a non-git tree"
+        return f"source tree not found; answering from the stored index {built} ({self.root})"
+
+    def _needs_source(self, what: str) -> None:
+        if not self.source_tree:
+            raise RepositoryError(
+                f"cannot {what} {self.root}: its source tree is not here (the index at "
+                f"{self.index_dir} was copied); run it where the repository is"
+            )
 
     # -- indexing --------------------------------------------------------------------------
     def needs_indexing(self, *, with_vectors: bool = False) -> str:
@@ -93,6 +127,7 @@ class Service:
         table first and rebuilds when one is damaged. Searches made meanwhile see the old
         index until the new one is published, then the new chunks at once and their vectors
         as they are embedded."""
+        self._needs_source("index")
         return index_repository(
             self.root,
             self.index_dir,
@@ -114,6 +149,8 @@ class Service:
     ) -> IndexReport:
         """Embed the chunks still without vectors; searches use each batch as it lands."""
         from app.indexer.pipeline import embed_run
+
+        self._needs_source("embed")
 
         return embed_run(
             self.root,
@@ -137,6 +174,7 @@ class Service:
         that thread; `stop()` the returned worker when done."""
         from app.indexer.worker import IndexWorker
 
+        self._needs_source("watch")
         worker = IndexWorker(
             self, on_status or _ignore_status, watch=watch, with_vectors=with_vectors
         )
@@ -190,8 +228,11 @@ class Service:
 
     def pending_changes(self) -> dict[str, list[str]]:
         """Files that differ from the index right now (by size and mtime, nothing is read):
-        `changed`, `added` and `removed` paths, sorted."""
+        `changed`, `added` and `removed` paths, sorted; none without the source tree."""
         from app.indexer.walk import walk
+
+        if not self.source_tree:
+            return {"changed": [], "added": [], "removed": []}
 
         store = Store.open(self.index_dir)
         indexed = store.files()
@@ -241,6 +282,7 @@ class Service:
                     Store.open(self.index_dir),
                     None,
                     embed_tests=self.settings.embed_tests,
+                    check_stale=self.source_tree,
                     model_id=model_id_for(
                         self.settings.embedding_model, self.settings.embedding_max_tokens
                     ),
@@ -376,6 +418,8 @@ class Service:
             "index_dir": str(self.index_dir),
             "schema_version": manifest.schema_version,
             "strategy_version": manifest.strategy_version,
+            "commit": manifest.commit,
+            "source_tree": self.source_tree,
             "embedding_model": model if stored or manifest.embedding_model else "",
             "files": len(files),
             "chunks": chunks.num_rows,
@@ -395,4 +439,37 @@ class Service:
     def _coverage(self, store: Store) -> dict[str, Any]:
         from app.indexer.coverage import coverage_report
 
+        self._needs_source("measure the coverage of")
         return coverage_report(self.root, store)
+
+
+def open_repository(path: Path, settings: Settings) -> Service:
+    """The repository at `path`; where no folder is there, the stored index under the index
+    root that `path` names (its original path, its name or its index folder's name)."""
+    from app.store.catalog import matching_indexes
+
+    if Path(path).expanduser().exists():
+        return Service(path, settings)
+    root = settings.resolved_index_root()
+    found = matching_indexes(root, str(path))
+    if not found:
+        raise RepositoryError(f"{path} does not exist, and no index under {root} is for it")
+    if len(found) > 1:
+        names = ", ".join(folder.name for folder in found)
+        raise RepositoryError(
+            f"{path} does not exist, and several indexes under {root} match it ({names}); "
+            "give one of those folder names"
+        )
+    manifest = read_manifest(found[0])
+    assert manifest is not None  # matching_indexes found its manifest
+    return Service(Path(manifest.repo_root), settings, stored=found[0])
+
+
+def stored_repositories(settings: Settings) -> list[Service]:
+    """Every index under the index root, each answering from its stored tables."""
+    from app.store.catalog import stored_indexes
+
+    return [
+        Service(Path(manifest.repo_root), settings, stored=folder)
+        for folder, manifest in stored_indexes(settings.resolved_index_root())
+    ]

@@ -66,17 +66,21 @@ class ProgressPrinter:
 def service_from_args(args: argparse.Namespace) -> Service:
     """The repository named by `args.path`, with the settings the flags override."""
     from app.core.settings import load_settings
-    from app.service import Service
+    from app.service import open_repository
 
     settings = load_settings(
         index_dir=getattr(args, "index_dir", None),
         embedding_model=getattr(args, "model", None),
     )
-    return Service(Path(args.path), settings)
+    return open_repository(Path(args.path), settings)
 
 
 def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True) -> None:
-    """Index the repository first when there is no index it can read (none, or an old one)."""
+    """Index the repository first when there is no index it can read (none, or an old one);
+    a copied index without its source tree is said so, and answers as it is."""
+    if not service.source_tree:
+        print(f"repolens-tui: {literal(service.stored_note())}", file=sys.stderr)
+        return
     reason = service.needs_indexing(with_vectors=with_vectors)
     if reason:
         print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
