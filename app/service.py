@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
@@ -349,17 +350,24 @@ class Service:
 
     def source(self, path: str) -> str:
         """The current text of a repository file (for previews), or a one-line reason."""
+        text, problem = self.read_text(path)
+        return text if text is not None else f"{path} cannot be shown: {problem}"
+
+    def read_text(self, path: str) -> tuple[str | None, str]:
+        """The current text of a repository file, or None and why not."""
         from app.indexer.walk import read_source
 
+        if not self.source_tree:
+            return None, self.stored_note()
         target = (self.root / path).resolve()
         if not target.is_relative_to(self.root):
-            return f"{path} lies outside the repository"
+            return None, "it lies outside the repository"
         text, problem = read_source(
             target, max_file_bytes=self.settings.max_file_bytes, root=self.root
         )
         if text is None:
-            return f"{path} cannot be shown: {problem.reason if problem else 'unreadable'}"
-        return text
+            return None, problem.reason if problem else "unreadable"
+        return text, ""
 
     # -- call graph ------------------------------------------------------------------------
     def graph(self) -> GraphView:
@@ -385,11 +393,57 @@ class Service:
     def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:
         return list(self.graph().hotspots(n, include_tests=include_tests))
 
+    def definitions(self, name: str) -> list[dict[str, Any]]:
+        """The definitions `name` names (all, when several), each with its full text as
+        indexed (read from the stored chunks, so no source tree is needed) and `location`
+        as `path:line`."""
+        rows = self.graph().definitions(name)
+        if not rows:
+            return []
+        chunks = Store.open(self.index_dir).chunks_for_paths(
+            {row["path"] for row in rows}, ["path", "start_line", "text"]
+        )
+        lines: dict[tuple[str, int], str] = {}  # (path, line number): that line, as indexed
+        for chunk in chunks.to_pylist():
+            for offset, line in enumerate(chunk["text"].split("\n")):
+                lines[(chunk["path"], chunk["start_line"] + offset)] = line
+        for row in rows:
+            span = range(row["start_line"], row["end_line"] + 1)
+            row["location"] = f"{row['path']}:{row['start_line']}"
+            row["text"] = "\n".join(lines.get((row["path"], n), "") for n in span)
+        return rows
+
     def symbol(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
         """Definitions whose qualified name fuzzily matches `query` (rapidfuzz)."""
         return list(self.graph().search_symbols(query, limit))
 
     # -- reporting -------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """What the index holds and how fresh it is: files, chunks, vectors ready, pending
+        changes, the last update, the commit, strategy and model it was built with."""
+        manifest = read_manifest(self.index_dir)
+        if manifest is None:
+            raise IndexCorrupt(
+                f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`"
+            )
+        counts = self.counts()
+        pending = self.pending_changes()
+        return {
+            "repository": str(self.root),
+            "source_tree": self.source_tree,
+            "note": self.stored_note(),
+            "files": counts["files"],
+            "chunks": counts["chunks"],
+            "vectors_ready": counts["vectors_share"],
+            "pending_changes": sum(len(paths) for paths in pending.values()),
+            "pending": pending,
+            "last_update": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(manifest.updated_at)),
+            "commit": manifest.commit,
+            "strategy_version": manifest.strategy_version,
+            "embedding_model": manifest.embedding_model,
+            "graph_pending": len(manifest.graph_pending),
+        }
+
     def stats(self, *, coverage: bool = False) -> dict[str, Any]:
         manifest = read_manifest(self.index_dir)
         if manifest is None:
