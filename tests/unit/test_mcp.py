@@ -59,10 +59,10 @@ def _data(result: Any) -> dict[str, Any]:
     return dict(result.structured_content)
 
 
-async def _refused_outside(client: Client) -> None:
+async def _refused_outside(client: Client, **repo: str) -> None:
     for path in ("../outside.py", "/etc/passwd", "src/../../x", "src/escape.py"):
         with pytest.raises(MCPError, match="outside the served repository") as raised:
-            await client.call_tool("read_source", {"path": path})
+            await client.call_tool("read_source", {"path": path, **repo})
         assert raised.value.code == -32602  # invalid params
 
 
@@ -141,11 +141,15 @@ def _free_port() -> int:
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     repo = _repo(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ledger.py").write_text("def settle_ledger_balance(rows):\n    return sum(rows)\n")
     token = "t0ken-" + "x" * 26
     (tmp_path / "token").write_text(token + "\n")
     port = _free_port()
     command = [
-        sys.executable, "-m", "app.main", "mcp", str(repo), "--index-dir", str(tmp_path / "idx"),
+        sys.executable, "-m", "app.main", "mcp", str(repo), str(other),
+        "--index-dir", str(tmp_path / "idx"),
         "--http", f"127.0.0.1:{port}", "--token-file", str(tmp_path / "token"), "-q",
     ]  # fmt: skip
     log = (tmp_path / "server.log").open("w")
@@ -205,16 +209,28 @@ async def test_http_checks_the_token_and_keeps_serving(
     async with _http(url, token) as client:
         listed = await client.list_tools()
         assert {tool.name for tool in listed.tools} >= TOOLS
-        found = _data(await client.call_tool("search_code", {"query": "html tag scanner"}))
+        with pytest.raises(MCPError, match="no repo was given; give repo as one of: other, repo"):
+            await client.call_tool("search_code", {"query": "html tag scanner"})
+        found = _data(
+            await client.call_tool("search_code", {"query": "html tag scanner", "repo": "repo"})
+        )
         assert found["hits"][0]["path"] == "src/html_parser.py"
-        callers = _data(await client.call_tool("callers", {"symbol": "retry_backoff"}))
+        ledger = _data(
+            await client.call_tool("search_code", {"query": "settle ledger", "repo": "other"})
+        )
+        assert [h["symbol"] for h in ledger["hits"]] == ["settle_ledger_balance"]
+        callers = _data(
+            await client.call_tool("callers", {"symbol": "retry_backoff", "repo": "repo"})
+        )
         assert "RetryPolicy.wait" in {c["symbol"] for c in callers["callers"]}
-        await _refused_outside(client)
+        await _refused_outside(client, repo="repo")
 
         # Not JSON at all: a JSON-RPC error on the wire, and the session goes on.
         status, body = _post(url, b"{not json", token)
         assert status == 400 and body["error"]["code"] == -32700
-        again = _data(await client.call_tool("search_code", {"query": "retry backoff"}))
+        again = _data(
+            await client.call_tool("search_code", {"query": "retry backoff", "repo": "repo"})
+        )
         assert again["hits"][0]["symbol"] == "retry_backoff"
 
 
