@@ -44,7 +44,9 @@ class McpBenchReport:
 def measure(
     roots: dict[str, Path], questions: list[tuple[str, str]], settings: Settings, passes: int
 ) -> McpBenchReport:
-    """`questions` are (corpus name, question); `roots` maps corpus names to folders."""
+    """`questions` are (corpus name, question); `roots` maps corpus names to folders. Each
+    question is asked in process, then over MCP, one after the other, so that both meet the
+    same load on the machine."""
     import anyio
 
     from app.mcp.served import Served
@@ -54,23 +56,14 @@ def measure(
     for service in services.values():
         if service.needs_indexing(with_vectors=True):
             service.index()
+        service.searcher()
     served = Served.of(list(services.values()))
     repo_of = {
         corpus: next(key for key, s in served.services.items() if s is services[corpus])
         for corpus in services
     }
-    local: list[float] = []
-    local_hits: dict[int, list[tuple[str, int]]] = {}
-    for number in range(WARM_UP_PASSES + passes):
-        for i, (corpus, question) in enumerate(questions):
-            started = time.perf_counter()
-            result = services[corpus].search(question)
-            if number >= WARM_UP_PASSES:
-                local.append((time.perf_counter() - started) * 1000)
-            local_hits[i] = [(h.path, h.start_line) for h in result.hits]
-    remote, server, same = anyio.run(
-        _over_stdio, roots, questions, repo_of, settings, passes, local_hits
-    )
+    figures = anyio.run(_interleaved, services, questions, repo_of, settings, passes)
+    local, remote, server, same = figures
     return McpBenchReport(
         questions=len(questions),
         passes=passes,
@@ -81,42 +74,46 @@ def measure(
     )
 
 
-async def _over_stdio(
-    roots: dict[str, Path],
+async def _interleaved(
+    services: dict[str, Any],
     questions: list[tuple[str, str]],
     repo_of: dict[str, str],
     settings: Settings,
     passes: int,
-    local_hits: dict[int, list[tuple[str, int]]],
-) -> tuple[list[float], list[float], float]:
+) -> tuple[list[float], list[float], list[float], float]:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    args = ["-m", "app.main", "mcp", *map(str, roots.values()), "-q"]
+    args = ["-m", "app.main", "mcp", *(str(s.root) for s in services.values()), "-q"]
     args += ["--index-dir", str(settings.resolved_index_root())]
     env = {key: os.environ[key] for key in ("REPOLENS_CONFIG", "PYTHONPATH") if key in os.environ}
     params = StdioServerParameters(command=sys.executable, args=args, cwd=os.getcwd(), env=env)
+    local: list[float] = []
     remote: list[float] = []
     server: list[float] = []
     same = 0
     async with Client(params, read_timeout_seconds=600) as client:
         for number in range(WARM_UP_PASSES + passes):
-            for i, (corpus, question) in enumerate(questions):
+            for corpus, question in questions:
                 started = time.perf_counter()
-                result = await client.call_tool(
+                result = services[corpus].search(question)
+                local_ms = (time.perf_counter() - started) * 1000
+                started = time.perf_counter()
+                answer = await client.call_tool(
                     "search_code", {"query": question, "repo": repo_of[corpus]}
                 )
-                elapsed = (time.perf_counter() - started) * 1000
-                payload = result.structured_content or {}
-                if result.is_error or "hits" not in payload:
-                    raise RuntimeError(f"search_code failed: {result.content}")
+                remote_ms = (time.perf_counter() - started) * 1000
+                payload = answer.structured_content or {}
+                if answer.is_error or "hits" not in payload:
+                    raise RuntimeError(f"search_code failed: {answer.content}")
                 if number < WARM_UP_PASSES:
                     hits = [(h["path"], h["start_line"]) for h in payload["hits"]]
-                    same += hits == local_hits[i]
+                    same += hits == [(h.path, h.start_line) for h in result.hits]
                     continue
-                remote.append(elapsed)
+                local.append(local_ms)
+                remote.append(remote_ms)
                 server.append(float(payload["timings_ms"].get("total", 0.0)))
-    return remote, server, same / max(1, len(questions))
+    return local, remote, server, same / max(1, len(questions))
 
 
 def format_report(report: McpBenchReport) -> str:
