@@ -277,3 +277,29 @@ async def test_stdio_serves_a_copied_index_with_no_source_tree(tmp_path: Path) -
         )
         refused = await client.call_tool("read_source", {"path": "src/retry.py"})
         assert refused.is_error and "source tree not found" in refused.content[0].text
+
+
+def test_mcp_bench_times_the_round_trip_beside_in_process_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.bench.cli import main as bench_main
+
+    _repo(tmp_path).joinpath("src", "escape.py").unlink()
+    bench = tmp_path / "bench" / "dev"
+    (bench / "queries").mkdir(parents=True)
+    (bench / "corpora.json").write_text(json.dumps([{"name": "sample", "root": "repo"}]))
+    questions = [
+        {"id": f"s-{i}", "corpus": "sample", "question": q, "gold": []}
+        for i, q in enumerate(("retry with backoff", "scan html tags", "set a cookie"))
+    ]
+    (bench / "queries" / "sample.jsonl").write_text("\n".join(map(json.dumps, questions)))
+    monkeypatch.setenv("REPOLENS_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(ROOT)
+    words = ["mcp-bench", "--corpora", str(tmp_path), "--bench", str(bench.parent), "--json"]
+    assert bench_main([*words, "--index-dir", str(tmp_path / "idx"), "--passes", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["questions"] == 3 and report["passes"] == 2
+    assert report["same_hits"] == 1.0  # the server answers what the library answers
+    for figures in ("in_process_ms", "mcp_stdio_ms", "server_search_ms"):
+        assert 0 < report[figures]["p50"] <= report[figures]["p95"]
+    assert report["mcp_stdio_ms"]["p50"] >= report["server_search_ms"]["p50"]
