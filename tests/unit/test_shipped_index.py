@@ -98,6 +98,13 @@ def test_a_copied_index_answers_without_its_source_tree(
                 assert [h["text"] for h in after["hits"]] == [h["text"] for h in before["hits"]]
             else:
                 assert after == before
+    assert main(["stats", "sample_repo", "--index-dir", str(shipped)]) == 0
+    shown = capsys.readouterr().out
+    assert f"commit      {sha}" in shown
+    assert "source      source tree not found; answering from the stored index" in shown
+    assert "pending     none" in shown
+    assert main(["index", "sample_repo", "--index-dir", str(shipped)]) == 1
+    assert "its source tree is not here" in capsys.readouterr().err
 
 
 def _hit_key(hit: dict[str, object]) -> tuple[object, ...]:
