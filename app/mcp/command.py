@@ -145,8 +145,8 @@ def _no_progress(event: IndexProgress) -> None:
 
 
 def _answers_available(served: Served) -> bool:
-    """Whether `ask` can be offered: llama.cpp importable and the answer model resolvable."""
-    from app.answer.model import AnswerModelUnavailable, resolve_model_file
+    """Whether `ask` can be offered: llama.cpp importable and the answer model at hand."""
+    from app.answer.model import AnswerModelUnavailable, check_available
 
     if importlib.util.find_spec("llama_cpp") is None:
         print(
@@ -155,7 +155,7 @@ def _answers_available(served: Served) -> bool:
         return False
     settings = next(iter(served.services.values())).settings
     try:
-        resolve_model_file(settings.answer_model)
+        check_available(settings.answer_model)
     except AnswerModelUnavailable as error:
         print(f"repolens-tui: ask is not offered: {literal(str(error))}", file=sys.stderr)
         return False

@@ -43,11 +43,11 @@ def _repo(tmp: Path) -> Path:
     return repo
 
 
-def _stdio(repo: Path | None, tmp: Path, *extra: str) -> Client:
+def _stdio(repo: Path | None, tmp: Path, *extra: str, **env: str) -> Client:
     command = [sys.executable, "-m", "app.main", "mcp", *extra, "--index-dir", str(tmp / "idx")]
     params = StdioServerParameters(
         command=command[0], args=[*command[1:], *([str(repo)] if repo is not None else [])],
-        cwd=str(ROOT), env=_env(tmp),
+        cwd=str(ROOT), env=_env(tmp) | env,
     )  # fmt: skip
     return Client(params, read_timeout_seconds=120)
 
@@ -68,9 +68,10 @@ async def _refused_outside(client: Client, **repo: str) -> None:
 
 async def test_stdio_serves_search_graph_and_fresh_edits(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
-    async with _stdio(repo, tmp_path) as client:
+    short = {"REPOLENS_ANSWER_MAX_TOKENS": "8", "REPOLENS_ANSWER_BUDGET_TOKENS": "120"}
+    async with _stdio(repo, tmp_path, **short) as client:
         listed = await client.list_tools()
-        assert {tool.name for tool in listed.tools} >= TOOLS
+        assert {tool.name for tool in listed.tools} >= TOOLS | {"ask"}  # the model is here
         assert all(tool.annotations and tool.annotations.read_only_hint for tool in listed.tools)
 
         found = _data(await client.call_tool("search_code", {"query": "retry backoff", "k": 3}))
@@ -106,6 +107,10 @@ async def test_stdio_serves_search_graph_and_fresh_edits(tmp_path: Path) -> None
         assert missing.is_error and "no_such_tool" in missing.content[0].text
         unknown = await client.call_tool("get_symbol", {"name": "does_not_exist_anywhere"})
         assert unknown.is_error and "no definition named" in unknown.content[0].text
+
+        answered = _data(await client.call_tool("ask", {"question": "What caps the backoff?"}))
+        assert set(answered) == {"answer", "citations", "context", "grounded", "timings_ms"}
+        assert answered["context"] and all("valid" in c for c in answered["citations"])
 
         status = _data(await client.call_tool("index_status", {}))
         assert status["files"] >= 4 and status["source_tree"] is True
@@ -264,7 +269,9 @@ async def test_stdio_serves_a_copied_index_with_no_source_tree(tmp_path: Path) -
     shipped = tmp_path / "shipped"
     shutil.move(tmp_path / "idx", shipped / "idx")
     shutil.rmtree(repo)
-    async with _stdio(None, shipped) as client:  # no PATH: every index under --index-dir
+    no_model = {"REPOLENS_ANSWER_MODEL": str(tmp_path / "missing.gguf")}
+    async with _stdio(None, shipped, **no_model) as client:  # no PATH: every index there
+        assert "ask" not in {tool.name for tool in (await client.list_tools()).tools}
         after = _data(await client.call_tool("search_code", {"query": "cookie expiry"}))
         assert [h["path"] for h in after["hits"]] == [h["path"] for h in before["hits"]]
         assert [h["text"] for h in after["hits"]] == [h["text"] for h in before["hits"]]

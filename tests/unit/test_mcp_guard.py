@@ -84,3 +84,14 @@ def test_paths_stay_inside_the_repository(tmp_path: Path) -> None:
 def test_mcp_is_a_command_not_a_folder_for_the_ui() -> None:
     assert not opens_tui(["mcp", "."])
     assert not opens_tui(["--index-dir", "x", "mcp"])
+
+
+def test_ask_is_offered_only_when_the_answer_model_is_at_hand(tmp_path: Path) -> None:
+    from app.answer.model import DEFAULT_ANSWER_MODEL, AnswerModelUnavailable, check_available
+
+    check_available(DEFAULT_ANSWER_MODEL)  # the six part packages are installed here
+    with pytest.raises(AnswerModelUnavailable, match="does not exist"):
+        check_available(str(tmp_path / "missing.gguf"))
+    (tmp_path / "fake.gguf").write_bytes(b"not a model")
+    with pytest.raises(AnswerModelUnavailable, match="not a GGUF"):
+        check_available(str(tmp_path / "fake.gguf"))
