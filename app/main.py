@@ -13,8 +13,9 @@ from app.cli.common import EXIT_ERROR, EXIT_USAGE
 # The commands of `repolens-tui-bench` (app.bench.cli), named here so that this module, which
 # every start imports, need not import the bench to point at it.
 BENCH_COMMANDS = frozenset(
-    {"eval", "bench", "live-bench", "graph-bench", "tui-bench", "fault-bench"}
+    {"eval", "bench", "live-bench", "graph-bench", "tui-bench", "fault-bench", "mcp-bench"}
 )
+MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
 
 
 # The options every command takes that also mean something to the terminal UI; they may come
@@ -46,7 +47,9 @@ def opens_tui(words: list[str]) -> bool:
     _, rest = split_leading_options(words)
     if any(word in _HELP for word in words):
         return False
-    return not rest or (rest[0] not in _command_names() and rest[0] not in BENCH_COMMANDS)
+    return not rest or (
+        rest[0] not in _command_names() and rest[0] not in BENCH_COMMANDS and rest[0] != MCP_COMMAND
+    )
 
 
 def _command_names() -> set[str]:
@@ -79,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if rest and rest[0] == MCP_COMMAND:
+        from app.mcp.command import main as mcp_main
+
+        return mcp_main([*leading, *rest[1:]])
     if rest and rest[0] in _command_names():
         return cli.main([rest[0], *leading, *rest[1:]])
     if words in (["-h"], ["--help"]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
@@ -15,7 +16,7 @@ from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
 from app.indexer.pipeline import IndexReport, index_repository
 from app.search.searcher import Searcher, SearchResult
-from app.store.manifest import SCHEMA_VERSION, IndexCorrupt, read_manifest
+from app.store.manifest import MANIFEST_NAME, SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.shared_vectors import vectors_note
 from app.store.store import Store
 
@@ -35,24 +36,58 @@ def _ignore_status(status: WorkerStatus) -> None:
     pass
 
 
+def _repository_folder(path: Path) -> Path:
+    root = path.expanduser()
+    if not root.exists():
+        raise RepositoryError(f"{root} does not exist")
+    if not root.is_dir():
+        raise RepositoryError(f"{root} is not a directory; give the repository's folder")
+    return root.resolve()
+
+
 class Service:
     """One repository and its index. Thread-safe for one writer and many searches."""
 
-    def __init__(self, repo_root: Path, settings: Settings | None = None) -> None:
-        root = Path(repo_root).expanduser()
-        if not root.exists():
-            raise RepositoryError(f"{root} does not exist")
-        if not root.is_dir():
-            raise RepositoryError(f"{root} is not a directory; give the repository's folder")
-        self.root = root.resolve()
+    def __init__(
+        self, repo_root: Path, settings: Settings | None = None, *, stored: Path | None = None
+    ) -> None:
+        """`stored`: answer from that index folder alone, its source tree absent (a copied
+        index); `repo_root` is then the path it was built from, kept for messages."""
         self.settings = settings or load_settings()
-        self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
+        self.stored_manifest = read_manifest(stored) if stored is not None else None
+        if stored is not None and self.stored_manifest is None:
+            raise RepositoryError(f"{stored} holds no index (no {MANIFEST_NAME})")
+        if stored is not None:
+            self.root, self.index_dir = Path(repo_root), stored
+        else:
+            self.root = _repository_folder(Path(repo_root))
+            self.index_dir = paths.index_dir_for(self.settings.resolved_index_root(), self.root)
         self._searcher: Searcher | None = None
         self._embedder: Embedder | None = None
         self._answerer: Answerer | None = None
         self._graph: GraphView | None = None  # loaded on first use
         self._lock = threading.Lock()
         self._embedder_lock = threading.Lock()
+
+    @property
+    def source_tree(self) -> bool:
+        """Whether the repository's files are here (False: answering from a copied index)."""
+        return self.stored_manifest is None
+
+    def stored_note(self) -> str:
+        """What a front end says when answering from a copied index ("" otherwise)."""
+        manifest = self.stored_manifest
+        if manifest is None:
+            return ""
+        built = f"built at {manifest.commit}" if manifest.commit else "built from a non-git tree"
+        return f"source tree not found; answering from the stored index {built} ({self.root})"
+
+    def _needs_source(self, what: str) -> None:
+        if not self.source_tree:
+            raise RepositoryError(
+                f"cannot {what} {self.root}: its source tree is not here (the index at "
+                f"{self.index_dir} was copied); run it where the repository is"
+            )
 
     # -- indexing --------------------------------------------------------------------------
     def needs_indexing(self, *, with_vectors: bool = False) -> str:
@@ -93,6 +128,7 @@ class Service:
         table first and rebuilds when one is damaged. Searches made meanwhile see the old
         index until the new one is published, then the new chunks at once and their vectors
         as they are embedded."""
+        self._needs_source("index")
         return index_repository(
             self.root,
             self.index_dir,
@@ -114,6 +150,8 @@ class Service:
     ) -> IndexReport:
         """Embed the chunks still without vectors; searches use each batch as it lands."""
         from app.indexer.pipeline import embed_run
+
+        self._needs_source("embed")
 
         return embed_run(
             self.root,
@@ -137,6 +175,7 @@ class Service:
         that thread; `stop()` the returned worker when done."""
         from app.indexer.worker import IndexWorker
 
+        self._needs_source("watch")
         worker = IndexWorker(
             self, on_status or _ignore_status, watch=watch, with_vectors=with_vectors
         )
@@ -190,8 +229,11 @@ class Service:
 
     def pending_changes(self) -> dict[str, list[str]]:
         """Files that differ from the index right now (by size and mtime, nothing is read):
-        `changed`, `added` and `removed` paths, sorted."""
+        `changed`, `added` and `removed` paths, sorted; none without the source tree."""
         from app.indexer.walk import walk
+
+        if not self.source_tree:
+            return {"changed": [], "added": [], "removed": []}
 
         store = Store.open(self.index_dir)
         indexed = store.files()
@@ -241,6 +283,7 @@ class Service:
                     Store.open(self.index_dir),
                     None,
                     embed_tests=self.settings.embed_tests,
+                    check_stale=self.source_tree,
                     model_id=model_id_for(
                         self.settings.embedding_model, self.settings.embedding_max_tokens
                     ),
@@ -307,17 +350,24 @@ class Service:
 
     def source(self, path: str) -> str:
         """The current text of a repository file (for previews), or a one-line reason."""
+        text, problem = self.read_text(path)
+        return text if text is not None else f"{path} cannot be shown: {problem}"
+
+    def read_text(self, path: str) -> tuple[str | None, str]:
+        """The current text of a repository file, or None and why not."""
         from app.indexer.walk import read_source
 
+        if not self.source_tree:
+            return None, self.stored_note()
         target = (self.root / path).resolve()
         if not target.is_relative_to(self.root):
-            return f"{path} lies outside the repository"
+            return None, "it lies outside the repository"
         text, problem = read_source(
             target, max_file_bytes=self.settings.max_file_bytes, root=self.root
         )
         if text is None:
-            return f"{path} cannot be shown: {problem.reason if problem else 'unreadable'}"
-        return text
+            return None, problem.reason if problem else "unreadable"
+        return text, ""
 
     # -- call graph ------------------------------------------------------------------------
     def graph(self) -> GraphView:
@@ -343,11 +393,57 @@ class Service:
     def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:
         return list(self.graph().hotspots(n, include_tests=include_tests))
 
+    def definitions(self, name: str) -> list[dict[str, Any]]:
+        """The definitions `name` names (all, when several), each with its full text as
+        indexed (read from the stored chunks, so no source tree is needed) and `location`
+        as `path:line`."""
+        rows = self.graph().definitions(name)
+        if not rows:
+            return []
+        chunks = Store.open(self.index_dir).chunks_for_paths(
+            {row["path"] for row in rows}, ["path", "start_line", "text"]
+        )
+        lines: dict[tuple[str, int], str] = {}  # (path, line number): that line, as indexed
+        for chunk in chunks.to_pylist():
+            for offset, line in enumerate(chunk["text"].split("\n")):
+                lines[(chunk["path"], chunk["start_line"] + offset)] = line
+        for row in rows:
+            span = range(row["start_line"], row["end_line"] + 1)
+            row["location"] = f"{row['path']}:{row['start_line']}"
+            row["text"] = "\n".join(lines.get((row["path"], n), "") for n in span)
+        return rows
+
     def symbol(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
         """Definitions whose qualified name fuzzily matches `query` (rapidfuzz)."""
         return list(self.graph().search_symbols(query, limit))
 
     # -- reporting -------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """What the index holds and how fresh it is: files, chunks, vectors ready, pending
+        changes, the last update, the commit, strategy and model it was built with."""
+        manifest = read_manifest(self.index_dir)
+        if manifest is None:
+            raise IndexCorrupt(
+                f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`"
+            )
+        counts = self.counts()
+        pending = self.pending_changes()
+        return {
+            "repository": str(self.root),
+            "source_tree": self.source_tree,
+            "note": self.stored_note(),
+            "files": counts["files"],
+            "chunks": counts["chunks"],
+            "vectors_ready": counts["vectors_share"],
+            "pending_changes": sum(len(paths) for paths in pending.values()),
+            "pending": pending,
+            "last_update": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(manifest.updated_at)),
+            "commit": manifest.commit,
+            "strategy_version": manifest.strategy_version,
+            "embedding_model": manifest.embedding_model,
+            "graph_pending": len(manifest.graph_pending),
+        }
+
     def stats(self, *, coverage: bool = False) -> dict[str, Any]:
         manifest = read_manifest(self.index_dir)
         if manifest is None:
@@ -376,6 +472,8 @@ class Service:
             "index_dir": str(self.index_dir),
             "schema_version": manifest.schema_version,
             "strategy_version": manifest.strategy_version,
+            "commit": manifest.commit,
+            "source_tree": self.source_tree,
             "embedding_model": model if stored or manifest.embedding_model else "",
             "files": len(files),
             "chunks": chunks.num_rows,
@@ -395,4 +493,37 @@ class Service:
     def _coverage(self, store: Store) -> dict[str, Any]:
         from app.indexer.coverage import coverage_report
 
+        self._needs_source("measure the coverage of")
         return coverage_report(self.root, store)
+
+
+def open_repository(path: Path, settings: Settings) -> Service:
+    """The repository at `path`; where no folder is there, the stored index under the index
+    root that `path` names (its original path, its name or its index folder's name)."""
+    from app.store.catalog import matching_indexes
+
+    if Path(path).expanduser().exists():
+        return Service(path, settings)
+    root = settings.resolved_index_root()
+    found = matching_indexes(root, str(path))
+    if not found:
+        raise RepositoryError(f"{path} does not exist, and no index under {root} is for it")
+    if len(found) > 1:
+        names = ", ".join(folder.name for folder in found)
+        raise RepositoryError(
+            f"{path} does not exist, and several indexes under {root} match it ({names}); "
+            "give one of those folder names"
+        )
+    manifest = read_manifest(found[0])
+    assert manifest is not None  # matching_indexes found its manifest
+    return Service(Path(manifest.repo_root), settings, stored=found[0])
+
+
+def stored_repositories(settings: Settings) -> list[Service]:
+    """Every index under the index root, each answering from its stored tables."""
+    from app.store.catalog import stored_indexes
+
+    return [
+        Service(Path(manifest.repo_root), settings, stored=folder)
+        for folder, manifest in stored_indexes(settings.resolved_index_root())
+    ]

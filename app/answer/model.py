@@ -161,3 +161,13 @@ def resolve_model_file(answer_model: str, cache_root: Path | None = None) -> Pat
     if answer_model == DEFAULT_ANSWER_MODEL:
         return check_gguf(default_model_file(cache_root))
     return check_gguf(Path(answer_model))
+
+
+def check_available(answer_model: str) -> None:
+    """Raise AnswerModelUnavailable when the `answer_model` setting cannot give a model, without
+    assembling the default (a server checks at start and assembles on the first question)."""
+    if answer_model != DEFAULT_ANSWER_MODEL:
+        check_gguf(Path(answer_model))
+        return
+    for module, name in DEFAULT_PARTS:
+        _part_file(module, name)

@@ -83,6 +83,19 @@ def cmd_fault_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mcp_bench(args: argparse.Namespace) -> int:
+    from app.bench.devbench import corpus_roots, load_questions
+    from app.bench.mcp_speed import format_report, measure
+    from app.core.settings import load_settings
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    roots = corpus_roots(args.bench, args.corpora)
+    questions = [(q.corpus, q.question) for q in load_questions(args.bench) if q.corpus in roots]
+    report = measure(roots, questions, settings, args.passes)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui-bench",
@@ -149,6 +162,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_fault_bench)
+
+    p = sub.add_parser(
+        "mcp-bench", help="MCP search_code round trip over stdio, beside in-process search"
+    )
+    p.add_argument("--corpora", type=Path, required=True, help="where fetch_corpora.sh put them")
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    p.add_argument("--passes", type=int, default=3, help="warm passes over the questions")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_mcp_bench)
     return parser
 
 

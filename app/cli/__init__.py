@@ -19,9 +19,9 @@ DESCRIPTION = (
     "PATH (default: the current directory); the commands below work headless."
 )
 EPILOG = (
-    "The benchmark commands (eval, bench, live-bench, graph-bench, tui-bench, fault-bench) "
-    "are in "
-    "`repolens-tui-bench`."
+    "`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]` serves the index to coding "
+    "agents (Model Context Protocol). The benchmark commands (eval, bench, live-bench, "
+    "graph-bench, tui-bench, fault-bench, mcp-bench) are in `repolens-tui-bench`."
 )
 
 

@@ -8,21 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import count, hit_json, json_text, printable, ready_service
+from app.cli.common import count, printable, ready_service
+from app.contracts import answer_json, json_text
 from app.core.literal import literal
 
 if TYPE_CHECKING:
     from app.answer.engine import Answer
-
-
-def answer_json(answer: Answer) -> dict[str, Any]:
-    return {
-        "answer": answer.text,
-        "citations": [c.as_dict() for c in answer.citations],
-        "context": [hit_json(hit, False) for hit in answer.context],
-        "grounded": answer.grounded,
-        "timings_ms": answer.timings_ms,
-    }
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

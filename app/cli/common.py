@@ -1,15 +1,14 @@
 """What every command shares: the service built from the flags, the progress printer, the
-hit JSON contract and its terminal-safe dump, the explanation lines and the exit codes."""
+explanation lines and the exit codes (the JSON contracts are in app.contracts)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.events import IndexProgress
 from app.core.literal import literal
@@ -22,20 +21,10 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 # Model output is shown, never run; terminal control sequences in it are dropped.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# json.dumps escapes C0 controls; with ensure_ascii=False it leaves these raw (U+009B is a
-# one-character CSI; lone surrogates are undecodable bytes of a file name and cannot print).
-_JSON_RAW = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
     return _CONTROL.sub("", text)
-
-
-def json_text(payload: Any, **options: Any) -> str:
-    """`payload` as indented JSON, readable non-ASCII text kept, every character a terminal
-    would act on written as a \\u escape: still valid JSON holding the same data."""
-    dumped = json.dumps(payload, indent=2, ensure_ascii=False, **options)
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
 
 
 def add_common_options(p: argparse.ArgumentParser) -> None:
@@ -77,17 +66,21 @@ class ProgressPrinter:
 def service_from_args(args: argparse.Namespace) -> Service:
     """The repository named by `args.path`, with the settings the flags override."""
     from app.core.settings import load_settings
-    from app.service import Service
+    from app.service import open_repository
 
     settings = load_settings(
         index_dir=getattr(args, "index_dir", None),
         embedding_model=getattr(args, "model", None),
     )
-    return Service(Path(args.path), settings)
+    return open_repository(Path(args.path), settings)
 
 
 def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True) -> None:
-    """Index the repository first when there is no index it can read (none, or an old one)."""
+    """Index the repository first when there is no index it can read (none, or an old one);
+    a copied index without its source tree is said so, and answers as it is."""
+    if not service.source_tree:
+        print(f"repolens-tui: {literal(service.stored_note())}", file=sys.stderr)
+        return
     reason = service.needs_indexing(with_vectors=with_vectors)
     if reason:
         print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
@@ -98,36 +91,6 @@ def ready_service(args: argparse.Namespace, *, with_vectors: bool = True) -> Ser
     service = service_from_args(args)
     index_if_needed(service, args.quiet, with_vectors=with_vectors)
     return service
-
-
-def hit_json(hit: Hit, explain: bool) -> dict[str, Any]:
-    """One hit in the `search --json` contract (the README documents it)."""
-    data: dict[str, Any] = {
-        "path": hit.path,
-        "start_line": hit.start_line,
-        "end_line": hit.end_line,
-        "symbol": hit.qualified_name or hit.symbol,
-        "kind": hit.kind,
-        "language": hit.language,
-        "score": round(hit.score, 6),
-        "packed": hit.packed,
-        "stale": hit.stale,
-        "text": hit.text,
-    }
-    if explain:
-        data["explain"] = explain_json(hit)
-    return data
-
-
-def explain_json(hit: Hit) -> dict[str, Any]:
-    e = hit.explanation
-    return {
-        "bm25_rank": e.bm25_rank,
-        "vector_rank": e.vector_rank,
-        "fused_score": round(e.fused_score, 6),
-        "signals": [{"name": s.name, "factor": s.factor, "reason": s.reason} for s in e.signals],
-        "final_score": round(e.final_score, 6),
-    }
 
 
 def explain_lines(hit: Hit) -> str:

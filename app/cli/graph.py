@@ -7,7 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from app.cli.common import EXIT_ERROR, count, json_text, ready_service
+from app.cli.common import EXIT_ERROR, count, ready_service
+from app.contracts import calls_json, json_text
 from app.core.literal import literal
 
 TIER_CHOICES = ("certain", "probable", "uncertain")
@@ -30,12 +31,7 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
     service = ready_service(args, with_vectors=False)
     answer = getattr(service, direction)(args.symbol, args.min_tier)
     if args.json:
-        payload = {
-            "symbol": answer.symbol,
-            direction: [entry.as_json() for entry in answer.entries],
-            "unresolved": list(answer.unresolved),
-        }
-        print(json_text(payload))
+        print(json_text(calls_json(answer, direction)))
         return 0
     print(f"{direction} of {literal(answer.symbol)} ({literal(answer.path)})")
     for tier, entries in answer.by_tier().items():

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from app.cli.common import EXIT_OK, count, explain_lines, hit_json, json_text, ready_service
+from app.cli.common import EXIT_OK, count, explain_lines, ready_service
+from app.contracts import json_text, search_json
 from app.core.literal import literal
 
 
@@ -14,13 +15,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     service = ready_service(args)
     result = service.search(args.query, k=args.k, budget_tokens=args.budget)
     if args.json:
-        payload = {
-            "query": result.query,
-            "hits": [hit_json(hit, args.explain) for hit in result.hits],
-            "timings_ms": result.timings_ms,
-            "vectors_ready": round(result.vectors_ready, 4),
-        }
-        print(json_text(payload))
+        print(json_text(search_json(result, args.explain)))
         return EXIT_OK
     if not result.hits:
         print("no results")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, json_text, service_from_args
+from app.cli.common import EXIT_ERROR, EXIT_OK, count_or_zero, service_from_args
+from app.contracts import json_text
 from app.core.literal import literal
 from app.store.manifest import IndexCorrupt
 
@@ -26,6 +27,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"repository  {literal(str(stats['repository']))}")
     print(f"index       {literal(str(stats['index_dir']))}")
+    print(f"commit      {literal(stats['commit'] or 'none (not a git checkout)')}")
+    if not stats["source_tree"]:
+        print(f"source      {literal(service.stored_note())}")
     print(f"files       {stats['files']}\nchunks      {stats['chunks']}")
     model = literal(stats["embedding_model"] or "none")
     left = stats["chunks"] - stats["vectors_wanted"]

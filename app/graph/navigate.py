@@ -96,12 +96,7 @@ class GraphView:
     def find(self, query: str) -> str:
         """The one symbol `query` names: an id (`path::Q`), a qualified name, `Class.method`
         or a bare name. Several matches are an error that lists them."""
-        if query in self.symbols:
-            return query
-        matches = self.by_qualified.get(query) or [
-            sid for sid in self.by_name.get(query.rsplit(".", 1)[-1], [])
-            if self.symbols[sid]["qualified_name"].endswith("." + query)
-        ] or self.by_name.get(query, [])  # fmt: skip
+        matches = self.matches(query)
         if not matches and self.pending_files:  # it may be in a file the graph has not read
             files = f"{self.pending_files} file{'s' if self.pending_files != 1 else ''}"
             raise GraphError(
@@ -121,6 +116,19 @@ class GraphView:
                 "give Class.method, the qualified name or path::qualified_name"
             )
         return matches[0]
+
+    def matches(self, query: str) -> list[str]:
+        """Every symbol id `query` names, as `find` reads it (none: an empty list)."""
+        if query in self.symbols:
+            return [query]
+        return list(self.by_qualified.get(query) or [
+            sid for sid in self.by_name.get(query.rsplit(".", 1)[-1], [])
+            if self.symbols[sid]["qualified_name"].endswith("." + query)
+        ] or self.by_name.get(query, []))  # fmt: skip
+
+    def definitions(self, query: str) -> list[dict[str, Any]]:
+        """The symbols `query` names (all of them when several), as `symbols --json` rows."""
+        return [_symbol_json(self.symbols[sid]) for sid in sorted(self.matches(query))]
 
     def _entry(self, sid: str, edge: dict[str, Any]) -> CallEntry:
         path, qualified = split_id(sid)

@@ -19,6 +19,7 @@ from app.core.settings import Settings
 from app.graph.build import GraphStopped
 from app.graph.facts import FileFacts
 from app.indexer.chunk import parse_file
+from app.indexer.gitinfo import head_commit
 from app.indexer.graph_step import catch_up_graph
 from app.indexer.rows import chunk_row, embed_chars
 from app.indexer.targets import classify_paths
@@ -355,7 +356,10 @@ def _write_changes(
         store.manifest.vectors_complete = ""
     store.manifest.graph_pending = sorted(set(store.manifest.graph_pending) | replaced)
     report.graph_pending = len(store.manifest.graph_pending)
-    if replaced or touched_rows or skipped_changed or first_run:  # else nothing was written
+    commit = head_commit(store.repo_root)  # a shipped index says what it was built from
+    moved = commit != store.manifest.commit
+    store.manifest.commit = commit
+    if replaced or touched_rows or skipped_changed or first_run or moved:  # else nothing new
         store.publish(**_run_summary(report))
     report.seconds["write"] = time.perf_counter() - started
     progress(IndexProgress("write", 1, 1, "lexical search ready"))

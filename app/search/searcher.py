@@ -60,9 +60,12 @@ class Searcher:
         *,
         embed_tests: bool = False,
         model_id: str | None = None,
+        check_stale: bool = True,
     ) -> None:
-        """`model_id` loads the vectors before `embedder` is set (it loads meanwhile)."""
+        """`model_id` loads the vectors before `embedder` is set (it loads meanwhile);
+        `check_stale` False: the files are not here (a copied index), so none is stale."""
         self.store = store
+        self.check_stale = check_stale
         self.embedder = embedder
         self.embed_tests = embed_tests
         self.model_id = model_id or (None if embedder is None else str(embedder.model_id))
@@ -163,7 +166,9 @@ class Searcher:
             self._hit(item.chunk_id, item.text, item.form, explained[item.chunk_id])
             for item in packed
         ]
-        stale = {path for path in {hit.path for hit in hits} if self.is_stale(path)}
+        stale = {
+            path for path in {hit.path for hit in hits} if self.check_stale and self.is_stale(path)
+        }
         hits = [replace(hit, stale=True) if hit.path in stale else hit for hit in hits]
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)

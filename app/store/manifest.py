@@ -119,6 +119,7 @@ class Manifest:
     maintained_versions: dict[str, int] = field(default_factory=dict)
     graph_pending: list[str] = field(default_factory=list)  # paths the graph has not caught up
     vectors_complete: str = ""  # the model every chunk has a vector for ("" when unknown)
+    commit: str = ""  # the git commit the repository was at when indexed ("" if not git)
 
 
 def read_manifest(index_dir: Path) -> Manifest | None:

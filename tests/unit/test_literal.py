@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.cli.common import json_text
+from app.contracts import json_text
 from app.core.literal import literal
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x1b\\"  # sets the clipboard to "pwned"

@@ -99,7 +99,14 @@ def test_index_search_and_ask_make_no_network_call(tmp_path: Path) -> None:
     assert _network_calls(traced) == []
 
 
-ENTRY_POINTS = ["app.main", "app.cli", "app.bench.cli", "app.service", "app.tui.app"]
+ENTRY_POINTS = [
+    "app.main",
+    "app.cli",
+    "app.bench.cli",
+    "app.service",
+    "app.tui.app",
+    "app.mcp.command",
+]
 
 
 @pytest.mark.parametrize("module", ENTRY_POINTS)
@@ -112,3 +119,50 @@ def test_every_entry_point_disables_telemetry_before_onnxruntime_loads(module: s
     )
     env = {k: v for k, v in os.environ.items() if k not in TELEMETRY_VARIABLES}
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env)
+
+
+# The MCP server, traced: it proves the tracer is loaded, then serves over stdio.
+TRACED_SERVER = textwrap.dedent(
+    """
+    import socket, sys
+    from app.main import main
+
+    probe = socket.socket(socket.AF_UNIX)
+    probe.connect_ex({socket!r})
+    socket.getaddrinfo({host!r}, 9, flags=socket.AI_NUMERICHOST)
+    sys.exit(main(["mcp", *sys.argv[1:]]))
+    """
+).format(socket=SELF_CHECK_SOCKET, host=SELF_CHECK_HOST)
+
+
+@pytest.mark.slow
+async def test_the_mcp_server_makes_no_network_call(tmp_path: Path) -> None:
+    import time
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    tracer = _build_tracer(tmp_path)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "add.py").write_text(
+        "def add(a, b):\n    return a + b\n\n\ndef twice(a):\n    return add(a, a)\n"
+    )
+    log = tmp_path / "net.log"
+    env = {
+        "LD_PRELOAD": str(tracer),
+        "NET_TRACE_LOG": str(log),
+        "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
+    }
+    args = ["-c", TRACED_SERVER, str(repo), "--index-dir", str(tmp_path / "indexes"), "-q"]
+    params = StdioServerParameters(command=sys.executable, args=args, cwd=str(ROOT), env=env)
+    async with Client(params, read_timeout_seconds=120) as client:
+        started = time.monotonic()
+        found = await client.call_tool("search_code", {"query": "add two numbers"})
+        assert not found.is_error and found.structured_content["hits"]
+        callers = await client.call_tool("callers", {"symbol": "add"})
+        assert [c["symbol"] for c in callers.structured_content["callers"]] == ["twice"]
+        time.sleep(max(0.0, started + LINGER_AFTER_INDEX_S - time.monotonic()))
+    traced = log.read_text()
+    assert SELF_CHECK_SOCKET in traced and f"host={SELF_CHECK_HOST}" in traced, traced
+    assert _network_calls(traced) == []

@@ -72,7 +72,7 @@ def test_the_bench_commands_have_their_own_entry_point() -> None:
         capture_output=True,
         text=True,
     ).stdout
-    for command in ("eval", "bench", "live-bench", "graph-bench", "tui-bench"):
+    for command in ("eval", "bench", "live-bench", "graph-bench", "tui-bench", "mcp-bench"):
         assert command in shown
     product = subprocess.run(
         [sys.executable, "-m", "app.main", "eval", "dev"], cwd=ROOT, capture_output=True, text=True

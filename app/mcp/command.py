@@ -1,0 +1,162 @@
+"""`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]`: index what needs it, load
+each index once, keep it live, then serve until the client or a signal ends it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.core.events import IndexProgress
+from app.core.literal import literal
+from app.mcp.auth import AuthSetupError, check_address, read_token
+from app.mcp.served import Served
+
+if TYPE_CHECKING:
+    from app.service import Service
+
+EXIT_ERROR, EXIT_USAGE = 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="repolens-tui mcp",
+        description="Serve the index to coding agents over the Model Context Protocol: stdio "
+        "by default, streamable HTTP with --http. With no PATH, every index under --index-dir "
+        "is served from its stored tables (build once, query anywhere).",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="repositories (or stored indexes)")
+    p.add_argument(
+        "--http", metavar="HOST:PORT", help="streamable HTTP (HOST defaults to 127.0.0.1)"
+    )
+    p.add_argument("--token-file", type=Path, help="bearer token every HTTP request must carry")
+    p.add_argument("--no-watch", action="store_true", help="do not keep the index live")
+    p.add_argument("--index-dir", type=Path, help="where indexes live (REPOLENS_INDEX_DIR)")
+    p.add_argument("--model", help="embedding model (REPOLENS_EMBEDDING_MODEL)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"--http wants HOST:PORT or PORT, got {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        address = parse_address(args.http) if args.http else None
+    except argparse.ArgumentTypeError as error:
+        print(f"repolens-tui mcp: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    return _run(args, address)
+
+
+def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
+    from app.answer.model import AnswerModelUnavailable
+    from app.core.settings import SettingsError
+    from app.indexer.embed import ModelUnavailable
+    from app.indexer.walk import WalkError
+    from app.service import RepositoryError
+    from app.store.manifest import IndexStoreError
+
+    served: Served | None = None
+    try:
+        token = read_token(args.token_file) if args.token_file else None
+        if address is not None:
+            check_address(address[0], token)
+        served = _open(args)
+        from app.mcp.server import build_server, serve_http, serve_stdio
+
+        server = build_server(served, with_ask=_answers_available(served))
+        if address is None:
+            serve_stdio(server)
+        else:
+            serve_http(server, address[0], address[1], token)
+    except (
+        AuthSetupError,
+        RepositoryError,
+        WalkError,
+        IndexStoreError,
+        ModelUnavailable,
+        AnswerModelUnavailable,
+        SettingsError,
+    ) as error:
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if served is not None:
+            served.stop()
+    return 0
+
+
+def _open(args: argparse.Namespace) -> Served:
+    """Every repository asked for, indexed and loaded, its live index started."""
+    from app.core.settings import load_settings
+    from app.service import RepositoryError, open_repository, stored_repositories
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    if args.paths:
+        services = [open_repository(Path(path), settings) for path in args.paths]
+    else:
+        services = stored_repositories(settings)
+        if not services:
+            root = settings.resolved_index_root()
+            raise RepositoryError(f"no PATH given and no index under {root}; give a repository")
+    for service in services:
+        _ready(service, args.quiet)
+        service.searcher()  # the index and the model load once, before the first question
+    served = Served.of(services)
+    for name, service in served.services.items():
+        if service.source_tree and not args.no_watch:
+            served.workers[name] = service.live()
+    return served
+
+
+def _ready(service: Service, quiet: bool) -> None:
+    """Index a repository that has no index it can read; say when a copied index answers."""
+    if not service.source_tree:
+        print(f"repolens-tui: {literal(service.stored_note())}", file=sys.stderr)
+        return
+    reason = service.needs_indexing(with_vectors=True)
+    if reason:
+        print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
+        service.index(_progress_line if not quiet else _no_progress)
+
+
+def _progress_line(event: IndexProgress) -> None:
+    if event.done == event.total:  # one line per finished phase: stdout is the protocol
+        print(f"{event.phase:<6} {literal(event.message)}", file=sys.stderr)
+
+
+def _no_progress(event: IndexProgress) -> None:
+    pass
+
+
+def _answers_available(served: Served) -> bool:
+    """Whether `ask` can be offered: llama.cpp importable and the answer model at hand."""
+    from app.answer.model import AnswerModelUnavailable, check_available
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        print(
+            "repolens-tui: ask is not offered: llama-cpp-python is not installed", file=sys.stderr
+        )
+        return False
+    settings = next(iter(served.services.values())).settings
+    try:
+        check_available(settings.answer_model)
+    except AnswerModelUnavailable as error:
+        print(f"repolens-tui: ask is not offered: {literal(str(error))}", file=sys.stderr)
+        return False
+    return True

@@ -1,0 +1,70 @@
+"""The repositories one server answers for, chosen by a `repo` argument, and the check that
+keeps every path argument inside them."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
+if TYPE_CHECKING:
+    from app.indexer.worker import IndexWorker
+    from app.service import Service
+
+
+@dataclass
+class Served:
+    """Services by name (the folder's name, or the index folder's where two share one)."""
+
+    services: dict[str, Service] = field(default_factory=dict)
+    workers: dict[str, IndexWorker] = field(default_factory=dict)
+    ask_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def of(cls, services: list[Service]) -> Served:
+        served = cls()
+        names = [service.root.name or "root" for service in services]
+        for service, name in zip(services, names, strict=True):
+            key = name if names.count(name) == 1 else service.index_dir.name
+            served.services[key] = service
+        return served
+
+    def pick(self, repo: str | None) -> tuple[str, Service]:
+        """The repository `repo` names; with one served, `repo` may be left out."""
+        if repo is None and len(self.services) == 1:
+            return next(iter(self.services.items()))
+        if repo in self.services:
+            return repo, self.services[repo]
+        names = ", ".join(sorted(self.services))
+        asked = "no repo was given" if repo is None else f"no served repository is named {repo!r}"
+        raise MCPError(INVALID_PARAMS, f"{asked}; give repo as one of: {names}")
+
+    def stop(self) -> None:
+        for worker in self.workers.values():
+            worker.stop()
+
+
+def confine(service: Service, path: str) -> str:
+    """`path` (relative to the repository, or absolute inside it) as a repository path; any
+    `..`, any path outside, and any symlink leading out are refused with an MCP error."""
+    given = Path(path)
+    root = service.root
+    if not path or ".." in given.parts:
+        raise _outside(path, root, "give a path inside it, without `..`")
+    target = (given if given.is_absolute() else root / given).resolve()
+    if not target.is_relative_to(root):
+        raise _outside(path, root, "give a path relative to the repository")
+    relative = target.relative_to(root).as_posix()
+    if relative == ".":
+        raise _outside(path, root, "give a file inside it, not the repository itself")
+    return relative
+
+
+def _outside(path: str, root: Path, advice: str) -> MCPError:
+    return MCPError(
+        INVALID_PARAMS, f"path {path!r} is outside the served repository {root}; {advice}"
+    )
