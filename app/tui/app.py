@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
-import shlex
-import subprocess
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +22,7 @@ from app.core.events import WorkerStatus
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
+from app.tui.editor import editor_command, run_editor
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
 from app.tui.messages import (
@@ -482,24 +480,6 @@ def settle_heap() -> None:
     collections (a tenfold gen-2 threshold) made the slowest keys slower. Both measured with
     tui-bench, in the README."""
     gc.freeze()
-
-
-def editor_command(path_in: Path, line: int) -> list[str]:
-    """`$VISUAL` or `$EDITOR` (with its own arguments) opening `path_in` at `line`."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    return [*shlex.split(editor), f"+{line}", str(path_in)]
-
-
-def run_editor(command: list[str], *, interactive: bool = True) -> str:
-    """Run the editor and wait; a one-line problem for the person, or ""."""
-    try:
-        stdin = None if interactive else subprocess.DEVNULL
-        subprocess.run(command, check=False, stdin=stdin)
-    except FileNotFoundError:
-        return f"The editor `{command[0]}` was not found: set $EDITOR (or $VISUAL)."
-    except OSError as error:
-        return f"The editor `{command[0]}` could not start: {error.strerror or error}."
-    return ""
 
 
 def run(path: Path, settings: Settings) -> None:
