@@ -490,6 +490,31 @@ class Service:
             result["coverage"] = self._coverage(store)
         return result
 
+    def details(self) -> dict[str, Any]:
+        """Where the index lives, the models it uses and the call graph's state: `graph` has
+        `built`, and when built `definitions`, `edges`, `unresolved`, `pending_files`; else
+        `reason`."""
+        graph: dict[str, Any]
+        try:
+            view = self.graph()
+        except IndexCorrupt as error:
+            graph = {"built": False, "reason": str(error)}
+        else:
+            graph = {
+                "built": True,
+                "definitions": len(view.symbols),
+                "edges": sum(len(rows) for rows in view.outgoing.values()),
+                "unresolved": sum(len(rows) for rows in view.unresolved_from.values()),
+                "pending_files": view.pending_files,
+            }
+        return {
+            "index_dir": str(self.index_dir),
+            "embedding_model": self.settings.embedding_model,
+            "embedding_max_tokens": self.settings.embedding_max_tokens,
+            "answer_model": self.settings.answer_model,
+            "graph": graph,
+        }
+
     def _coverage(self, store: Store) -> dict[str, Any]:
         from app.indexer.coverage import coverage_report
 

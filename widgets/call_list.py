@@ -33,9 +33,21 @@ class CallList(OptionList):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    DEFAULT_CSS = """
+    CallList { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
     class CallChosen(Message):
         def __init__(self, link: CallLink) -> None:
             super().__init__()
+            self.link = link
+
+    class CallHighlighted(Message):
+        """The highlight moved to a call (resolved or not): its code can be previewed."""
+
+        def __init__(self, call_list: CallList, link: CallLink) -> None:
+            super().__init__()
+            self.call_list = call_list
             self.link = link
 
     def __init__(self, **kwargs: object) -> None:
@@ -62,6 +74,11 @@ class CallList(OptionList):
         first = next((i for i, row in enumerate(self.rows) if row and row.target), None)
         self.highlighted = first
 
+    @property
+    def highlighted_link(self) -> CallLink | None:
+        index = self.highlighted
+        return self.rows[index] if index is not None and index < len(self.rows) else None
+
     def show_message(self, message: str) -> None:
         self.clear_options()
         self.rows = [None]
@@ -76,3 +93,9 @@ class CallList(OptionList):
         row = self.rows[event.option_index] if event.option_index < len(self.rows) else None
         if row is not None and row.target is not None:
             self.post_message(self.CallChosen(row))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        link = self.highlighted_link
+        if link is not None:
+            self.post_message(self.CallHighlighted(self, link))

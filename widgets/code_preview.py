@@ -69,8 +69,17 @@ class CodePreview(VerticalScroll):
 
     ALLOW_MAXIMIZE = True  # f11: a container is not maximizable unless it says so
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.chunk_y = 0  # where the chunk's first line sits in the window shown
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a hit to see its code.", style="dim"), id="code")
+
+    def on_resize(self) -> None:
+        # A new height (a narrow layout, f11) changes how far the view can scroll: the
+        # chunk is brought back into view rather than left where the old height put it.
+        self.scroll_to(y=self.chunk_y, animate=False)
 
     def show(self, shown: Highlighted, why: str = "") -> None:
         """`why`: one line under the code, why the hit ranks where it does ("" for none)."""
@@ -78,8 +87,10 @@ class CodePreview(VerticalScroll):
         # Content, not a str: a str title is markup, and `[@click=app.quit]x.py` would run.
         self.border_title = Content(f"{literal(shown.path)}:{shown.start_line}-{shown.end_line}")
         self.border_subtitle = Content(literal(why))
-        self.scroll_to(y=max(0, shown.start_line - shown.first_line - 2), animate=False)
+        self.chunk_y = max(0, shown.start_line - shown.first_line - 2)
+        self.scroll_to(y=self.chunk_y, animate=False)
 
     def show_message(self, message: str) -> None:
         self.query_one("#code", Static).update(Text(literal(message), style="dim"))
+        self.chunk_y = 0
         self.border_title = self.border_subtitle = ""

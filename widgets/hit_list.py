@@ -1,4 +1,4 @@
-"""The ranked chunks: symbol, path:lines, kind and a score bar per hit."""
+"""The ranked chunks: rank, symbol and kind, then the score against the best and path:lines."""
 
 from __future__ import annotations
 
@@ -11,21 +11,20 @@ from textual.widgets.option_list import Option
 from app.core.literal import literal
 from app.core.models import Hit
 
-BAR_WIDTH = 8
 
-
-def hit_prompt(hit: Hit, best_score: float) -> Text:
+def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Text:
     """One hit as plain Text: code names never go through markup, so `[bold]` stays literal,
-    and their control characters are shown as escapes."""
+    and their control characters are shown as escapes. The score is shown against the best
+    hit's as a figure (1.00 for the best): 0.95 and 0.88 read apart where bars of a few
+    cells looked alike, and it leaves the narrow list room for the path."""
     share = hit.score / best_score if best_score > 0 else 0.0
-    filled = max(1, round(share * BAR_WIDTH))
     name = literal(hit.qualified_name or hit.symbol or hit.kind)
     line = Text(no_wrap=True, overflow="ellipsis")
-    line.append("█" * filled + "░" * (BAR_WIDTH - filled), style="bold")
-    line.append(" ")
+    line.append(f"{rank:>2} ", style="bold")
     line.append(name, style="bold")
     line.append(f"  {hit.kind}", style="italic")
-    line.append(f"\n{literal(hit.path)}:{hit.start_line}-{hit.end_line}", style="dim")
+    line.append(f"\n   {share:.2f} ", style="bold")
+    line.append(f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}", style="dim")
     if hit.packed == "signature":
         line.append("  (signature)", style="dim")
     if hit.stale:
@@ -35,6 +34,12 @@ def hit_prompt(hit: Hit, best_score: float) -> Text:
 
 class HitList(OptionList):
     """Emits HitSelected when the highlight moves; j/k move like the arrow keys."""
+
+    # A long name or path ends in an ellipsis at the pane's edge; a folded one would push
+    # the next hits out of a narrow list.
+    DEFAULT_CSS = """
+    HitList { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False),
@@ -59,16 +64,46 @@ class HitList(OptionList):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.hits: list[Hit] = []
+        self.chosen: Hit | None = None  # the hit the person moved to, if any
 
-    def show_hits(self, hits: list[Hit]) -> None:
+    def show_hits(self, hits: list[Hit], *, keep_chosen: bool = False) -> None:
+        """New results, the first highlighted; with `keep_chosen` (the same query again, on
+        a changed index) the hit the person moved to stays highlighted while it is listed."""
+        kept = self._position_of(self.chosen, hits) if keep_chosen else None
+        if kept is None:
+            self.chosen = None
         self.hits = list(hits)
         best = max((hit.score for hit in hits), default=0.0)
         self.clear_options()
-        self.add_options([Option(hit_prompt(hit, best), id=hit.chunk_id) for hit in hits])
+        self.add_options(
+            [
+                Option(hit_prompt(hit, best, rank), id=hit.chunk_id)
+                for rank, hit in enumerate(hits, 1)
+            ]
+        )
         if hits:
+            shown = kept or 0
             with self.prevent(OptionList.OptionHighlighted):  # not a move: said below
-                self.highlighted = 0
-            self.post_message(self.HitSelected(hits[0], new_results=True))
+                self.highlighted = shown
+            self.post_message(self.HitSelected(hits[shown], new_results=True))
+
+    @staticmethod
+    def _position_of(chosen: Hit | None, hits: list[Hit]) -> int | None:
+        """Where `chosen` is in `hits`: the same chunk, or (its lines moved by an edit) the
+        same definition in the same file."""
+        if chosen is None:
+            return None
+        for matches in (
+            lambda hit: hit.chunk_id == chosen.chunk_id,
+            lambda hit: (
+                (hit.path, hit.qualified_name, hit.kind)
+                == (chosen.path, chosen.qualified_name, chosen.kind)
+            ),
+        ):
+            found = next((n for n, hit in enumerate(hits) if matches(hit)), None)
+            if found is not None:
+                return found
+        return None
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -78,4 +113,5 @@ class HitList(OptionList):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         if event.option_index < len(self.hits):
-            self.post_message(self.HitSelected(self.hits[event.option_index]))
+            self.chosen = self.hits[event.option_index]
+            self.post_message(self.HitSelected(self.chosen))

@@ -12,31 +12,44 @@ BAR = 20
 
 
 def status_text(status: WorkerStatus) -> Text:
-    """State first (a badge), then progress while a run works, else what the index holds,
-    then what waits: queued changes, a trailing call graph, an error. The message and the
-    error name files: their control characters are shown as escapes."""
+    """State first (a badge), then what the index holds (kept in view while a run works),
+    then the run's progress, then what waits: queued changes, a trailing call graph, an
+    error. The message and the error name files: their control characters are shown as
+    escapes."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f" {status.state} ", style="reverse")
-    if status.state in ("indexing", "starting") and status.phase not in ("", "done"):
+    working = status.state in ("indexing", "starting") and status.phase not in ("", "done")
+    if status.files or not working:
+        line.append(f"  {status.files} {plural(status.files, 'file')}")
+        line.append(f" · {status.chunks} {plural(status.chunks, 'chunk')}")
+        if status.vectors_share is not None:
+            line.append(f" · vectors {status.vectors_share:.0%}")
+    if working:
         line.append(f"  {status.phase}")
         if status.total:
             share = status.done / status.total
             line.append(f" {'━' * int(share * BAR):<{BAR}} {status.done}/{status.total}")
         if status.eta_seconds:
             line.append(f" ~{status.eta_seconds:.0f} s left")
+        if status.phase == "embed" and status.files:  # the chunks are published already
+            line.append(" · search works meanwhile; vectors sharpen it", style="italic")
         line.append(f"  {literal(status.message)}", style="dim")
-    else:
-        line.append(f"  {status.files} files · {status.chunks} chunks")
-        if status.vectors_share is not None:
-            line.append(f" · vectors {status.vectors_share:.0%}")
-    line.append("  ·  " + ("watching files" if status.watching else "not watching"))
+    if not status.watching:
+        line.append("  ·  not watching")
+    elif status.state != "watching":  # the badge says it already
+        line.append("  ·  watching files")
     if status.pending:
-        line.append(f" · {status.pending} changes pending", style="bold")
+        changes = plural(status.pending, "change")
+        line.append(f" · {status.pending} {changes} pending", style="bold")
     if status.graph_pending:
         line.append(" · call graph updating")
     if status.error:
         line.append(f"  {literal(status.error)}", style="bold")
     return line
+
+
+def plural(count: int, word: str) -> str:
+    return word if count == 1 else f"{word}s"
 
 
 class IndexStatus(Static):

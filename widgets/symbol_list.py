@@ -33,6 +33,10 @@ class SymbolList(OptionList):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    DEFAULT_CSS = """
+    SymbolList { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
     class SymbolChosen(Message):
         def __init__(self, symbol: SymbolRef) -> None:
             super().__init__()

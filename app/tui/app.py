@@ -3,30 +3,28 @@
 from __future__ import annotations
 
 import gc
-import os
-import shlex
-import subprocess
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
-from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from app.core.events import WorkerStatus
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
+from app.tui.editor import editor_command, run_editor
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
+from app.tui.main_screen import MainScreen
 from app.tui.messages import (
     AnswerFinished,
     AnswerToken,
@@ -63,6 +61,11 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
     ("Edit", "Open the previewed chunk in $EDITOR at its line (f4)", "edit"),
     ("Copy", "Copy the previewed chunk, or the answer when it has focus (ctrl+y)", "copy"),
     (
+        "Copy path:line",
+        "Copy where the previewed chunk starts, as path:line (ctrl+l)",
+        "copy_location",
+    ),
+    (
         "Index details",
         "Pending changes and every skipped file with its reason (f6)",
         "index_details",
@@ -81,7 +84,8 @@ MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characte
 class RepolensApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "repolens"
-    BINDINGS = [
+    BINDINGS = [  # in the footer's order: Help first, so a narrow terminal still shows it
+        Binding("f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("ctrl+f", "focus_search", "Search"),
         Binding("ctrl+r", "focus_results", "Results"),
@@ -94,7 +98,7 @@ class RepolensApp(App[None]):
         Binding("f7", "pause_indexer", "Pause index"),
         Binding("f4", "edit", "Edit"),  # ctrl+e is end-of-line in the search field
         Binding("ctrl+y", "copy", "Copy"),
-        Binding("f1", "help", "Help"),
+        Binding("ctrl+l", "copy_location", "Copy path:line", show=False),  # f1, ctrl+p list it
     ]
 
     def __init__(self, service: Service, theme_name: str | None = None) -> None:
@@ -111,17 +115,12 @@ class RepolensApp(App[None]):
         self._preview_timer: Timer | None = None
         self._refresh_timer: Timer | None = None
         self.searched_once = False
+        self.listed_query = ""  # the query whose hits the list shows
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
 
-    def compose(self) -> ComposeResult:
-        yield Input(placeholder="Ask about this repository…", id="search")
-        with Horizontal(id="panes"):
-            yield HitList(id="hits")
-            yield CodePreview(id="preview")
-            yield AnswerPane(id="answer-pane")
-        yield IndexStatus(id="status")
-        yield Footer()
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen()
 
     def on_mount(self) -> None:
         for theme in THEMES:
@@ -130,10 +129,6 @@ class RepolensApp(App[None]):
             self.initial_theme if self.initial_theme in self.available_themes else (DEFAULT_THEME)
         )
         self.sub_title = str(self.service.root)
-        self.query_one("#hits", HitList).border_title = "Ranked chunks"
-        self.query_one("#preview", CodePreview).border_title = "Code"
-        self.query_one("#answer-pane", AnswerPane).border_title = "Answer"
-        self.query_one("#search", Input).focus()
         self._start_indexer()
 
     # -- the live index ----------------------------------------------------------------------
@@ -242,11 +237,24 @@ class RepolensApp(App[None]):
         ]
         pane.finish(cited, answer.grounded)
 
+    @on(AnswerToken)
+    @on(AnswerFinished)
+    def _answer_heard(self, message: AnswerToken | AnswerFinished) -> None:
+        if message.generation == self.answer_generation and self.main_screen is not None:
+            self.main_screen.answer_heard()  # its wait clock stops
+
+    @property
+    def main_screen(self) -> MainScreen | None:
+        """The main screen; None once the app is closing."""
+        screen = self.default_screen
+        return screen if isinstance(screen, MainScreen) else None
+
     def _start_search(self, query: str) -> None:
         if not self.searches.typed(query):
             hits = self.query_one("#hits", HitList)
             hits.show_hits([])
             hits.border_subtitle = ""
+            self.listed_query = ""
             return
         self._run_waiting_search()
 
@@ -302,7 +310,10 @@ class RepolensApp(App[None]):
         if not self.searches.is_current(message.generation):
             return  # an answer to a query the user has already changed
         hits = self.query_one("#hits", HitList)
-        hits.show_hits(message.hits)
+        # The same query on a changed index (an edit in f4, vectors arrived): the hit the
+        # person moved to stays selected.
+        hits.show_hits(message.hits, keep_chosen=message.query == self.listed_query)
+        self.listed_query = message.query
         hits.border_subtitle = f"{len(message.hits)} hits"
         if not message.hits:
             self.query_one("#preview", CodePreview).show_message("No results.")
@@ -427,7 +438,7 @@ class RepolensApp(App[None]):
         self.push_screen(
             HelpScreen(
                 [
-                    ("Main screen", self.BINDINGS),
+                    ("Main screen", [*self.BINDINGS, *MainScreen.BINDINGS]),
                     ("Symbol browser", SymbolScreen.BINDINGS),
                     ("Call graph", GraphScreen.BINDINGS),
                     ("Index details", IndexScreen.BINDINGS),
@@ -450,6 +461,15 @@ class RepolensApp(App[None]):
         lines = text.split("\n")[start - 1 : end]
         self.copy_to_clipboard("\n".join(lines))
         self.notify(f"Copied {len(lines)} lines of {literal(path)}:{start}-{end}.", markup=False)
+
+    def action_copy_location(self) -> None:
+        """Copy `path:line` of the chunk in the preview, for an editor, a chat or a commit."""
+        if self.shown is None:
+            self.notify("Select a chunk first: there is nothing to copy.", severity="warning")
+            return
+        path, start, _, _ = self.shown
+        self.copy_to_clipboard(f"{path}:{start}")
+        self.notify(f"Copied {literal(path)}:{start}.", markup=False)
 
     def action_edit(self) -> None:
         """Open the chunk in the preview in $VISUAL or $EDITOR (vi when neither is set)."""
@@ -482,24 +502,6 @@ def settle_heap() -> None:
     collections (a tenfold gen-2 threshold) made the slowest keys slower. Both measured with
     tui-bench, in the README."""
     gc.freeze()
-
-
-def editor_command(path_in: Path, line: int) -> list[str]:
-    """`$VISUAL` or `$EDITOR` (with its own arguments) opening `path_in` at `line`."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    return [*shlex.split(editor), f"+{line}", str(path_in)]
-
-
-def run_editor(command: list[str], *, interactive: bool = True) -> str:
-    """Run the editor and wait; a one-line problem for the person, or ""."""
-    try:
-        stdin = None if interactive else subprocess.DEVNULL
-        subprocess.run(command, check=False, stdin=stdin)
-    except FileNotFoundError:
-        return f"The editor `{command[0]}` was not found: set $EDITOR (or $VISUAL)."
-    except OSError as error:
-        return f"The editor `{command[0]}` could not start: {error.strerror or error}."
-    return ""
 
 
 def run(path: Path, settings: Settings) -> None:

@@ -1,23 +1,26 @@
-"""The call-graph navigator: callers and callees of one symbol by tier, with history;
-opened without a symbol it lists the hotspots to start from."""
+"""The call-graph navigator: callers and callees of one symbol by tier, with history, and
+the highlighted call's code below them; opened without a symbol it lists the hotspots."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from app.core.literal import literal
-from app.core.models import SymbolRef
+from app.core.models import CallLink, SymbolRef
+from app.core.paths import is_test_path
 from app.tui.graph_rows import call_links, symbol_ref
-from app.tui.messages import CallsLoaded, HotspotsLoaded, SymbolWalked
+from app.tui.main_screen import NARROW_BELOW
+from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
+from widgets.code_preview import CodePreview, highlight
 from widgets.symbol_list import SymbolList
 
 if TYPE_CHECKING:
@@ -28,9 +31,10 @@ HOTSPOT_COUNT = 40
 
 class GraphScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape", "close", "Main screen"),
+        Binding("escape", "close", "Return"),
         Binding("backspace,alt+left", "back", "Back"),
         Binding("alt+right", "forward", "Forward"),
+        Binding("t", "toggle_tests", "Tests"),
     ]
 
     def __init__(self, service: Service, symbol: SymbolRef | None) -> None:
@@ -39,6 +43,8 @@ class GraphScreen(Screen[None]):
         # None stands for the hotspots list, so walking back from the first symbol reaches it.
         self.history: list[SymbolRef | None] = [symbol]
         self.position = 0
+        self.show_tests = False  # callers in tests crowd out the code's own (t shows them)
+        self.loaded: CallsLoaded | None = None  # the current symbol's calls, unfiltered
 
     @property
     def current(self) -> SymbolRef | None:
@@ -47,11 +53,17 @@ class GraphScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="graph-title")
         with ContentSwitcher(id="graph-views", initial="graph-calls"):
-            with Horizontal(id="graph-calls"):
-                yield CallList(id="callers")
-                yield CallList(id="callees")
+            with Vertical(id="graph-calls"):
+                with Horizontal(id="graph-lists"):
+                    yield CallList(id="callers")
+                    yield CallList(id="callees")
+                yield CodePreview(id="graph-preview")
             yield SymbolList(id="hotspots")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A narrow terminal keeps f1 Help in view with fewer spaces between keys.
+        self.query_one(Footer).compact = event.size.width < NARROW_BELOW
 
     def on_mount(self) -> None:
         self.query_one("#callers", CallList).border_title = "Callers"
@@ -77,7 +89,13 @@ class GraphScreen(Screen[None]):
             self._show_current()
 
     def action_close(self) -> None:
-        self.dismiss()
+        self.dismiss()  # back to the list it was opened from: the results, or the symbols
+
+    def action_toggle_tests(self) -> None:
+        self.show_tests = not self.show_tests
+        self._show_title()
+        if self.loaded is not None:
+            self._show_calls(self.loaded)
 
     def _show_current(self) -> None:
         symbol = self.current
@@ -89,18 +107,37 @@ class GraphScreen(Screen[None]):
             self.query_one("#hotspots", SymbolList).show_message("Loading hotspots…")
             self._load_hotspots()
             return
+        self._show_title()
+        views.current = "graph-calls"
+        self.post_message(SymbolWalked(symbol))  # the preview and f4/ctrl+y follow the walk
+        self.loaded = None
+        for side in ("#callers", "#callees"):
+            self.query_one(side, CallList).show_message("Loading…")
+        preview = self.query_one("#graph-preview", CodePreview)
+        preview.show_message("The highlighted call's code shows here.")
+        preview.border_title = "Code"
+        self._load_calls(symbol)
+
+    def _show_title(self) -> None:
+        symbol = self.current
+        if symbol is None:
+            return
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(literal(symbol.symbol), style="bold")
         if symbol.kind:
             line.append(f"  {literal(symbol.kind)}", style="italic")
         line.append(f"  {literal(symbol.path)}:{symbol.start_line}", style="dim")
         line.append(f"   {self.position + 1}/{len(self.history)}", style="dim")
-        title.update(line)
-        views.current = "graph-calls"
-        self.post_message(SymbolWalked(symbol))  # the preview and f4/ctrl+y follow the walk
-        for side in ("#callers", "#callees"):
-            self.query_one(side, CallList).show_message("Loading…")
-        self._load_calls(symbol)
+        if self._hides_tests():
+            line.append("   tests hidden (t shows them)", style="italic")
+        else:
+            line.append("   tests shown (t hides them)", style="italic")
+        self.query_one("#graph-title", Static).update(line)
+
+    def _hides_tests(self) -> bool:
+        """Tests are hidden unless asked for, or the symbol is itself test code."""
+        symbol = self.current
+        return not self.show_tests and not (symbol is not None and is_test_path(symbol.path))
 
     # -- workers -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="graph")
@@ -138,20 +175,28 @@ class GraphScreen(Screen[None]):
     def _show_calls(self, message: CallsLoaded) -> None:
         if message.symbol != self.current:
             return  # the user walked on before this answer came
+        self.loaded = message
         callers = self.query_one("#callers", CallList)
         callees = self.query_one("#callees", CallList)
         if message.error:
             callers.show_message(f"No call graph to show: {message.error}")
             callees.show_message("")
             return
-        callers.show_links(message.callers, "Nothing in the index calls this.")
-        callees.show_links(message.callees, "This calls nothing in the index.")
-        callers.border_subtitle = f"{callers.resolved_count} resolved"
-        callees.border_subtitle = f"{callees.resolved_count} resolved"
+        for calls, links, empty in (
+            (callers, message.callers, "Nothing in the index calls this."),
+            (callees, message.callees, "This calls nothing in the index."),
+        ):
+            shown = [link for link in links if not self._hides_tests() or not in_tests(link)]
+            hidden = len(links) - len(shown)
+            calls.show_links(shown, empty + (f" ({hidden} in tests hidden)" if hidden else ""))
+            calls.border_subtitle = f"{calls.resolved_count} resolved" + (
+                f" · {hidden} in tests hidden" if hidden else ""
+            )
         if callers.resolved_count or not callees.resolved_count:
             callers.focus()
         else:
             callees.focus()
+        self._preview_highlighted()
 
     @on(HotspotsLoaded)
     def _show_hotspots(self, message: HotspotsLoaded) -> None:
@@ -174,3 +219,42 @@ class GraphScreen(Screen[None]):
     @on(SymbolList.SymbolChosen)
     def _hotspot_chosen(self, message: SymbolList.SymbolChosen) -> None:
         self.walk_to(message.symbol)
+
+    # -- the highlighted call's code ---------------------------------------------------------
+    @on(CallList.CallHighlighted)
+    def _call_highlighted(self, message: CallList.CallHighlighted) -> None:
+        if message.call_list is self.focused:
+            self._preview(message.link, message.call_list.id == "callers")
+
+    def on_descendant_focus(self) -> None:
+        self._preview_highlighted()
+
+    def _preview_highlighted(self) -> None:
+        focused = self.focused
+        if isinstance(focused, CallList) and focused.highlighted_link is not None:
+            self._preview(focused.highlighted_link, focused.id == "callers")
+
+    def _preview(self, link: CallLink, caller: bool) -> None:
+        """A caller shows where it makes the call; a callee shows its definition."""
+        target = link.target
+        if caller or target is None:
+            where = (link.call_path, link.call_line, link.call_line)
+            caption = f"the call in {link.name}"
+        else:
+            where = (target.path, target.start_line, target.end_line)
+            caption = f"the definition of {link.name}"
+        self._read_preview(*where, caption, self.app.current_theme.dark)
+
+    @work(thread=True, exclusive=True, group="graph-preview")
+    def _read_preview(self, path: str, start: int, end: int, caption: str, dark: bool) -> None:
+        shown = highlight(path, self.service.source(path), start, end, dark)
+        self.post_message(CallPreviewLoaded(shown, caption))
+
+    @on(CallPreviewLoaded)
+    def _show_preview(self, message: CallPreviewLoaded) -> None:
+        self.query_one("#graph-preview", CodePreview).show(message.highlighted, message.caption)
+
+
+def in_tests(link: CallLink) -> bool:
+    """Whether the other end of a call is test code (a caller in a test, a test helper)."""
+    return is_test_path(link.target.path if link.target else link.call_path)

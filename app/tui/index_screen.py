@@ -4,7 +4,7 @@ every file it skipped with the reason, read in a worker thread."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -27,10 +27,16 @@ PENDING_SHOWN = 5
 
 
 class IndexDetailsLoaded(Message):
-    def __init__(self, skipped: list[dict[str, str]], pending: dict[str, list[str]]) -> None:
+    def __init__(
+        self,
+        skipped: list[dict[str, str]],
+        pending: dict[str, list[str]],
+        details: dict[str, Any],
+    ) -> None:
         super().__init__()
         self.skipped = skipped
         self.pending = pending
+        self.details = details
 
 
 class IndexDetailsFailed(Message):
@@ -49,6 +55,37 @@ def summary_text(status: WorkerStatus | None) -> Text:
     if status.error:
         text.append(f"\nerror: {literal(status.error)}", style="bold")
     return text
+
+
+def where_text(details: dict[str, Any]) -> Text:
+    """Where the index lives, which models it uses, and the call graph's state."""
+    text = Text()
+    rows = [
+        ("index", literal(details["index_dir"])),
+        (
+            "embedding model",
+            f"{literal(details['embedding_model'])} ({details['embedding_max_tokens']} wordpieces)",
+        ),
+        ("answer model", literal(details["answer_model"])),
+        ("call graph", graph_state(details["graph"])),
+    ]
+    for label, value in rows:
+        text.append(f"{label}: ", style="bold")
+        text.append(f"{value}\n")
+    text.rstrip()
+    return text
+
+
+def graph_state(graph: dict[str, Any]) -> str:
+    if not graph["built"]:
+        return f"not built: {literal(graph['reason'])}"
+    state = (
+        f"built · {graph['definitions']:,} definitions · {graph['edges']:,} resolved calls"
+        f" · {graph['unresolved']:,} unresolved"
+    )
+    if graph["pending_files"]:
+        state += f" · {graph['pending_files']:,} files not yet caught up"
+    return state
 
 
 def pending_text(pending: dict[str, list[str]]) -> Text:
@@ -89,6 +126,7 @@ class IndexScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="index-details"):
             yield Static(summary_text(self.status), id="index-summary")
+            yield Static("Reading where the index lives…", id="index-where")
             yield Static("Looking for changes…", id="index-pending")
             yield Static("Reading the list of skipped files…", id="skipped-summary")
             yield DataTable(id="skipped", cursor_type="row", zebra_stripes=True)
@@ -103,13 +141,15 @@ class IndexScreen(ModalScreen[None]):
         try:
             skipped = sorted(self.service.skipped(), key=lambda r: (r["reason"], r["path"]))
             pending = self.service.pending_changes()
+            details = self.service.details()
         except Exception as error:  # no index yet, or it cannot be read: say so
             self.post_message(IndexDetailsFailed(str(error)))
             return
-        self.post_message(IndexDetailsLoaded(skipped, pending))
+        self.post_message(IndexDetailsLoaded(skipped, pending, details))
 
     @on(IndexDetailsLoaded)
     def _show(self, message: IndexDetailsLoaded) -> None:
+        self.query_one("#index-where", Static).update(where_text(message.details))
         self.query_one("#index-pending", Static).update(pending_text(message.pending))
         self.query_one("#skipped-summary", Static).update(skipped_text(message.skipped))
         table = self.query_one("#skipped", DataTable)
@@ -126,6 +166,7 @@ class IndexScreen(ModalScreen[None]):
 
     @on(IndexDetailsFailed)
     def _failed(self, message: IndexDetailsFailed) -> None:
+        self.query_one("#index-where", Static).update("")
         self.query_one("#index-pending", Static).update("")
         self.query_one("#skipped-summary", Static).update(
             Text(literal(message.reason), style="bold")

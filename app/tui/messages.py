@@ -119,3 +119,13 @@ class AnswerFinished(Message):
         self.answer = answer
         self.generation = generation
         self.error = error
+
+
+class CallPreviewLoaded(Message):
+    """The code of the call highlighted in the graph navigator, read and highlighted;
+    `caption` says what it shows (a call site or a definition)."""
+
+    def __init__(self, highlighted: Highlighted, caption: str) -> None:
+        super().__init__()
+        self.highlighted = highlighted
+        self.caption = caption

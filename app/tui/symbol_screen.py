@@ -1,4 +1,5 @@
-"""The symbol browser: a fuzzy finder over every definition; Enter opens one."""
+"""The symbol browser: a fuzzy finder over every definition; Enter opens one's call graph
+above it, so leaving the graph comes back to the list as it was."""
 
 from __future__ import annotations
 
@@ -81,13 +82,11 @@ class SymbolScreen(ModalScreen[None]):
     @on(SymbolList.SymbolChosen)
     def _symbol_chosen(self, message: SymbolList.SymbolChosen) -> None:
         self.app.post_message(SymbolOpened(message.symbol))
-        self.dismiss()
 
     def action_open_highlighted(self) -> None:
         symbol = self.query_one("#symbol-list", SymbolList).highlighted_symbol
         if symbol is not None:
             self.app.post_message(SymbolOpened(symbol))
-            self.dismiss()
 
     def action_cursor_down(self) -> None:
         self.query_one("#symbol-list", SymbolList).action_cursor_down()

@@ -44,6 +44,7 @@ async def test_help_lists_every_key_of_every_screen(
         keys = {(where, key) for where, key, _ in app.screen.rows}
         assert {("Main screen", "f7"), ("Main screen", "f4"), ("Main screen", "ctrl+y")} <= keys
         assert ("Call graph", "backspace / alt+left") in keys
+        assert {("Main screen", "f2"), ("Main screen", "ctrl+l"), ("Call graph", "t")} <= keys
         assert ("Symbol browser", "escape") in keys
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
@@ -132,3 +133,69 @@ async def test_a_copied_answer_reads_as_written(
         copied = pane.plain_text()
         assert "wait [1]." in copied and "- [1] `src/retry.py:1-9`" in copied
         assert "\\[" not in copied
+
+
+async def test_after_an_edit_in_f4_the_selection_stays_on_the_chosen_hit(
+    sample_repo: Path, settings: Settings, tui_state: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from app.tui.messages import HitsReady
+
+    editor = tmp_path / "saving-editor.sh"  # a real program that saves an edit, as a person would
+    editor.write_text('#!/bin/sh\nfor last; do :; done\nprintf "\\n# edited\\n" >> "$last"\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    listed: list[HitsReady] = []
+    app = RepolensApp(Service(sample_repo, settings))
+    hook = lambda m: listed.append(m) if isinstance(m, HitsReady) else None  # noqa: E731
+    async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
+        await _search_and_select(pilot, app)
+        hits = app.query_one("#hits", HitList)
+        await pilot.press("ctrl+r", "j")
+        chosen = hits.hits[1]
+        await wait_for(pilot, lambda: app.shown is not None and app.shown[1] == chosen.start_line)
+        before, updates = len(listed), app.index_updates
+        await pilot.press("f4")
+        # The saved file is re-indexed and the same query searched again.
+        await wait_for(pilot, lambda: app.index_updates > updates and len(listed) > before)
+        await pilot.pause(0.5)
+        assert hits.highlighted is not None
+        assert hits.hits[hits.highlighted].chunk_id == chosen.chunk_id
+        assert app.shown is not None and app.shown[:2] == (chosen.path, chosen.start_line)
+
+
+async def test_ctrl_l_copies_just_the_path_and_line_of_the_selected_hit(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+l")  # nothing selected yet: a warning, no crash
+        assert app.clipboard == ""
+        await _search_and_select(pilot, app)
+        hits = app.query_one("#hits", HitList)
+        await pilot.press("ctrl+r", "j")
+        second = hits.hits[1]
+        await wait_for(pilot, lambda: app.shown is not None and app.shown[1] == second.start_line)
+        await pilot.press("ctrl+l")
+        assert app.clipboard == f"{second.path}:{second.start_line}"
+    assert "copy_location" in {action for _, _, action in PALETTE}
+
+
+async def test_index_details_say_where_the_index_lives_its_models_and_the_graph(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready and app.indexer.idle.is_set())
+        await pilot.press("f6")
+        where = app.screen.query_one("#index-where", Static)
+        await wait_for(pilot, lambda: "call graph:" in str(where.render()))
+        shown = str(where.render())
+        graph = app.service.graph()
+        edges = sum(len(rows) for rows in graph.outgoing.values())
+        assert f"index: {app.service.index_dir}" in shown
+        assert f"embedding model: {settings.embedding_model} (384 wordpieces)" in shown
+        assert f"answer model: {settings.answer_model}" in shown
+        assert f"call graph: built · {len(graph.symbols)} definitions · {edges} resolved" in shown
+        assert edges > 0 and "unresolved" in shown

@@ -139,7 +139,8 @@ async def test_escapes_in_headings_and_file_names_never_reach_the_terminal(
         await pilot.pause(0.3)
         shown = _screen(app)
         assert _terminal_safe(shown) and '"\\x1b[31m".join' in shown
-        await pilot.press("escape")
+        await pilot.press("escape", "escape")  # the graph, then the browser it was opened from
+        await wait_for(pilot, lambda: app.screen is app.default_screen)
 
         await pilot.press("f6")
         assert isinstance(app.screen, IndexScreen)

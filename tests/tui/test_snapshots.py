@@ -11,6 +11,7 @@ import pytest
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
+from app.tui.index_screen import where_text
 from widgets.hit_list import HitList
 
 
@@ -48,9 +49,17 @@ async def _searched(pilot: Any) -> None:
     await pilot.pause()
 
 
+SIZES = [(80, 24), (160, 45)]  # a small terminal (stacked panes) and a large one (columns)
+
+
 @pytest.mark.parametrize("theme", ["repolens-dark", "repolens-light"])
 def test_main_screen_after_a_search(snap_compare: Any, make_app: Any, theme: str) -> None:
     assert snap_compare(make_app(theme), terminal_size=(130, 32), run_before=_searched)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_main_screen_per_size(snap_compare: Any, make_app: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(make_app("repolens-dark"), terminal_size=size, run_before=_searched)
 
 
 async def _symbols_typed(pilot: Any) -> None:
@@ -80,6 +89,9 @@ async def _graph_opened(pilot: Any) -> None:
     callees = pilot.app.screen.query_one("#callees", CallList)
     while not callees.resolved_count:
         await pilot.pause(0.1)
+    preview = pilot.app.screen.query_one("#graph-preview")
+    while not str(preview.border_title):  # the highlighted call's code
+        await pilot.pause(0.1)
     await pilot.pause(0.3)
 
 
@@ -89,10 +101,9 @@ def test_symbol_browser(snap_compare: Any, make_app: Any) -> None:
     )
 
 
-def test_graph_navigator(snap_compare: Any, make_app: Any) -> None:
-    assert snap_compare(
-        make_app("repolens-dark"), terminal_size=(110, 30), run_before=_graph_opened
-    )
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_graph_navigator(snap_compare: Any, make_app: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(make_app("repolens-dark"), terminal_size=size, run_before=_graph_opened)
 
 
 async def _index_details_opened(pilot: Any) -> None:
@@ -112,13 +123,23 @@ async def _index_details_opened(pilot: Any) -> None:
     while not table.row_count:
         await pilot.pause(0.1)
     app.screen.update_status(replace(app.index_status, last_update="update: 6 files re-read"))
+    # The index lives under a temporary folder that differs per run: the picture names a
+    # fixed one.
+    where = app.screen.query_one("#index-where")
+    while "call graph:" not in str(where.render()):
+        await pilot.pause(0.1)
+    details = {**app.service.details(), "index_dir": "/tmp/indexes/sample_repo-0123456789ab"}
+    where.update(where_text(details))
     await pilot.pause(0.3)
 
 
-def test_index_details(snap_compare: Any, make_app: Any, sample_repo: Path) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_index_details(
+    snap_compare: Any, make_app: Any, sample_repo: Path, size: tuple[int, int]
+) -> None:
     (sample_repo / "assets").mkdir()
     (sample_repo / "assets" / "logo.png").write_bytes(b"\x89PNG\x00\x00")
     (sample_repo / "assets" / "blob.dat").write_bytes(b"data\x00\x01\x02")
     assert snap_compare(
-        make_app("repolens-dark"), terminal_size=(110, 30), run_before=_index_details_opened
+        make_app("repolens-dark"), terminal_size=size, run_before=_index_details_opened
     )

@@ -73,8 +73,9 @@ async def test_browse_open_walk_back_and_forward(
         await pilot.press("alt+left")
         assert graph.current is not None and graph.current.symbol == "RetryPolicy.wait"
 
+        await pilot.press("escape")  # back to the symbol browser it was opened from
+        assert isinstance(app.screen, SymbolScreen)
         await pilot.press("escape")
-        assert not isinstance(app.screen, GraphScreen)
         assert app.screen is app.default_screen
 
 
@@ -153,3 +154,74 @@ async def test_enter_on_a_hit_opens_its_call_graph_or_its_code(
         await wait_for(pilot, lambda: app.screen.maximized is preview)
         path = hits.hits[prose].path
         await wait_for(pilot, lambda: app.shown is not None and app.shown[0] == path)
+
+
+async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_to_its_list(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    from textual.widgets import Input, Static
+
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+o", *"retry_backoff")
+        browser = app.screen
+        found = browser.query_one("#symbol-list", SymbolList)
+        await wait_for(
+            pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "retry_backoff"
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        graph = app.screen
+        callers = graph.query_one("#callers", CallList)
+        await wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
+        # Tests are hidden, and the screen says so and how many.
+        title = graph.query_one("#graph-title", Static)
+        assert "tests hidden (t shows them)" in str(title.render())
+        assert not any("test_" in name for name in _names(callers))
+        assert "1 in tests hidden" in str(callers.border_subtitle)
+        # The highlighted caller's call is previewed on the graph screen.
+        code = graph.query_one("#graph-preview", CodePreview)
+        await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:28-28")
+        assert str(code.border_subtitle) == "the call in RetryPolicy.wait"
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "test_retry_backoff_is_capped" in _names(callers))
+        assert "tests shown (t hides them)" in str(title.render())
+        # Walking moves the main screen's preview too.
+        callers.highlighted = next(
+            i for i, row in enumerate(callers.rows) if row and row.name == "RetryPolicy.wait"
+        )
+        await pilot.press("enter")
+        main_preview = app.query_one("#preview", CodePreview)
+        await wait_for(pilot, lambda: str(main_preview.border_title).startswith("src/retry.py:27-"))
+        callees = graph.query_one("#callees", CallList)
+        await wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        callees.focus()
+        await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:9-12")
+        assert str(code.border_subtitle) == "the definition of retry_backoff"
+        # Escape returns to the symbol browser as it was left.
+        await pilot.press("escape")
+        assert app.screen is browser
+        assert browser.query_one("#symbol-query", Input).value == "retry_backoff"
+        await pilot.press("escape")
+        assert app.screen is app.default_screen
+
+
+async def test_escape_from_a_hits_graph_returns_to_the_same_hit(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    from widgets.hit_list import HitList
+
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"exponential backoff with jitter")
+        hits = app.query_one("#hits", HitList)
+        await wait_for(pilot, lambda: len(hits.hits) > 2)
+        await pilot.press("ctrl+r", "j")  # the second hit, the class RetryPolicy
+        assert hits.hits[1].symbol == "RetryPolicy"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        await pilot.press("escape")
+        assert app.screen is app.default_screen
+        assert app.focused is hits and hits.highlighted == 1

@@ -1,0 +1,92 @@
+"""The main screen's layout per width, and the ranked list's rows, driven with Pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets._footer import FooterKey
+
+from app.core.models import Hit
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+from tests.tui.conftest import wait_for
+from widgets.answer_pane import AnswerPane
+from widgets.code_preview import CodePreview
+from widgets.hit_list import HitList, hit_prompt
+
+
+async def _searched(pilot: object, app: RepolensApp, query: str) -> HitList:
+    await wait_for(pilot, lambda: app.index_ready)
+    await pilot.press(*query)  # type: ignore[attr-defined]
+    hits = app.query_one("#hits", HitList)
+    await wait_for(pilot, lambda: bool(hits.hits))
+    return hits
+
+
+async def test_at_80x24_results_code_and_the_help_key_are_all_visible(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await _searched(pilot, app, "exponential backoff with jitter")
+        preview = app.query_one("#preview", CodePreview)
+        answer = app.query_one("#answer-pane", AnswerPane)
+        await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
+        # Stacked: the results above the code, each the terminal's width.
+        assert hits.region.bottom <= preview.region.y
+        assert preview.region.width >= 76 and hits.region.width >= 76
+        assert hits.region.height >= 6 and preview.region.height >= 8
+        assert not answer.display
+        keys = {key.key: key for key in app.screen.query(FooterKey)}
+        assert "f1" in keys and keys["f1"].region.right <= 80 and keys["f1"].region.width
+        # f2 shows the answer in the code's place and back; a question shows it at once.
+        await pilot.press("f2")
+        assert answer.display and not preview.display
+        await pilot.press("f2")
+        assert preview.display and not answer.display
+        await pilot.press("enter")
+        assert answer.display and not preview.display
+        await pilot.press("ctrl+r", "j")  # a move in the results asks for its code
+        assert preview.display and not answer.display
+
+        await pilot.resize_terminal(160, 45)
+        await wait_for(pilot, lambda: not app.screen.has_class("-narrow"))
+        await pilot.pause()
+        # Wide: three columns side by side, f2 is not offered.
+        assert hits.region.right <= preview.region.x < answer.region.x
+        assert answer.display and preview.display
+        assert "f2" not in {key.key for key in app.screen.query(FooterKey)}
+        # Back to narrow: the chunk's first line is in view in the shorter pane.
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        # The hit shown (the second, RetryPolicy) starts on line 15, its window on line 3:
+        # the view keeps two lines of context above it, which the tall pane could not.
+        assert hits.hits[1].start_line == 15
+        assert int(preview.scroll_y) == 15 - 3 - 2
+
+
+async def test_long_names_end_in_an_ellipsis_instead_of_wrapping(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(130, 32)) as pilot:
+        hits = await _searched(pilot, app, "exponential backoff with jitter")
+        await pilot.pause()
+        assert hits.region.width < 40  # names such as "Sample > Retries" do not fit
+        assert hits.virtual_size.height == 2 * len(hits.hits)  # two lines a hit, none folded
+
+
+def _hit(score: float) -> Hit:
+    return Hit("id", "pkg/a.py", 3, 9, "load", "Loader.load", "method", "python", score, "", "body")
+
+
+def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
+    first = hit_prompt(_hit(0.031), 0.031, 1).plain
+    second = hit_prompt(_hit(0.029), 0.031, 2).plain
+    third = hit_prompt(_hit(0.0285), 0.031, 3).plain
+    assert first.startswith(" 1 Loader.load  method") and second.startswith(" 2 Loader.load")
+    # Against the best hit's score: 0.94 and 0.92 read apart (8-cell bars drew both alike).
+    assert first.endswith("\n   1.00 pkg/a.py:3-9")
+    assert second.endswith("\n   0.94 pkg/a.py:3-9") and " 0.92 " in third
