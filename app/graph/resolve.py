@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.parse.calls import TRUNCATED
+from app.parse.calls import BUILTIN_TYPES, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -170,6 +170,23 @@ class Resolver:
                             return found, "re-export"
         return [], ""
 
+    def _namespace(self, paths: Iterable[str], name: str, hops: int = 0) -> list[str] | None:
+        """The module a barrel re-exports under one name (`export * as name from`)."""
+        for p in paths:
+            facts = self.files[p]
+            for imp in facts.imports:
+                if imp.alias == name and not imp.name:
+                    return self.module_files(facts, imp.module)
+                if imp.name == "*" and hops < MAX_REEXPORT_HOPS:
+                    target = self.module_files(facts, imp.module)
+                    if (
+                        target
+                        and p not in target
+                        and (found := self._namespace(target, name, hops + 1))
+                    ):
+                        return found
+        return None
+
     # -- classes -----------------------------------------------------------------------------
     def class_of(self, facts: FileFacts, caller: str) -> ClassKey | None:
         """The class a caller's `self`/`this` means: its nearest class-like ancestor."""
@@ -328,6 +345,8 @@ class Resolver:
                     return ids, "typed-receiver", ""
                 if not outside:
                     return [], "", f"no method {name} on {call.receiver_type}"
+            elif call.receiver_type in BUILTIN_TYPES.get(lang, ()):
+                return [], "", f"builtin receiver: {call.receiver_type}"
             elif self._is_external(facts, call.receiver_type):
                 return [], "", f"method of {call.receiver_type}, a type outside the project"
         head = receiver.split(".", 1)[0]
@@ -335,6 +354,8 @@ class Resolver:
             if imp.name and imp.alias == receiver and lang == "python":
                 dots = imp.module if not imp.module.strip(".") else imp.module + "."
                 target = self.module_files(facts, dots + imp.name)
+            elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
+                target = self._namespace(self.module_files(facts, imp.module) or [], imp.name)
             elif not imp.name and imp.alias in (receiver, head):
                 target = self.module_files(facts, imp.module)
                 if target is None:

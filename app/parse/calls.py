@@ -11,7 +11,7 @@ from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
 from app.core.models import CallSite, Import, Inheritance
-from app.parse.definitions import Found, node_text
+from app.parse.definitions import CLASS_LIKE, Found, node_text
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
@@ -31,8 +31,49 @@ _DEFAULT_SELF = {"this"}
 # Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
 _DECLARED_TYPES = frozenset({"go", "java", "rust"})
 _SUPER = {"super", "base", "parent", "super()"}
+# Types of the language itself: a receiver of one calls no project method (unless the project
+# defines a class of that name, which the resolver checks first).
+_JS_BUILTINS = frozenset(
+    {"Array", "ReadonlyArray", "Object", "String", "Number", "Map", "Set", "WeakMap", "WeakSet",
+     "Record", "Promise", "RegExp", "Date"}
+)  # fmt: skip
+BUILTIN_TYPES: dict[str, frozenset[str]] = {
+    "python": frozenset(
+        {"dict", "list", "str", "set", "tuple", "frozenset", "bytes", "bytearray", "Dict", "List",
+         "Set", "Tuple", "FrozenSet", "Mapping", "MutableMapping", "Sequence", "MutableSequence",
+         "AbstractSet", "MutableSet", "OrderedDict", "defaultdict", "Counter", "deque"}
+    ),
+    "javascript": _JS_BUILTINS,
+    "typescript": _JS_BUILTINS,
+    "tsx": _JS_BUILTINS,
+    "java": frozenset(
+        {"String", "StringBuilder", "List", "ArrayList", "LinkedList", "Map", "HashMap",
+         "LinkedHashMap", "TreeMap", "Set", "HashSet", "TreeSet", "Collection", "Optional",
+         "Object", "Integer", "Long"}
+    ),
+    "rust": frozenset(
+        {"String", "str", "Vec", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque",
+         "Option", "Result"}
+    ),
+}  # fmt: skip
+# Literal nodes (and splat parameters) by the builtin type they make.
+_LITERALS = {
+    "dictionary": "dict", "dictionary_comprehension": "dict", "dictionary_splat_pattern": "dict",
+    "list": "list", "list_comprehension": "list", "set": "set", "set_comprehension": "set",
+    "string": "str", "concatenated_string": "str", "tuple": "tuple",
+    "list_splat_pattern": "tuple",
+}  # fmt: skip
+_JS_LITERALS = {
+    "array": "Array", "object": "Object", "string": "String", "template_string": "String",
+    "array_type": "Array", "regex": "RegExp", "rest_pattern": "Array",
+}  # fmt: skip
+_TS_PREDEFINED = {"string": "String", "number": "Number"}
+# A bound variable whose value is another name (`step = self.tracker.step`) is stored with
+# this mark before the aliased text, so a bare call of the variable means a call of that.
+ALIAS = "="
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
+_SIMPLE = re.compile(r"(?:self\.|this\.)?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
 @cache
@@ -54,6 +95,36 @@ def _clean(text: str) -> str:
     while prev != text:
         prev, text = text, _GENERICS.sub("", text)
     return _SPACE.sub("", text)[:_TEXT_CHARS]
+
+
+def _literal_type(language: str, node: Node) -> str:
+    """The builtin type a literal node (or a `*args` / `**kwargs` parameter) makes, or ""."""
+    if language == "python":
+        return _LITERALS.get(node.type, "")
+    if language in ("javascript", "typescript", "tsx"):
+        if node.type == "predefined_type":
+            return _TS_PREDEFINED.get(node_text(node), "")
+        return _JS_LITERALS.get(node.type, "")
+    return ""
+
+
+def _bound(language: str, captures: dict[str, list[Node]]) -> str:
+    """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
+    if literal := captures.get("literal"):
+        return _literal_type(language, literal[0])
+    if alias := captures.get("alias"):
+        return ALIAS + _clean(node_text(alias[0]))
+    written = node_text(captures["type"][0])
+    type_text = _clean(written).lstrip("*&").replace("::", ".")
+    if language == "rust":
+        type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
+    if language == "python" and any(c in written for c in "[|"):
+        return ""  # Optional[T], A | B: no single class to claim
+    if type_text in BUILTIN_TYPES.get(language, ()):
+        return type_text
+    if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
+        return type_text
+    return ""
 
 
 def _receiver(language: str, text: str, self_name: str) -> str:
@@ -83,7 +154,7 @@ def extract(
     if query is None:
         return (), (), ()
     by_core = {(d.core.start_byte, d.core.type): d for d in found.definitions}
-    raw: dict[tuple[int, int], tuple[int, int, str, str]] = {}  # call range -> (rank, ...)
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]] = {}  # call range -> (rank, ...)
     import_nodes: list[Node] = []
     bases: list[Inheritance] = []
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
@@ -92,26 +163,21 @@ def extract(
             node = call[0]
             if callee := captures.get("callee"):
                 recv = captures.get("receiver")
-                rank, name, receiver = 0, _clean(node_text(callee[0])), ""
+                rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
                 if recv:
                     receiver = _clean(node_text(recv[0]))
+                    literal = _literal_type(language, recv[0])  # `", ".join(...)`
             elif dynamic := captures.get("dynamic"):
                 # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
-                rank, name, receiver = 1, "", _clean(node_text(dynamic[0]))
+                rank, name, receiver, literal = 1, "", _clean(node_text(dynamic[0])), ""
             else:
                 continue
             key = (node.start_byte, node.end_byte)
             if key not in raw or rank < raw[key][0]:
-                raw[key] = (rank, node.start_point.row + 1, name, receiver)
+                raw[key] = (rank, node.start_point.row + 1, name, receiver, literal)
         elif (bind := captures.get("bind")) and (var := captures.get("var")):
-            written = node_text(captures["type"][0])
-            type_text = _clean(written).lstrip("*&").replace("::", ".")
-            if language == "rust":
-                type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
-            if language == "python" and any(c in written for c in "[|"):
-                continue  # Optional[T], A | B: no single class to claim
-            if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
-                binds.append((bind[0].start_byte, node_text(var[0]), type_text))
+            if said := _bound(language, captures):
+                binds.append((bind[0].start_byte, node_text(var[0]), said))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
         elif (cls := captures.get("class")) and (base := captures.get("base")):
@@ -126,30 +192,39 @@ def extract(
 
 def _attribute(
     language: str,
-    raw: dict[tuple[int, int], tuple[int, int, str, str]],
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
     found: Found,
     binds: list[tuple[int, str, str]],
 ) -> tuple[CallSite, ...]:
     """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
-    and the receiver's type when a binding in an enclosing definition names it."""
+    and the receiver's type when a binding in an enclosing definition names it; a bare call
+    of a local alias becomes a call of the aliased name."""
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
     types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
-        scope = types.setdefault(id(stack[-1]) if stack else 0, {})
+        where = stack
+        if "." in var:  # `self.client = Client()`: known to every method of the class
+            where = [d for d in stack if d.kind in CLASS_LIKE][-1:]
+            if not where:
+                continue
+        scope = types.setdefault(id(where[-1]) if where else 0, {})
         if scope.get(var, type_text) != type_text:
             type_text = ""  # rebound to another type: no claim
         scope[var] = type_text
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
-    for stack, (_, line, name, receiver) in _sweep(defs, limited):
+    for stack, (_, line, name, receiver, literal) in _sweep(defs, limited):
         caller = stack[-1] if stack else None
-        receiver_type = ""
-        if receiver and name and receiver.isidentifier():
-            for scope_key in [*(id(d) for d in reversed(stack)), 0]:
-                if receiver in types.get(scope_key, {}):
-                    receiver_type = types[scope_key][receiver]
-                    break
+        receiver_type = literal
+        scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
+        if name and not receiver:
+            said = next((scope[name] for scope in scopes if name in scope), "")
+            if said.startswith(ALIAS) and "." in said:
+                receiver, _, name = said[len(ALIAS) :].rpartition(".")
+        if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
+            said = next((scope[receiver] for scope in scopes if receiver in scope), "")
+            receiver_type = "" if said.startswith(ALIAS) else said
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
             self_name = _go_receiver_name(caller.core)
@@ -180,6 +255,8 @@ def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list
 # -- imports: the statement's text, read per language ----------------------------------------
 _PY_FROM = re.compile(r"from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
 _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+# `export * from "m"`, `export * as ns from "m"`, `export { a, b as c } from "m"`.
+_JS_REEXPORT = re.compile(r"""^\s*export\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
 _JS_REQUIRE = re.compile(r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]""", re.S)
 _GO_SPEC = re.compile(r"""^\s*([\w.]+\s+)?"([^"]+)"$""")
 
@@ -227,7 +304,23 @@ def parse_import(language: str, node: Node) -> list[Import]:
     return []
 
 
+def _js_reexport(text: str, line: int) -> list[Import]:
+    """A barrel's re-exports, as the imports the resolver follows through it (`*` for all)."""
+    m = _JS_REEXPORT.match(text)
+    if m is None:
+        return []
+    clause, module = m.group(1).strip(), m.group(2)
+    if clause == "*":
+        return [Import(module, "*", "*", line)]
+    if clause.startswith("*"):  # export * as ns: the module under one name
+        return [Import(module, "", clause.split(" as ")[-1].strip(), line)]
+    inner = clause.strip("{} ").replace("type ", "")
+    return [Import(module, name, alias, line) for name, alias in _names(inner, " as ")]
+
+
 def _js_import(text: str, line: int) -> list[Import]:
+    if text.lstrip().startswith("export"):
+        return _js_reexport(text, line)
     if m := _JS_FROM.match(text):
         clause, module = m.group(1), m.group(2)
     elif m := _JS_REQUIRE.search(text):
