@@ -85,12 +85,18 @@ def cmd_fault_bench(args: argparse.Namespace) -> int:
 
 def cmd_graph_oracle(args: argparse.Namespace) -> int:
     from app.bench.oracle import format_report, run_oracle
+    from app.bench.oracle_ts import OracleUnavailable
+    from app.core.literal import literal
     from app.core.settings import load_settings
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    report = run_oracle(
-        Path(args.path), settings, args.language, args.sample, args.seed, args.node_dir
-    )
+    try:
+        report = run_oracle(
+            Path(args.path), settings, args.language, args.sample, args.seed, args.node_dir
+        )
+    except OracleUnavailable as error:
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
+        return EXIT_ERROR
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
 

@@ -367,6 +367,10 @@ def run_oracle(
     from app.store.graph_tables import GRAPH_FILES
     from app.store.store import Store
 
+    if language != "python":  # before minutes of indexing: is the oracle there at all?
+        from app.bench.oracle_ts import node_setup
+
+        node_setup(node_dir)
     started = time.perf_counter()
     service = Service(root, settings)
     service.index(with_vectors=False)

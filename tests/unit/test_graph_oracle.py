@@ -3,6 +3,7 @@ per-tier scoring of our graph against them."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,61 @@ def test_the_bench_indexes_samples_and_scores_a_real_project(
     judged = sum(report.edges_by_tier.values())
     assert judged >= 2 and report.correct_by_tier["certain"] >= 2  # Store() and s.get
     assert report.ours_unresolved + report.ours_not_extracted <= report.sites
+
+
+TINY_TS = {
+    "src/core/finish.ts": (
+        "export function finishResult(x: number): number {\n  return x + 1;\n}\n\n"
+        "export class Box {\n  get(key: string): string {\n    return key;\n  }\n}\n"
+    ),
+    "src/internal.ts": 'export * from "./core/finish";\n',
+    "src/app.ts": (
+        'import { finishResult, Box } from "./internal";\n\n'
+        "export function main(): void {\n  finishResult(1);\n"
+        '  const m = new Map<string, string>();\n  m.get("x");\n'
+        '  const b = new Box();\n  b.get("y");\n}\n'
+    ),
+}
+
+
+def _typescript_or_skip() -> None:
+    from app.bench.oracle_ts import OracleUnavailable, node_setup
+
+    try:
+        node_setup(None)
+    except OracleUnavailable as error:  # CI's clean machine has node, not this npm package
+        pytest.skip(f"the TypeScript oracle cannot run here: {error}")
+
+
+def test_the_typescript_service_goes_through_a_barrel_or_says_outside(tmp_path: Path) -> None:
+    _typescript_or_skip()
+    from app.bench.oracle_ts import ts_answers
+
+    root = _write(tmp_path / "tiny", TINY_TS)
+    sites = call_sites("src/app.ts", (root / "src/app.ts").read_text(), "typescript")
+    answers, name = ts_answers(root, sites)
+    assert name.startswith("typescript ")
+    by_name = {(s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    assert by_name[("finishResult", 4)] == [Target("src/core/finish.ts", 1, "finishResult")]
+    assert by_name[("Box", 7)] == [Target("src/core/finish.ts", 5, "Box")]
+    assert by_name[("get", 8)] == [Target("src/core/finish.ts", 6, "get")]
+    outside = by_name[("get", 6)]  # Map.get: the standard library's declarations
+    assert outside and all(t.path == "" for t in outside)
+
+
+def test_a_missing_typescript_package_is_one_line_that_says_how_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.bench.cli import main
+
+    root = _write(tmp_path / "tiny", TINY_TS)
+    args = ["graph-oracle", str(root), "--language", "typescript", "--node-dir"]
+    code = main([*args, str(tmp_path / "empty"), "--index-dir", str(tmp_path / "idx")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    if shutil.which("node") is None:
+        assert err.startswith("repolens-tui: error: the TypeScript oracle needs node")
+    else:
+        assert err.startswith("repolens-tui: error: no typescript package in ")
+        assert "npm install --prefix" in err
+    assert not (tmp_path / "idx").exists()  # it said so before indexing anything
