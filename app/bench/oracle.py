@@ -155,10 +155,24 @@ class OurGraph:
         named = [row for row in holding if row["name"] == target.name]
         if not named and target.name in _CONSTRUCTORS:  # a constructor: its class
             named = [row for row in holding if row["kind"] != "method"]
-        if not named:
+        if named:
+            return str(min(named, key=_span)["id"])
+        # An overload signature the oracle picked for this call (`write(line: string): void;`
+        # above `write(arg: any) {...}`): the same function as its implementation.
+        container = min(holding, key=_span)["qualified_name"] if holding else ""
+        siblings = [
+            row
+            for row in self.by_path.get(target.path, [])
+            if row["name"] == target.name and row["parent"] == container
+        ]
+        if not siblings:
             return ""
-        best = min(named, key=lambda row: row["end_line"] - row["start_line"])
-        return str(best["id"])
+        after = [row for row in siblings if row["start_line"] > target.line] or siblings
+        return str(min(after, key=lambda row: abs(row["start_line"] - target.line))["id"])
+
+
+def _span(row: dict[str, Any]) -> int:
+    return int(row["end_line"] - row["start_line"])
 
 
 def same_target(ours: str, oracle: Iterable[str]) -> bool:
@@ -241,8 +255,8 @@ def score(
     correct_by_tier: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     false_reasons: Counter[str] = Counter()
-    examples: dict[str, list[str]] = {"wrong certain": [], "wrong probable": [], "false reason": [],
-                                      "missed": []}  # fmt: skip
+    kinds = ("wrong certain", "wrong probable", "false reason", "missed", "oracle elsewhere")
+    examples: dict[str, list[str]] = {kind: [] for kind in kinds}
     recall_cp = recall_all = 0
     for site, answer in zip(sites, answers, strict=True):
         ours = graph.call(site)
@@ -256,6 +270,9 @@ def score(
             report.oracle_in_project += 1
         elif project:
             report.oracle_project_other += 1
+            examples["oracle elsewhere"].append(
+                f"{_where(site)}: oracle {literal(_elsewhere(project))} {literal(project[0].name)}"
+            )
         else:
             report.oracle_external += 1
         if ours.edges and targets:  # judged only where the oracle knows

@@ -74,15 +74,41 @@ def test_jedi_follows_imports_to_the_project_definition_or_says_outside(tmp_path
     assert outside and all(t.path == "" for t in outside)
 
 
+def _symbol(
+    path: str, name: str, kind: str, start: int, end: int, parent: str = ""
+) -> dict[str, object]:
+    qualified = f"{parent}.{name}" if parent else name
+    return {
+        "id": f"{path}::{qualified}", "path": path, "name": name, "kind": kind,
+        "qualified_name": qualified, "parent": parent, "start_line": start, "end_line": end,
+    }  # fmt: skip
+
+
+def test_an_oracle_target_maps_to_our_definition_overload_signatures_included() -> None:
+    graph = OurGraph(
+        [
+            _symbol("doc.ts", "Doc", "class", 3, 40),
+            _symbol("doc.ts", "constructor", "method", 8, 10, "Doc"),
+            _symbol("doc.ts", "write", "method", 20, 34, "Doc"),
+            _symbol("doc.ts", "write", "function", 50, 52),  # a free function of that name
+            _symbol("doc.ts", "args", "function", 60, 70),
+        ],
+        [],
+    )
+    assert graph.symbol_at(Target("doc.ts", 21, "write")) == "doc.ts::Doc.write"
+    # `write(line: string): void;` on line 19, a signature we keep no symbol for
+    assert graph.symbol_at(Target("doc.ts", 19, "write")) == "doc.ts::Doc.write"
+    assert graph.symbol_at(Target("doc.ts", 50, "write")) == "doc.ts::write"
+    assert graph.symbol_at(Target("doc.ts", 4, "args")) == ""  # a field, not a definition
+    assert graph.symbol_at(Target("other.ts", 1, "write")) == ""
+
+
 def _graph(edges: list[tuple[int, str, str, float, str]]) -> OurGraph:
     symbols = [
-        {"id": "pkg/core.py::helper", "path": "pkg/core.py", "name": "helper", "kind": "function",
-         "start_line": 1, "end_line": 2},
-        {"id": "pkg/core.py::Store", "path": "pkg/core.py", "name": "Store", "kind": "class",
-         "start_line": 5, "end_line": 7},
-        {"id": "pkg/core.py::Store.get", "path": "pkg/core.py", "name": "get", "kind": "method",
-         "start_line": 6, "end_line": 7},
-    ]  # fmt: skip
+        _symbol("pkg/core.py", "helper", "function", 1, 2),
+        _symbol("pkg/core.py", "Store", "class", 5, 7),
+        _symbol("pkg/core.py", "get", "method", 6, 7, "Store"),
+    ]
     rows = [
         {"path": "pkg/app.py", "line": line, "callee": callee, "callee_text": text,
          "confidence": confidence, "rule": rule}
