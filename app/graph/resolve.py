@@ -37,6 +37,8 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 # Languages whose files share one namespace per directory (package), or whose bare calls
 # inside a class may mean `this.`.
 PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift", "rust"})
+# Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
+NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
 _JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _JS = frozenset({"javascript", "typescript", "tsx"})
@@ -65,6 +67,8 @@ class Resolver:
         self.dir_top: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.free: dict[str, list[str]] = defaultdict(list)
         self.methods: dict[str, list[str]] = defaultdict(list)
+        # (language, App.Models.Widget) -> ids
+        self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
@@ -89,6 +93,8 @@ class Resolver:
                 self.free[s.name].append(sid)
                 if not s.parent or lang in PACKAGE_LANGUAGES:
                     self.dir_top[_dir(path)][s.name].append(sid)
+                if lang in NAMESPACE_LANGUAGES:
+                    self.namespaced[(lang, s.qualified_name)].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
             if s.kind in CLASS_KINDS:
@@ -187,6 +193,30 @@ class Resolver:
                         return found
         return None
 
+    def _namespaced(self, facts: FileFacts, caller: str, name: str, types_only: bool) -> Result:
+        """C#/PHP: a name imported from a namespace of the project (`using App.Models;`,
+        `use App\\Models\\Widget;`), or one of the namespaces the caller is in."""
+        ids: list[str] = []
+        lang = facts.language
+        for imp in facts.imports:
+            if imp.name == "*":
+                ids = self.namespaced.get((lang, f"{imp.module}.{name}"), [])
+            elif imp.alias == name and imp.name:
+                ids = self.namespaced.get((lang, f"{imp.module}.{imp.name}"), [])
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
+                return ids, "import"
+        parts = caller.split(".") if caller else []
+        while parts:
+            parts.pop()
+            ids = self.namespaced.get((lang, ".".join([*parts, name])), []) if parts else []
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
+                return ids, "same-package"
+        return [], ""
+
     # -- classes -----------------------------------------------------------------------------
     def class_of(self, facts: FileFacts, caller: str) -> ClassKey | None:
         """The class a caller's `self`/`this` means: its nearest class-like ancestor."""
@@ -269,6 +299,10 @@ class Resolver:
             if ids := scoped.get((qualified, name)):
                 return ids, "local-scope"
             qualified = sym.parent
+        if facts.language in NAMESPACE_LANGUAGES:
+            ids, rule = self._namespaced(facts, caller, name, types_only)
+            if ids:
+                return ids, rule
         for imp in facts.imports:
             if imp.alias == name and imp.name:
                 target = self.module_files(facts, imp.module)

@@ -73,7 +73,7 @@ _TS_PREDEFINED = {"string": "String", "number": "Number"}
 ALIAS = "="
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
-_SIMPLE = re.compile(r"(?:self\.|this\.)?\w+")  # receivers a binding can type: `c`, `self.c`
+_SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
 @cache
@@ -297,11 +297,42 @@ def parse_import(language: str, node: Node) -> list[Import]:
         body = body.removeprefix("static").strip()
         module, _, name = body.rpartition(".")
         return [Import(module, name, name, line)]
+    if language == "csharp":
+        return _csharp_using(text, line)
+    if language == "php":
+        return _php_use(text, line)
     if language == "rust":
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
         return [Import(m, n, a, line) for m, n, a in _rust_paths(body, "")]
     return []
+
+
+def _csharp_using(text: str, line: int) -> list[Import]:
+    """`using A.B;` brings in every name of A.B (`*`); `using W = A.B.Widget;` one, renamed."""
+    body = re.sub(r"^\s*(global\s+)?using\s+(static\s+)?", "", text).rstrip().rstrip(";")
+    alias, _, target = body.rpartition("=")
+    target = _SPACE.sub("", _GENERICS.sub("", target))
+    if not alias.strip():
+        return [Import(target, "*", "*", line)]
+    module, _, name = target.rpartition(".")
+    return [Import(module, name, alias.strip(), line)]
+
+
+def _php_use(text: str, line: int) -> list[Import]:
+    """`use App\\Models\\Widget;`, `... as W`, `use App\\Models\\{A, B as C};` (dots for `\\`)."""
+    body = re.sub(r"^\s*use\s+(function\s+|const\s+)?", "", text).rstrip().rstrip(";")
+    body = body.replace("\\", ".").strip(".")
+    prefix, _, group = body.partition("{")
+    parts = group.rstrip("} ").split(",") if group else [body]
+    out = []
+    for part in parts:
+        path, _, alias = part.strip().partition(" as ")
+        full = (prefix + path.strip()).strip(".") if group else path.strip()
+        module, _, name = full.rpartition(".")
+        if name:
+            out.append(Import(module, name, alias.strip() or name, line))
+    return out
 
 
 def _js_reexport(text: str, line: int) -> list[Import]:

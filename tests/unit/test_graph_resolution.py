@@ -211,6 +211,96 @@ JAVA = {
 }
 
 
+CSHARP = {
+    "Models/Widget.cs": """\
+namespace App.Models
+{
+    public class Widget
+    {
+        public void Draw(int a) {}
+        public void Draw(string a) {}
+    }
+}
+""",
+    "Other/Widget.cs": """\
+namespace App.Other
+{
+    public class Widget
+    {
+        public void Draw(int a) {}
+    }
+}
+""",
+    "Helpers.cs": """\
+namespace App
+{
+    public class Helpers
+    {
+        public static void Help() {}
+    }
+}
+""",
+    "Program.cs": """\
+using App.Models;
+using System;
+
+namespace App
+{
+    public class Program
+    {
+        public void Main(Widget p)
+        {
+            var w = new Widget();
+            w.Draw(1);
+            p.Draw(2);
+            Helpers.Help();
+            Console.WriteLine(1);
+        }
+    }
+}
+""",
+}
+
+PHP = {
+    "src/Models/Widget.php": """\
+<?php
+namespace App\\Models;
+
+class Widget
+{
+    public function draw() {}
+}
+""",
+    "src/Other/Widget.php": """\
+<?php
+namespace App\\Other;
+
+class Widget
+{
+    public function draw() {}
+}
+""",
+    "src/Http/Controller.php": """\
+<?php
+namespace App\\Http;
+
+use App\\Models\\Widget;
+use App\\Other\\{Widget as OtherWidget};
+
+class Controller
+{
+    public function show(OtherWidget $o)
+    {
+        $w = new Widget();
+        $w->draw();
+        $o->draw();
+        Widget::make();
+    }
+}
+""",
+}
+
+
 def build(tmp_path: Path, settings: Settings, files: dict[str, str]) -> tuple[Service, Store]:
     repo = tmp_path / "repo"
     for path, text in files.items():
@@ -280,10 +370,25 @@ def reexport_cases() -> list[tuple[str, dict[str, str], str, int, str]]:
         ("go", GO, "main.go", 6, "shapes/a.go::Area"),
         ("go", GO, "main.go", 7, "shapes/b.go::Perimeter"),
         ("go", GO, "shapes/a.go", 3, "shapes/b.go::helper"),
+        ("csharp", CSHARP, "Program.cs", 10, "Models/Widget.cs::App.Models.Widget"),
+        ("csharp", CSHARP, "Program.cs", 11, "Models/Widget.cs::App.Models.Widget.Draw"),
+        ("csharp", CSHARP, "Program.cs", 12, "Models/Widget.cs::App.Models.Widget.Draw"),
+        ("csharp", CSHARP, "Program.cs", 13, "Helpers.cs::App.Helpers.Help"),
+        ("php", PHP, "src/Http/Controller.php", 11, "src/Models/Widget.php::App.Models.Widget"),
+        (
+            "php",
+            PHP,
+            "src/Http/Controller.php",
+            12,
+            "src/Models/Widget.php::App.Models.Widget.draw",
+        ),
+        ("php", PHP, "src/Http/Controller.php", 13, "src/Other/Widget.php::App.Other.Widget.draw"),
     ]
 
 
-@pytest.mark.parametrize("language", ["python", "typescript", "javascript", "rust", "go"])
+@pytest.mark.parametrize(
+    "language", ["python", "typescript", "javascript", "rust", "go", "csharp", "php"]
+)
 def test_reexports_resolve_through_barrels_and_packages(
     tmp_path: Path, settings: Settings, language: str
 ) -> None:
