@@ -51,7 +51,7 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
     if not answer.entries:
         print("  none found at or above the tier asked for")
     if answer.hidden_tests:
-        print(f"  {answer.hidden_tests} in test code not shown (without --no-tests they are)")
+        print(f"  {answer.hidden_tests} more in test code, left out by --no-tests")
     if answer.unresolved:
         label = "calls of the same name left unresolved" if direction == "callers" else "unresolved"
         print(f"  {label} ({len(answer.unresolved)})")

@@ -234,7 +234,7 @@ def test_test_callers_are_marked_listed_last_and_can_be_hidden(
     assert payload["hidden_tests"] == 2
     assert main(args) == 0
     text = capsys.readouterr().out
-    assert "2 in test code not shown" in text and "test_send" not in text
+    assert "2 more in test code, left out by --no-tests" in text and "test_send" not in text
     assert main(["callers", str(repo), "send", "--index-dir", index_dir]) == 0
     assert "[test]" in capsys.readouterr().out
     # Hotspots leave test code out unless asked for it.
