@@ -409,6 +409,9 @@ class Resolver:
                 return ids, "class-member", ""
             if not keys and receiver.isidentifier():
                 return [], "", f"{receiver} is not a type defined in the project"
+        if self._is_external(facts, receiver):  # `from lib import client; client.get()`
+            head = receiver.split(".", 1)[0]
+            return [], "", f"method of {head}, imported from outside the project"
         candidates = self.methods.get(name, [])
         if len(candidates) == 1:
             return candidates, "unique-method", ""

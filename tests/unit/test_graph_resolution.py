@@ -412,6 +412,21 @@ def test_local_aliases_call_the_aliased_target(tmp_path: Path, settings: Setting
     assert edges_at(rows, "lib/app.js", 8) == {("lib/finish.js::finishResult", True)}
 
 
+def test_a_receiver_imported_from_outside_the_project_is_not_guessed(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "store.py": "class Store:\n    def fetch(self, k):\n        return k\n",
+        "app.py": "from somelib import client\n\n\ndef main():\n    client.fetch(1)\n",
+        "web.ts": 'import { api } from "somelib";\n\nexport function main(): void {\n'
+        "  api.fetch(1);\n}\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    for path, line, head in (("app.py", 5, "client"), ("web.ts", 4, "api")):
+        found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
+        assert found == [("", f"method of {head}, imported from outside the project")]
+
+
 @pytest.mark.parametrize(
     ("files", "path", "lines"),
     [
