@@ -111,7 +111,11 @@ class Resolver:
                 parts.pop()
             for i in range(len(parts)):
                 self.py_modules[".".join(parts[i:])].append(path)
-        elif lang in ("go", "java"):  # every tail of the folder: src/demo/shapes ~ demo.shapes
+        elif lang in (
+            "go",
+            "java",
+            "kotlin",
+        ):  # every tail of the folder: src/demo/shapes ~ demo.shapes
             parts = _dir(path).split("/") if _dir(path) else [""]
             for i in range(len(parts)):
                 self.go_dirs["/".join(parts[i:])].append(path)
@@ -149,7 +153,7 @@ class Resolver:
         if lang == "rust":
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
-        if lang in ("go", "java"):
+        if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
                 if found := self.go_dirs.get("/".join(parts[i:])):

@@ -297,6 +297,11 @@ def parse_import(language: str, node: Node) -> list[Import]:
         body = body.removeprefix("static").strip()
         module, _, name = body.rpartition(".")
         return [Import(module, name, name, line)]
+    if language == "kotlin":  # import a.b.C, import a.b.*, import a.b.C as D
+        body = _SPACE.sub(" ", text.removeprefix("import")).strip()
+        path, _, alias = body.partition(" as ")
+        module, _, name = path.replace(" ", "").rpartition(".")
+        return [Import(module, name, alias.strip() or name, line)]
     if language == "csharp":
         return _csharp_using(text, line)
     if language == "php":

@@ -300,6 +300,38 @@ class Controller
 """,
 }
 
+KOTLIN = {
+    "src/demo/util/Calc.kt": """\
+package demo.util
+
+class Calc {
+    fun add(a: Int): Int = a
+    fun add(a: String): String = a
+}
+""",
+    "src/demo/other/Calc.kt": """\
+package demo.other
+
+class Calc {
+    fun add(a: Int): Int = a
+}
+""",
+    "src/demo/app/Main.kt": """\
+package demo.app
+
+import demo.util.Calc
+import demo.other.Calc as OtherCalc
+
+fun main() {
+    val c = Calc()
+    c.add(1)
+    c.add("x")
+    val o = OtherCalc()
+    o.add(2)
+}
+""",
+}
+
 
 def build(tmp_path: Path, settings: Settings, files: dict[str, str]) -> tuple[Service, Store]:
     repo = tmp_path / "repo"
@@ -383,11 +415,16 @@ def reexport_cases() -> list[tuple[str, dict[str, str], str, int, str]]:
             "src/Models/Widget.php::App.Models.Widget.draw",
         ),
         ("php", PHP, "src/Http/Controller.php", 13, "src/Other/Widget.php::App.Other.Widget.draw"),
+        ("kotlin", KOTLIN, "src/demo/app/Main.kt", 7, "src/demo/util/Calc.kt::Calc"),
+        ("kotlin", KOTLIN, "src/demo/app/Main.kt", 8, "src/demo/util/Calc.kt::Calc.add"),
+        ("kotlin", KOTLIN, "src/demo/app/Main.kt", 9, "src/demo/util/Calc.kt::Calc.add"),
+        ("kotlin", KOTLIN, "src/demo/app/Main.kt", 10, "src/demo/other/Calc.kt::Calc"),
+        ("kotlin", KOTLIN, "src/demo/app/Main.kt", 11, "src/demo/other/Calc.kt::Calc.add"),
     ]
 
 
 @pytest.mark.parametrize(
-    "language", ["python", "typescript", "javascript", "rust", "go", "csharp", "php"]
+    "language", ["python", "typescript", "javascript", "rust", "go", "csharp", "php", "kotlin"]
 )
 def test_reexports_resolve_through_barrels_and_packages(
     tmp_path: Path, settings: Settings, language: str
