@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.parse.calls import BUILTIN_TYPES, TRUNCATED
+from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -179,6 +179,17 @@ class Resolver:
                         if found:
                             return found, "re-export"
         return [], ""
+
+    def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
+        """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,
+        object or class."""
+        for sid in self._top(paths, imported)[0]:
+            sym = self.symbols[sid]
+            if ids := self.members.get(
+                (_scope(sym.path, sym.language), sym.qualified_name), {}
+            ).get(name):
+                return ids
+        return []
 
     def _namespace(self, paths: Iterable[str], name: str, hops: int = 0) -> list[str] | None:
         """The module a barrel re-exports under one name (`export * as name from`)."""
@@ -393,7 +404,10 @@ class Resolver:
                 dots = imp.module if not imp.module.strip(".") else imp.module + "."
                 target = self.module_files(facts, dots + imp.name)
             elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
-                target = self._namespace(self.module_files(facts, imp.module) or [], imp.name)
+                files = self.module_files(facts, imp.module) or []
+                target = self._namespace(files, imp.name)
+                if target is None and (ids := self._imported_member(files, imp.name, name)):
+                    return ids, "class-member", ""
             elif not imp.name and imp.alias in (receiver, head):
                 target = self.module_files(facts, imp.module)
                 if target is None:
@@ -417,6 +431,8 @@ class Resolver:
             head = receiver.split(".", 1)[0]
             return [], "", f"method of {head}, imported from outside the project"
         candidates = self.methods.get(name, [])
+        if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
+            return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"

@@ -56,6 +56,26 @@ BUILTIN_TYPES: dict[str, frozenset[str]] = {
          "Option", "Result"}
     ),
 }  # fmt: skip
+# Methods of those types: a call of one on a receiver of unknown type is no evidence for the
+# one project method of that name.
+_JS_METHODS = frozenset(
+    {"toString", "valueOf", "then", "catch", "finally", "push", "pop", "shift", "unshift",
+     "slice", "splice", "map", "filter", "forEach", "reduce", "some", "every", "find", "includes",
+     "indexOf", "join", "concat", "keys", "values", "entries", "get", "set", "has", "add",
+     "delete", "clear", "split", "replace", "trim", "startsWith", "endsWith", "toLowerCase",
+     "toUpperCase", "match", "test", "call", "apply", "bind"}
+)  # fmt: skip
+BUILTIN_METHODS: dict[str, frozenset[str]] = {
+    "python": frozenset(
+        {"get", "items", "keys", "values", "update", "pop", "setdefault", "append", "extend",
+         "insert", "remove", "index", "count", "sort", "copy", "clear", "add", "discard", "join",
+         "split", "strip", "lstrip", "rstrip", "replace", "format", "startswith", "endswith",
+         "lower", "upper", "encode", "decode"}
+    ),
+    "javascript": _JS_METHODS,
+    "typescript": _JS_METHODS,
+    "tsx": _JS_METHODS,
+}  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.
 _LITERALS = {
     "dictionary": "dict", "dictionary_comprehension": "dict", "dictionary_splat_pattern": "dict",
@@ -73,6 +93,7 @@ _TS_PREDEFINED = {"string": "String", "number": "Number"}
 ALIAS = "="
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
+_DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -220,7 +241,7 @@ def _attribute(
         scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
         if name and not receiver:
             said = next((scope[name] for scope in scopes if name in scope), "")
-            if said.startswith(ALIAS) and "." in said:
+            if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
         if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
@@ -257,7 +278,9 @@ _PY_FROM = re.compile(r"from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
 _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
 # `export * from "m"`, `export * as ns from "m"`, `export { a, b as c } from "m"`.
 _JS_REEXPORT = re.compile(r"""^\s*export\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
-_JS_REQUIRE = re.compile(r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]""", re.S)
+_JS_REQUIRE = re.compile(
+    r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)(?:\s*\.\s*(\w+))?""", re.S
+)
 _GO_SPEC = re.compile(r"""^\s*([\w.]+\s+)?"([^"]+)"$""")
 
 
@@ -364,6 +387,8 @@ def _js_import(text: str, line: int) -> list[Import]:
         if clause.startswith("{"):
             inner = clause.strip("{} ")
             return [Import(module, n, a, line) for n, a in _names(inner, ":")]
+        if member := m.group(3):  # var f = require('./utils').f
+            return [Import(module, member, clause.strip(), line)]
         return [Import(module, "", clause.strip(), line)]
     else:
         return []

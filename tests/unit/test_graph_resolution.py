@@ -73,6 +73,7 @@ class Runner:
 PYTHON = {
     "pkg/__init__.py": "from .core import helper\nfrom .models import Box\n__all__ = ['helper']\n",
     "pkg/core.py": "def helper(x):\n    return x\n",
+    "pkg/use.py": "def use(thing):\n    thing.update(1)\n    thing.step()\n",
     "pkg/models.py": PY_MODELS,
     "app.py": (
         "import pkg\nfrom pkg import helper, Box\nfrom pkg import core\n\n\n"
@@ -113,6 +114,15 @@ TYPESCRIPT = {
         'export * as space from "./core/space";\n'
     ),
     "src/index.ts": 'export * from "./internal";\n',
+    "src/errorUtil.ts": (
+        "export namespace errorUtil {\n  export const errToObj = (m: string) => ({ m });\n}\n"
+        "export function fail(x: any): void {\n  x.toString();\n}\n"
+        'export class Msg {\n  toString(): string {\n    return "";\n  }\n}\n'
+    ),
+    "src/err.ts": (
+        'import { errorUtil } from "./errorUtil";\n\nexport function check(): void {\n'
+        '  errorUtil.errToObj("a");\n}\n'
+    ),
     "src/box.ts": TS_BOX,
     "src/holder.ts": """\
 import { Box } from "./box";
@@ -157,6 +167,10 @@ JAVASCRIPT = {
         'export * from "./finish.js";\nexport { finishResult as done } from "./finish.js";\n'
     ),
     "lib/bag.js": "export class Bag {\n  push(x) {}\n  keys() {}\n}\n",
+    "lib/legacy.js": (
+        "var finishResult = require('./finish.js').finishResult;\n\n"
+        "function run() {\n  finishResult(1);\n}\n"
+    ),
     "lib/app.js": """\
 import { finishResult, done } from "./index.js";
 import * as finish from "./finish.js";
@@ -397,6 +411,8 @@ def reexport_cases() -> list[tuple[str, dict[str, str], str, int, str]]:
         ("typescript", TYPESCRIPT, "src/app.ts", 9, "src/core/space.ts::spaced"),
         ("javascript", JAVASCRIPT, "lib/app.js", 5, "lib/finish.js::finishResult"),
         ("javascript", JAVASCRIPT, "lib/app.js", 6, "lib/finish.js::finishResult"),
+        ("javascript", JAVASCRIPT, "lib/legacy.js", 4, "lib/finish.js::finishResult"),
+        ("typescript", TYPESCRIPT, "src/err.ts", 4, "src/errorUtil.ts::errorUtil.errToObj"),
         ("rust", RUST, "src/main.rs", 6, "src/shapes/geometry.rs::area"),
         ("rust", RUST, "src/main.rs", 7, "src/shapes/geometry.rs::Circle.new"),
         ("go", GO, "main.go", 6, "shapes/a.go::Area"),
@@ -447,6 +463,18 @@ def test_local_aliases_call_the_aliased_target(tmp_path: Path, settings: Setting
     assert edges_at(rows, "src/holder.ts", 9) == {("src/box.ts::Box.lookup", True)}
     rows = graph(tmp_path / "js", settings, JAVASCRIPT)
     assert edges_at(rows, "lib/app.js", 8) == {("lib/finish.js::finishResult", True)}
+
+
+def test_a_builtin_method_name_on_an_unknown_receiver_stays_uncertain(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path / "py", settings, PYTHON)
+    assert edges_at(rows, "pkg/use.py", 2) == {("pkg/models.py::Tracker.update", False)}
+    assert max(round(r["confidence"], 3) for r in at(rows, "pkg/use.py", 2)) < 0.7
+    assert [r["rule"] for r in at(rows, "pkg/use.py", 3)] == ["unique-method"]  # not builtin
+    rows = graph(tmp_path / "ts", settings, TYPESCRIPT)
+    assert edges_at(rows, "src/errorUtil.ts", 5) == {("src/errorUtil.ts::Msg.toString", False)}
+    assert max(round(r["confidence"], 3) for r in at(rows, "src/errorUtil.ts", 5)) < 0.7
 
 
 def test_a_receiver_imported_from_outside_the_project_is_not_guessed(

@@ -35,3 +35,8 @@
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
+; `var f = require('./utils').f`: one name of a module.
+(lexical_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
+(variable_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
