@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, TRUNCATED
+from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -371,6 +371,8 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        if call.receiver_type == PARAMETER:
+            return [], "", f"call of the parameter {name}: whatever the caller passes"
         lang = facts.language
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)

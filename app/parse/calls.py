@@ -91,6 +91,8 @@ _TS_PREDEFINED = {"string": "String", "number": "Number"}
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
+# The receiver type of a bare call of a parameter: no definition of that name is meant.
+PARAMETER = "(parameter)"
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
@@ -179,6 +181,7 @@ def extract(
     import_nodes: list[Node] = []
     bases: list[Inheritance] = []
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
+    params: list[tuple[int, str]] = []  # (where, parameter name)
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             node = call[0]
@@ -199,6 +202,8 @@ def extract(
         elif (bind := captures.get("bind")) and (var := captures.get("var")):
             if said := _bound(language, captures):
                 binds.append((bind[0].start_byte, node_text(var[0]), said))
+        elif param := captures.get("param"):
+            params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
         elif (cls := captures.get("class")) and (base := captures.get("base")):
@@ -206,7 +211,7 @@ def extract(
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
-    calls = _attribute(language, raw, found, binds)
+    calls = _attribute(language, raw, found, binds, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     return imports, calls, tuple(dict.fromkeys(bases))
 
@@ -216,11 +221,16 @@ def _attribute(
     raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
     found: Found,
     binds: list[tuple[int, str, str]],
+    params: list[tuple[int, str]],
 ) -> tuple[CallSite, ...]:
     """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
     and the receiver's type when a binding in an enclosing definition names it; a bare call
-    of a local alias becomes a call of the aliased name."""
+    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
+    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
+    for stack, param in _sweep(defs, sorted(params)):
+        if stack:
+            parameters.setdefault(id(stack[-1]), set()).add(param)
     types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
@@ -243,6 +253,8 @@ def _attribute(
             said = next((scope[name] for scope in scopes if name in scope), "")
             if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
+            elif any(name in parameters.get(id(d), ()) for d in stack):
+                receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
         if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
             receiver_type = "" if said.startswith(ALIAS) else said

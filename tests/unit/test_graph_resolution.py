@@ -73,6 +73,9 @@ class Runner:
 PYTHON = {
     "pkg/__init__.py": "from .core import helper\nfrom .models import Box\n__all__ = ['helper']\n",
     "pkg/core.py": "def helper(x):\n    return x\n",
+    "pkg/hooks.py": (
+        "def validator(x):\n    return x\n\n\ndef wrap(validator, n):\n    return validator(n)\n"
+    ),
     "pkg/use.py": "def use(thing):\n    thing.update(1)\n    thing.step()\n",
     "pkg/models.py": PY_MODELS,
     "app.py": (
@@ -114,6 +117,9 @@ TYPESCRIPT = {
         'export * as space from "./core/space";\n'
     ),
     "src/index.ts": 'export * from "./internal";\n',
+    "src/hooks.ts": (
+        "export function cb(): void {}\nexport function run(cb: () => void): void {\n  cb();\n}\n"
+    ),
     "src/errorUtil.ts": (
         "export namespace errorUtil {\n  export const errToObj = (m: string) => ({ m });\n}\n"
         "export function fail(x: any): void {\n  x.toString();\n}\n"
@@ -475,6 +481,18 @@ def test_a_builtin_method_name_on_an_unknown_receiver_stays_uncertain(
     rows = graph(tmp_path / "ts", settings, TYPESCRIPT)
     assert edges_at(rows, "src/errorUtil.ts", 5) == {("src/errorUtil.ts::Msg.toString", False)}
     assert max(round(r["confidence"], 3) for r in at(rows, "src/errorUtil.ts", 5)) < 0.7
+
+
+def test_a_call_of_a_parameter_is_not_a_call_of_a_definition_of_that_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    for files, path, line, name in (
+        (PYTHON, "pkg/hooks.py", 6, "validator"),
+        (TYPESCRIPT, "src/hooks.ts", 3, "cb"),
+    ):
+        rows = graph(tmp_path / path.rsplit(".", 1)[1], settings, files)
+        found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
+        assert found == [("", f"call of the parameter {name}: whatever the caller passes")]
 
 
 def test_a_receiver_imported_from_outside_the_project_is_not_guessed(

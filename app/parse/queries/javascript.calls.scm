@@ -28,3 +28,6 @@
   function: (identifier) @_require (#eq? @_require "require"))))) @import
 (variable_declaration (variable_declarator value: (member_expression object: (call_expression
   function: (identifier) @_require (#eq? @_require "require"))))) @import
+; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
+(formal_parameters (identifier) @param)
+(formal_parameters (assignment_pattern left: (identifier) @param))

@@ -40,3 +40,6 @@
   function: (identifier) @_require (#eq? @_require "require"))))) @import
 (variable_declaration (variable_declarator value: (member_expression object: (call_expression
   function: (identifier) @_require (#eq? @_require "require"))))) @import
+; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
+(required_parameter pattern: (identifier) @param)
+(optional_parameter pattern: (identifier) @param)
