@@ -71,6 +71,7 @@ def calls_json(answer: CallsAnswer, direction: str) -> dict[str, Any]:
         "symbol": answer.symbol,
         direction: [entry.as_json() for entry in answer.entries],
         "unresolved": list(answer.unresolved),
+        "hidden_tests": answer.hidden_tests,
     }
 
 

@@ -383,12 +383,16 @@ class Service:
                 self._graph = GraphView(Store.open(self.index_dir))
             return self._graph
 
-    def callers(self, symbol: str, min_tier: str = "uncertain") -> CallsAnswer:
+    def callers(
+        self, symbol: str, min_tier: str = "uncertain", *, include_tests: bool = True
+    ) -> CallsAnswer:
         """Who calls `symbol` (name, Class.method or qualified name), most confident first."""
-        return self.graph().callers(symbol, min_tier)
+        return self.graph().callers(symbol, min_tier, include_tests=include_tests)
 
-    def callees(self, symbol: str, min_tier: str = "uncertain") -> CallsAnswer:
-        return self.graph().callees(symbol, min_tier)
+    def callees(
+        self, symbol: str, min_tier: str = "uncertain", *, include_tests: bool = True
+    ) -> CallsAnswer:
+        return self.graph().callees(symbol, min_tier, include_tests=include_tests)
 
     def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:
         return list(self.graph().hotspots(n, include_tests=include_tests))

@@ -96,6 +96,24 @@ def cmd_mcp_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_graph_oracle(args: argparse.Namespace) -> int:
+    from app.bench.oracle import format_report, run_oracle
+    from app.bench.oracle_ts import OracleUnavailable
+    from app.core.literal import literal
+    from app.core.settings import load_settings
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    try:
+        report = run_oracle(
+            Path(args.path), settings, args.language, args.sample, args.seed, args.node_dir
+        )
+    except OracleUnavailable as error:
+        print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
+        return EXIT_ERROR
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui-bench",
@@ -137,6 +155,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_graph_bench)
+
+    p = sub.add_parser(
+        "graph-oracle",
+        help="our call edges per tier against a type-aware resolver (jedi, TypeScript)",
+    )
+    p.add_argument("path")
+    p.add_argument("--language", choices=("python", "typescript", "javascript"), default="python")
+    p.add_argument("--sample", type=int, default=300, help="call sites sampled")
+    p.add_argument("--seed", type=int, default=1, help="the sample's random seed")
+    p.add_argument(
+        "--node-dir",
+        type=Path,
+        help="where the `typescript` npm package is installed (default: the user cache)",
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_graph_oracle)
 
     from app.bench.tui import EDIT_EVERY_S
 

@@ -29,7 +29,8 @@ def _graph_errors(run: Callable[[argparse.Namespace], int]) -> Callable[[argpars
 
 def _calls(args: argparse.Namespace, direction: str) -> int:
     service = ready_service(args, with_vectors=False)
-    answer = getattr(service, direction)(args.symbol, args.min_tier)
+    ask = getattr(service, direction)
+    answer = ask(args.symbol, args.min_tier, include_tests=not args.no_tests)
     if args.json:
         print(json_text(calls_json(answer, direction)))
         return 0
@@ -40,9 +41,12 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
         print(f"  {tier} ({len(entries)})")
         for e in entries:
             where = f"{literal(e.call_path)}:{e.line}"
-            print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {e.rule}")
+            mark = "  [test]" if e.test else ""
+            print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {e.rule}{mark}")
     if not answer.entries:
         print("  none found at or above the tier asked for")
+    if answer.hidden_tests:
+        print(f"  {answer.hidden_tests} more in test code, left out by --no-tests")
     if answer.unresolved:
         label = "calls of the same name left unresolved" if direction == "callers" else "unresolved"
         print(f"  {label} ({len(answer.unresolved)})")
@@ -98,6 +102,9 @@ def add_parsers(sub: Any, common: Any) -> None:
         p.add_argument("path")
         p.add_argument("symbol", help="name, Class.method, qualified name or path::qualified")
         p.add_argument("--min-tier", choices=TIER_CHOICES, default="uncertain")
+        p.add_argument(
+            "--no-tests", action="store_true", help="leave out test code (default: kept, marked)"
+        )
         p.add_argument("--json", action="store_true", help="one JSON object on stdout")
         common(p)
         p.set_defaults(run=_graph_errors(run))

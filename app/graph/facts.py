@@ -7,11 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.models import CallSite, Import, Inheritance, ParsedFile, Symbol
+from app.parse.calls import has_calls
 
 
 def symbol_id(path: str, qualified: str) -> str:
     """`path::Class.method`; `path::` stands for a file's module-level code."""
     return f"{path}::{qualified}"
+
+
+def keeps_facts(parsed: ParsedFile) -> bool:
+    """Whether the graph keeps a parsed file: every file of a language it reads calls in, since
+    a barrel of re-exports or an empty `__init__.py` still names a module of the project."""
+    return bool(parsed.symbols or parsed.calls or parsed.imports) or has_calls(parsed.language)
 
 
 def split_id(sid: str) -> tuple[str, str]:

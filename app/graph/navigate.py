@@ -33,6 +33,7 @@ class CallEntry:
     line: int
     rule: str
     call_path: str  # the file the call is in (the caller's)
+    test: bool = False  # the other end (the caller, or the callee) is test code
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +45,7 @@ class CallEntry:
             "confidence": self.confidence,
             "line": self.line,
             "rule": self.rule,
+            "test": self.test,
         }
 
 
@@ -51,8 +53,9 @@ class CallEntry:
 class CallsAnswer:
     symbol: str  # the qualified name asked about
     path: str
-    entries: tuple[CallEntry, ...]  # most confident first
+    entries: tuple[CallEntry, ...]  # by tier; in a tier, code before tests, most confident first
     unresolved: tuple[dict[str, Any], ...]
+    hidden_tests: int = 0  # entries left out because they are test code
 
     def by_tier(self) -> dict[str, list[CallEntry]]:
         groups: dict[str, list[CallEntry]] = {tier: [] for tier in TIERS}
@@ -136,40 +139,49 @@ class GraphView:
         start, end = (row["start_line"], row["end_line"]) if row else (1, 1)
         return CallEntry(
             path, start, end, qualified or MODULE_SYMBOL, tier_of(edge["confidence"]),
-            edge["confidence"], edge["line"], edge["rule"], edge["path"],
+            edge["confidence"], edge["line"], edge["rule"], edge["path"], is_test_path(path),
         )  # fmt: skip
 
     def _answer(
         self, sid: str, edges: list[dict[str, Any]], other: str, unresolved: list[dict[str, Any]],
-        min_tier: str,
+        min_tier: str, include_tests: bool,
     ) -> CallsAnswer:  # fmt: skip
         floor = tier_floor(min_tier)
         entries = sorted(
             (self._entry(e[other], e) for e in edges if e["confidence"] >= floor),
-            key=lambda c: (-c.confidence, c.call_path, c.line, c.symbol),
+            key=lambda c: (TIERS.index(c.tier), c.test, -c.confidence, c.call_path, c.line),
         )
+        hidden = 0 if include_tests else sum(e.test for e in entries)
+        if not include_tests:
+            entries = [e for e in entries if not e.test]
+            unresolved = [u for u in unresolved if not is_test_path(u["path"])]
         loose = [
             {"path": u["path"], "line": u["line"], "callee": u["callee_text"], "reason": u["rule"],
              "caller": split_id(u["caller"])[1] or MODULE_SYMBOL}
             for u in sorted(unresolved, key=lambda u: (u["path"], u["line"]))[:MAX_UNRESOLVED]
         ]  # fmt: skip
         path, qualified = split_id(sid)
-        return CallsAnswer(qualified, path, tuple(entries), tuple(loose))
+        return CallsAnswer(qualified, path, tuple(entries), tuple(loose), hidden)
 
-    def callers(self, query: str, min_tier: str = "uncertain") -> CallsAnswer:
-        """Who calls it; `unresolved` lists calls of the same name nothing resolved."""
+    def callers(
+        self, query: str, min_tier: str = "uncertain", *, include_tests: bool = True
+    ) -> CallsAnswer:
+        """Who calls it; `unresolved` lists calls of the same name nothing resolved. Test
+        callers are kept unless `include_tests` is False (each entry says whether it is one)."""
         sid = self.find(query)
         name = self.symbols[sid]["name"]
-        return self._answer(
-            sid, self.incoming.get(sid, []), "caller", self.unresolved_named.get(name, []), min_tier
-        )
+        unresolved = self.unresolved_named.get(name, [])
+        incoming = self.incoming.get(sid, [])
+        return self._answer(sid, incoming, "caller", unresolved, min_tier, include_tests)
 
-    def callees(self, query: str, min_tier: str = "uncertain") -> CallsAnswer:
+    def callees(
+        self, query: str, min_tier: str = "uncertain", *, include_tests: bool = True
+    ) -> CallsAnswer:
         """What it calls; `unresolved` lists its calls that resolve to nothing in the project."""
         sid = self.find(query)
-        return self._answer(
-            sid, self.outgoing.get(sid, []), "callee", self.unresolved_from.get(sid, []), min_tier
-        )
+        unresolved = self.unresolved_from.get(sid, [])
+        outgoing = self.outgoing.get(sid, [])
+        return self._answer(sid, outgoing, "callee", unresolved, min_tier, include_tests)
 
     def hotspots(
         self, n: int = 20, *, include_tests: bool = False, min_tier: str = "probable"

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.parse.calls import TRUNCATED
+from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -37,6 +37,8 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 # Languages whose files share one namespace per directory (package), or whose bare calls
 # inside a class may mean `this.`.
 PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift", "rust"})
+# Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
+NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
 _JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _JS = frozenset({"javascript", "typescript", "tsx"})
@@ -65,6 +67,8 @@ class Resolver:
         self.dir_top: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.free: dict[str, list[str]] = defaultdict(list)
         self.methods: dict[str, list[str]] = defaultdict(list)
+        # (language, App.Models.Widget) -> ids
+        self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
@@ -89,6 +93,8 @@ class Resolver:
                 self.free[s.name].append(sid)
                 if not s.parent or lang in PACKAGE_LANGUAGES:
                     self.dir_top[_dir(path)][s.name].append(sid)
+                if lang in NAMESPACE_LANGUAGES:
+                    self.namespaced[(lang, s.qualified_name)].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
             if s.kind in CLASS_KINDS:
@@ -105,7 +111,11 @@ class Resolver:
                 parts.pop()
             for i in range(len(parts)):
                 self.py_modules[".".join(parts[i:])].append(path)
-        elif lang in ("go", "java"):  # every tail of the folder: src/demo/shapes ~ demo.shapes
+        elif lang in (
+            "go",
+            "java",
+            "kotlin",
+        ):  # every tail of the folder: src/demo/shapes ~ demo.shapes
             parts = _dir(path).split("/") if _dir(path) else [""]
             for i in range(len(parts)):
                 self.go_dirs["/".join(parts[i:])].append(path)
@@ -143,7 +153,7 @@ class Resolver:
         if lang == "rust":
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
-        if lang in ("go", "java"):
+        if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
                 if found := self.go_dirs.get("/".join(parts[i:])):
@@ -168,6 +178,58 @@ class Resolver:
                         found, _ = self._top(target, name if star else imp.name, hops + 1)
                         if found:
                             return found, "re-export"
+        return [], ""
+
+    def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
+        """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,
+        object or class."""
+        for sid in self._top(paths, imported)[0]:
+            sym = self.symbols[sid]
+            if ids := self.members.get(
+                (_scope(sym.path, sym.language), sym.qualified_name), {}
+            ).get(name):
+                return ids
+        return []
+
+    def _namespace(self, paths: Iterable[str], name: str, hops: int = 0) -> list[str] | None:
+        """The module a barrel re-exports under one name (`export * as name from`)."""
+        for p in paths:
+            facts = self.files[p]
+            for imp in facts.imports:
+                if imp.alias == name and not imp.name:
+                    return self.module_files(facts, imp.module)
+                if imp.name == "*" and hops < MAX_REEXPORT_HOPS:
+                    target = self.module_files(facts, imp.module)
+                    if (
+                        target
+                        and p not in target
+                        and (found := self._namespace(target, name, hops + 1))
+                    ):
+                        return found
+        return None
+
+    def _namespaced(self, facts: FileFacts, caller: str, name: str, types_only: bool) -> Result:
+        """C#/PHP: a name imported from a namespace of the project (`using App.Models;`,
+        `use App\\Models\\Widget;`), or one of the namespaces the caller is in."""
+        ids: list[str] = []
+        lang = facts.language
+        for imp in facts.imports:
+            if imp.name == "*":
+                ids = self.namespaced.get((lang, f"{imp.module}.{name}"), [])
+            elif imp.alias == name and imp.name:
+                ids = self.namespaced.get((lang, f"{imp.module}.{imp.name}"), [])
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
+                return ids, "import"
+        parts = caller.split(".") if caller else []
+        while parts:
+            parts.pop()
+            ids = self.namespaced.get((lang, ".".join([*parts, name])), []) if parts else []
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
+                return ids, "same-package"
         return [], ""
 
     # -- classes -----------------------------------------------------------------------------
@@ -252,6 +314,10 @@ class Resolver:
             if ids := scoped.get((qualified, name)):
                 return ids, "local-scope"
             qualified = sym.parent
+        if facts.language in NAMESPACE_LANGUAGES:
+            ids, rule = self._namespaced(facts, caller, name, types_only)
+            if ids:
+                return ids, rule
         for imp in facts.imports:
             if imp.alias == name and imp.name:
                 target = self.module_files(facts, imp.module)
@@ -305,6 +371,8 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        if call.receiver_type == PARAMETER:
+            return [], "", f"call of the parameter {name}: whatever the caller passes"
         lang = facts.language
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
@@ -328,6 +396,8 @@ class Resolver:
                     return ids, "typed-receiver", ""
                 if not outside:
                     return [], "", f"no method {name} on {call.receiver_type}"
+            elif call.receiver_type in BUILTIN_TYPES.get(lang, ()):
+                return [], "", f"builtin receiver: {call.receiver_type}"
             elif self._is_external(facts, call.receiver_type):
                 return [], "", f"method of {call.receiver_type}, a type outside the project"
         head = receiver.split(".", 1)[0]
@@ -335,6 +405,11 @@ class Resolver:
             if imp.name and imp.alias == receiver and lang == "python":
                 dots = imp.module if not imp.module.strip(".") else imp.module + "."
                 target = self.module_files(facts, dots + imp.name)
+            elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
+                files = self.module_files(facts, imp.module) or []
+                target = self._namespace(files, imp.name)
+                if target is None and (ids := self._imported_member(files, imp.name, name)):
+                    return ids, "class-member", ""
             elif not imp.name and imp.alias in (receiver, head):
                 target = self.module_files(facts, imp.module)
                 if target is None:
@@ -354,7 +429,12 @@ class Resolver:
                 return ids, "class-member", ""
             if not keys and receiver.isidentifier():
                 return [], "", f"{receiver} is not a type defined in the project"
+        if self._is_external(facts, receiver):  # `from lib import client; client.get()`
+            head = receiver.split(".", 1)[0]
+            return [], "", f"method of {head}, imported from outside the project"
         candidates = self.methods.get(name, [])
+        if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
+            return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"

@@ -200,8 +200,11 @@ def _tree_sitter(
             Symbol(d.name, d.kind, d.qualified, path, d.core_line, d.end_line, d.parent, language)
             for d in found.definitions
         )
+    # A file without definitions still matters: a barrel re-exports, a script calls.
     imports, calls, bases = (
-        _graph_facts(language, tree.root_node, found) if symbols else ((), (), ())
+        _graph_facts(language, tree.root_node, found)
+        if language not in DATA_LANGUAGES
+        else ((), (), ())
     )
     return ParsedFile(path, language, tuple(chunks), symbols, "tree-sitter", imports, calls, bases)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.core.settings import Settings
 from app.graph.build import update_graph
-from app.graph.facts import FileFacts
+from app.graph.facts import FileFacts, keeps_facts
 from app.indexer.chunk import parse_file
 from app.indexer.walk import read_source
 from app.store.store import Store
@@ -30,7 +30,7 @@ def facts_from_disk(
         if text is None:
             continue
         parsed = parse_file(path, text, max_chunk_lines=settings.max_chunk_lines)
-        if parsed.symbols or parsed.calls:
+        if keeps_facts(parsed):
             out[path] = FileFacts.from_parsed(parsed)
     return out
 

@@ -17,7 +17,7 @@ from app.core.models import SkippedFile
 from app.core.paths import index_folders
 from app.core.settings import Settings
 from app.graph.build import GraphStopped
-from app.graph.facts import FileFacts
+from app.graph.facts import FileFacts, keeps_facts
 from app.indexer.chunk import parse_file
 from app.indexer.gitinfo import head_commit
 from app.indexer.graph_step import catch_up_graph
@@ -325,7 +325,7 @@ def _write_changes(
         parsed = parse_file(walked_file.path, text, max_chunk_lines=settings.max_chunk_lines)
         replaced.add(walked_file.path)
         parsed_paths.add(walked_file.path)
-        if parsed.symbols or parsed.calls:
+        if keeps_facts(parsed):
             graph_facts[walked_file.path] = FileFacts.from_parsed(parsed)
         pending_rows.extend(chunk_row(chunk, max_chars) for chunk in parsed.chunks)
         pending_files.append(

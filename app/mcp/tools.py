@@ -13,7 +13,6 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from app.contracts import answer_json, calls_json, json_text, search_json
-from app.core.paths import is_test_path
 from app.mcp.served import Served, confine
 
 Repo = Annotated[
@@ -121,11 +120,8 @@ def _calls(served: Served, direction: str) -> Callable[..., CallToolResult]:
         repo: Repo = None,
     ) -> CallToolResult:
         _, service = served.pick(repo)
-        answer = getattr(service, direction)(symbol, min_tier)
-        payload = calls_json(answer, direction)
-        if not include_tests:
-            payload[direction] = [e for e in payload[direction] if not is_test_path(e["path"])]
-        return _result(payload)
+        answer = getattr(service, direction)(symbol, min_tier, include_tests=include_tests)
+        return _result(calls_json(answer, direction))
 
     calls.__name__ = direction
     calls.__doc__ = (

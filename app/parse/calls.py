@@ -11,7 +11,7 @@ from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
 from app.core.models import CallSite, Import, Inheritance
-from app.parse.definitions import Found, node_text
+from app.parse.definitions import CLASS_LIKE, Found, node_text
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
@@ -31,8 +31,72 @@ _DEFAULT_SELF = {"this"}
 # Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
 _DECLARED_TYPES = frozenset({"go", "java", "rust"})
 _SUPER = {"super", "base", "parent", "super()"}
+# Types of the language itself: a receiver of one calls no project method (unless the project
+# defines a class of that name, which the resolver checks first).
+_JS_BUILTINS = frozenset(
+    {"Array", "ReadonlyArray", "Object", "String", "Number", "Map", "Set", "WeakMap", "WeakSet",
+     "Record", "Promise", "RegExp", "Date"}
+)  # fmt: skip
+BUILTIN_TYPES: dict[str, frozenset[str]] = {
+    "python": frozenset(
+        {"dict", "list", "str", "set", "tuple", "frozenset", "bytes", "bytearray", "Dict", "List",
+         "Set", "Tuple", "FrozenSet", "Mapping", "MutableMapping", "Sequence", "MutableSequence",
+         "AbstractSet", "MutableSet", "OrderedDict", "defaultdict", "Counter", "deque"}
+    ),
+    "javascript": _JS_BUILTINS,
+    "typescript": _JS_BUILTINS,
+    "tsx": _JS_BUILTINS,
+    "java": frozenset(
+        {"String", "StringBuilder", "List", "ArrayList", "LinkedList", "Map", "HashMap",
+         "LinkedHashMap", "TreeMap", "Set", "HashSet", "TreeSet", "Collection", "Optional",
+         "Object", "Integer", "Long"}
+    ),
+    "rust": frozenset(
+        {"String", "str", "Vec", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque",
+         "Option", "Result"}
+    ),
+}  # fmt: skip
+# Methods of those types: a call of one on a receiver of unknown type is no evidence for the
+# one project method of that name.
+_JS_METHODS = frozenset(
+    {"toString", "valueOf", "then", "catch", "finally", "push", "pop", "shift", "unshift",
+     "slice", "splice", "map", "filter", "forEach", "reduce", "some", "every", "find", "includes",
+     "indexOf", "join", "concat", "keys", "values", "entries", "get", "set", "has", "add",
+     "delete", "clear", "split", "replace", "trim", "startsWith", "endsWith", "toLowerCase",
+     "toUpperCase", "match", "test", "call", "apply", "bind"}
+)  # fmt: skip
+BUILTIN_METHODS: dict[str, frozenset[str]] = {
+    "python": frozenset(
+        {"get", "items", "keys", "values", "update", "pop", "setdefault", "append", "extend",
+         "insert", "remove", "index", "count", "sort", "copy", "clear", "add", "discard", "join",
+         "split", "strip", "lstrip", "rstrip", "replace", "format", "startswith", "endswith",
+         "lower", "upper", "encode", "decode"}
+    ),
+    "javascript": _JS_METHODS,
+    "typescript": _JS_METHODS,
+    "tsx": _JS_METHODS,
+}  # fmt: skip
+# Literal nodes (and splat parameters) by the builtin type they make.
+_LITERALS = {
+    "dictionary": "dict", "dictionary_comprehension": "dict", "dictionary_splat_pattern": "dict",
+    "list": "list", "list_comprehension": "list", "set": "set", "set_comprehension": "set",
+    "string": "str", "concatenated_string": "str", "tuple": "tuple",
+    "list_splat_pattern": "tuple",
+}  # fmt: skip
+_JS_LITERALS = {
+    "array": "Array", "object": "Object", "string": "String", "template_string": "String",
+    "array_type": "Array", "regex": "RegExp", "rest_pattern": "Array",
+}  # fmt: skip
+_TS_PREDEFINED = {"string": "String", "number": "Number"}
+# A bound variable whose value is another name (`step = self.tracker.step`) is stored with
+# this mark before the aliased text, so a bare call of the variable means a call of that.
+ALIAS = "="
+# The receiver type of a bare call of a parameter: no definition of that name is meant.
+PARAMETER = "(parameter)"
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
+_DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
+_SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
 @cache
@@ -54,6 +118,36 @@ def _clean(text: str) -> str:
     while prev != text:
         prev, text = text, _GENERICS.sub("", text)
     return _SPACE.sub("", text)[:_TEXT_CHARS]
+
+
+def _literal_type(language: str, node: Node) -> str:
+    """The builtin type a literal node (or a `*args` / `**kwargs` parameter) makes, or ""."""
+    if language == "python":
+        return _LITERALS.get(node.type, "")
+    if language in ("javascript", "typescript", "tsx"):
+        if node.type == "predefined_type":
+            return _TS_PREDEFINED.get(node_text(node), "")
+        return _JS_LITERALS.get(node.type, "")
+    return ""
+
+
+def _bound(language: str, captures: dict[str, list[Node]]) -> str:
+    """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
+    if literal := captures.get("literal"):
+        return _literal_type(language, literal[0])
+    if alias := captures.get("alias"):
+        return ALIAS + _clean(node_text(alias[0]))
+    written = node_text(captures["type"][0])
+    type_text = _clean(written).lstrip("*&").replace("::", ".")
+    if language == "rust":
+        type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
+    if language == "python" and any(c in written for c in "[|"):
+        return ""  # Optional[T], A | B: no single class to claim
+    if type_text in BUILTIN_TYPES.get(language, ()):
+        return type_text
+    if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
+        return type_text
+    return ""
 
 
 def _receiver(language: str, text: str, self_name: str) -> str:
@@ -83,35 +177,33 @@ def extract(
     if query is None:
         return (), (), ()
     by_core = {(d.core.start_byte, d.core.type): d for d in found.definitions}
-    raw: dict[tuple[int, int], tuple[int, int, str, str]] = {}  # call range -> (rank, ...)
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]] = {}  # call range -> (rank, ...)
     import_nodes: list[Node] = []
     bases: list[Inheritance] = []
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
+    params: list[tuple[int, str]] = []  # (where, parameter name)
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             node = call[0]
             if callee := captures.get("callee"):
                 recv = captures.get("receiver")
-                rank, name, receiver = 0, _clean(node_text(callee[0])), ""
+                rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
                 if recv:
                     receiver = _clean(node_text(recv[0]))
+                    literal = _literal_type(language, recv[0])  # `", ".join(...)`
             elif dynamic := captures.get("dynamic"):
                 # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
-                rank, name, receiver = 1, "", _clean(node_text(dynamic[0]))
+                rank, name, receiver, literal = 1, "", _clean(node_text(dynamic[0])), ""
             else:
                 continue
             key = (node.start_byte, node.end_byte)
             if key not in raw or rank < raw[key][0]:
-                raw[key] = (rank, node.start_point.row + 1, name, receiver)
+                raw[key] = (rank, node.start_point.row + 1, name, receiver, literal)
         elif (bind := captures.get("bind")) and (var := captures.get("var")):
-            written = node_text(captures["type"][0])
-            type_text = _clean(written).lstrip("*&").replace("::", ".")
-            if language == "rust":
-                type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
-            if language == "python" and any(c in written for c in "[|"):
-                continue  # Optional[T], A | B: no single class to claim
-            if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
-                binds.append((bind[0].start_byte, node_text(var[0]), type_text))
+            if said := _bound(language, captures):
+                binds.append((bind[0].start_byte, node_text(var[0]), said))
+        elif param := captures.get("param"):
+            params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
         elif (cls := captures.get("class")) and (base := captures.get("base")):
@@ -119,37 +211,53 @@ def extract(
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
-    calls = _attribute(language, raw, found, binds)
+    calls = _attribute(language, raw, found, binds, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     return imports, calls, tuple(dict.fromkeys(bases))
 
 
 def _attribute(
     language: str,
-    raw: dict[tuple[int, int], tuple[int, int, str, str]],
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
     found: Found,
     binds: list[tuple[int, str, str]],
+    params: list[tuple[int, str]],
 ) -> tuple[CallSite, ...]:
     """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
-    and the receiver's type when a binding in an enclosing definition names it."""
+    and the receiver's type when a binding in an enclosing definition names it; a bare call
+    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
+    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
+    for stack, param in _sweep(defs, sorted(params)):
+        if stack:
+            parameters.setdefault(id(stack[-1]), set()).add(param)
     types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
-        scope = types.setdefault(id(stack[-1]) if stack else 0, {})
+        where = stack
+        if "." in var:  # `self.client = Client()`: known to every method of the class
+            where = [d for d in stack if d.kind in CLASS_LIKE][-1:]
+            if not where:
+                continue
+        scope = types.setdefault(id(where[-1]) if where else 0, {})
         if scope.get(var, type_text) != type_text:
             type_text = ""  # rebound to another type: no claim
         scope[var] = type_text
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
-    for stack, (_, line, name, receiver) in _sweep(defs, limited):
+    for stack, (_, line, name, receiver, literal) in _sweep(defs, limited):
         caller = stack[-1] if stack else None
-        receiver_type = ""
-        if receiver and name and receiver.isidentifier():
-            for scope_key in [*(id(d) for d in reversed(stack)), 0]:
-                if receiver in types.get(scope_key, {}):
-                    receiver_type = types[scope_key][receiver]
-                    break
+        receiver_type = literal
+        scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
+        if name and not receiver:
+            said = next((scope[name] for scope in scopes if name in scope), "")
+            if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
+                receiver, _, name = said[len(ALIAS) :].rpartition(".")
+            elif any(name in parameters.get(id(d), ()) for d in stack):
+                receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
+        if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
+            said = next((scope[receiver] for scope in scopes if receiver in scope), "")
+            receiver_type = "" if said.startswith(ALIAS) else said
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
             self_name = _go_receiver_name(caller.core)
@@ -180,7 +288,11 @@ def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list
 # -- imports: the statement's text, read per language ----------------------------------------
 _PY_FROM = re.compile(r"from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
 _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
-_JS_REQUIRE = re.compile(r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]""", re.S)
+# `export * from "m"`, `export * as ns from "m"`, `export { a, b as c } from "m"`.
+_JS_REEXPORT = re.compile(r"""^\s*export\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+_JS_REQUIRE = re.compile(
+    r"""(?:const|let|var)\s+(.+?)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)(?:\s*\.\s*(\w+))?""", re.S
+)
 _GO_SPEC = re.compile(r"""^\s*([\w.]+\s+)?"([^"]+)"$""")
 
 
@@ -220,6 +332,15 @@ def parse_import(language: str, node: Node) -> list[Import]:
         body = body.removeprefix("static").strip()
         module, _, name = body.rpartition(".")
         return [Import(module, name, name, line)]
+    if language == "kotlin":  # import a.b.C, import a.b.*, import a.b.C as D
+        body = _SPACE.sub(" ", text.removeprefix("import")).strip()
+        path, _, alias = body.partition(" as ")
+        module, _, name = path.replace(" ", "").rpartition(".")
+        return [Import(module, name, alias.strip() or name, line)]
+    if language == "csharp":
+        return _csharp_using(text, line)
+    if language == "php":
+        return _php_use(text, line)
     if language == "rust":
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
@@ -227,7 +348,50 @@ def parse_import(language: str, node: Node) -> list[Import]:
     return []
 
 
+def _csharp_using(text: str, line: int) -> list[Import]:
+    """`using A.B;` brings in every name of A.B (`*`); `using W = A.B.Widget;` one, renamed."""
+    body = re.sub(r"^\s*(global\s+)?using\s+(static\s+)?", "", text).rstrip().rstrip(";")
+    alias, _, target = body.rpartition("=")
+    target = _SPACE.sub("", _GENERICS.sub("", target))
+    if not alias.strip():
+        return [Import(target, "*", "*", line)]
+    module, _, name = target.rpartition(".")
+    return [Import(module, name, alias.strip(), line)]
+
+
+def _php_use(text: str, line: int) -> list[Import]:
+    """`use App\\Models\\Widget;`, `... as W`, `use App\\Models\\{A, B as C};` (dots for `\\`)."""
+    body = re.sub(r"^\s*use\s+(function\s+|const\s+)?", "", text).rstrip().rstrip(";")
+    body = body.replace("\\", ".").strip(".")
+    prefix, _, group = body.partition("{")
+    parts = group.rstrip("} ").split(",") if group else [body]
+    out = []
+    for part in parts:
+        path, _, alias = part.strip().partition(" as ")
+        full = (prefix + path.strip()).strip(".") if group else path.strip()
+        module, _, name = full.rpartition(".")
+        if name:
+            out.append(Import(module, name, alias.strip() or name, line))
+    return out
+
+
+def _js_reexport(text: str, line: int) -> list[Import]:
+    """A barrel's re-exports, as the imports the resolver follows through it (`*` for all)."""
+    m = _JS_REEXPORT.match(text)
+    if m is None:
+        return []
+    clause, module = m.group(1).strip(), m.group(2)
+    if clause == "*":
+        return [Import(module, "*", "*", line)]
+    if clause.startswith("*"):  # export * as ns: the module under one name
+        return [Import(module, "", clause.split(" as ")[-1].strip(), line)]
+    inner = clause.strip("{} ").replace("type ", "")
+    return [Import(module, name, alias, line) for name, alias in _names(inner, " as ")]
+
+
 def _js_import(text: str, line: int) -> list[Import]:
+    if text.lstrip().startswith("export"):
+        return _js_reexport(text, line)
     if m := _JS_FROM.match(text):
         clause, module = m.group(1), m.group(2)
     elif m := _JS_REQUIRE.search(text):
@@ -235,6 +399,8 @@ def _js_import(text: str, line: int) -> list[Import]:
         if clause.startswith("{"):
             inner = clause.strip("{} ")
             return [Import(module, n, a, line) for n, a in _names(inner, ":")]
+        if member := m.group(3):  # var f = require('./utils').f
+            return [Import(module, member, clause.strip(), line)]
         return [Import(module, "", clause.strip(), line)]
     else:
         return []

@@ -62,6 +62,7 @@ _FIRST_LINE_SIGNATURE = frozenset({"ruby", "lua", "bash"})
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _STRING_PREFIX = re.compile(r"^[rRbBuUfF]*('''|\"\"\"|'|\")")
 _NAME_CHARS = 120
+_PY_OVERLOAD = re.compile(r"@\s*(?:[\w.]+\.)?overload")
 
 _local = threading.local()  # parsers are not thread-safe; one per thread and language
 
@@ -250,8 +251,20 @@ def _make(
     )  # fmt: skip
 
 
+def _python_overload(core: Node) -> bool:
+    """An `@overload` / `@typing.overload` stub: a signature whose implementation follows."""
+    parent = core.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    return any(
+        c.type == "decorator" and _PY_OVERLOAD.fullmatch(node_text(c).strip())
+        for c in parent.named_children
+    )
+
+
 def _fold_overloads(items: list[Definition]) -> list[Definition]:
-    """TS overload signatures right before their implementation join its chunk."""
+    """Overload signatures (TS, Python stubs) right before their implementation join its
+    chunk; the implementation alone is the definition callers reach."""
     out: list[Definition] = []
     pending: list[Definition] = []
     for item in items:
@@ -321,6 +334,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
             continue
         if language in DATA_LANGUAGES and d.end_line == d.start_line:
             continue  # one-line keys are plain values: glue
+        if language == "python" and d.kind == "function" and _python_overload(d.core):
+            d.kind = "overload"
         key = (d.start_byte, d.end_byte)
         if key not in by_range or pattern < by_range[key][0]:  # earlier patterns are specific
             by_range[key] = (pattern, d)

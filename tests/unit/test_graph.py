@@ -179,8 +179,10 @@ def test_callers_json_contract_and_errors(
     assert payload["symbol"] == "Base.save"
     assert payload["callers"] == [
         {"path": "pkg/shapes.py", "start_line": 22, "end_line": 24, "symbol": "Square.describe",
-         "tier": "certain", "confidence": 0.95, "line": 23, "rule": "self-method"}
+         "tier": "certain", "confidence": 0.95, "line": 23, "rule": "self-method",
+         "test": False}
     ]  # fmt: skip
+    assert payload["hidden_tests"] == 0
     assert payload["unresolved"] == []
 
     args = ["callees", str(repo), "pkg/app.py::main", "--json", "--index-dir", index_dir]
@@ -202,6 +204,45 @@ def test_callers_json_contract_and_errors(
     assert main(["symbols", str(repo), "squar", "--json", "--index-dir", index_dir]) == 0
     found = json.loads(capsys.readouterr().out)["symbols"]
     assert found[0]["symbol"] in ("square", "Square")
+
+
+def test_test_callers_are_marked_listed_last_and_can_be_hidden(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    files = {
+        "app/core.py": "def send(x):\n    return x\n\n\ndef client():\n    return send(1)\n",
+        "tests/test_core.py": (
+            "from app.core import send\n\n\ndef test_send():\n    send(1)\n    send(2)\n"
+        ),
+    }
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    index_dir = str(settings.index_dir)
+    assert main(["index", str(repo), "--no-vectors", "-q", "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["callers", str(repo), "send", "--json", "--index-dir", index_dir]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    marks = [(c["symbol"], c["test"]) for c in payload["callers"]]
+    assert marks == [("client", False), ("test_send", True), ("test_send", True)]
+    assert payload["hidden_tests"] == 0
+    args = ["callers", str(repo), "send", "--no-tests", "--index-dir", index_dir]
+    assert main([*args, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [c["symbol"] for c in payload["callers"]] == ["client"]
+    assert payload["hidden_tests"] == 2
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "2 more in test code, left out by --no-tests" in text and "test_send" not in text
+    assert main(["callers", str(repo), "send", "--index-dir", index_dir]) == 0
+    assert "[test]" in capsys.readouterr().out
+    # Hotspots leave test code out unless asked for it.
+    assert main(["hotspots", str(repo), "--json", "--index-dir", index_dir]) == 0
+    hot = [h["symbol"] for h in json.loads(capsys.readouterr().out)["hotspots"]]
+    assert "test_send" not in hot and "send" in hot
+    assert main(["hotspots", str(repo), "--json", "--tests", "--index-dir", index_dir]) == 0
+    assert "test_send" in [h["symbol"] for h in json.loads(capsys.readouterr().out)["hotspots"]]
 
 
 @pytest.mark.parametrize(

@@ -6,3 +6,7 @@
 (object_creation_expression type: (identifier) @callee) @call
 (using_directive) @import
 (class_declaration (base_list (_) @base)) @class
+; Local types: `Widget w = ...`, `var w = new Widget()`, parameters.
+(variable_declaration type: (identifier) @type (variable_declarator name: (identifier) @var)) @bind
+(variable_declarator name: (identifier) @var (object_creation_expression type: (identifier) @type)) @bind
+(parameter type: (identifier) @type name: (identifier) @var) @bind

@@ -7,6 +7,7 @@
 (new_expression constructor: (member_expression object: (_) @receiver
   property: (property_identifier) @callee)) @call
 (import_statement) @import
+(export_statement source: (_)) @import
 (lexical_declaration (variable_declarator value: (call_expression
   function: (identifier) @_require (#eq? @_require "require")))) @import
 (variable_declaration (variable_declarator value: (call_expression
@@ -14,3 +15,19 @@
 (class_declaration (class_heritage (_) @base)) @class
 ; Local types: `const c = new Client()`.
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
+; Builtin values (`const a = []`, `...args`) and local aliases (`const f = mod.func`).
+(variable_declarator name: (identifier) @var
+  value: [(array) (object) (string) (template_string) (regex)] @literal) @bind
+(formal_parameters (rest_pattern (identifier) @var) @literal @bind)
+(variable_declarator name: (identifier) @var value: (member_expression) @alias) @bind
+; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
+  right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
+; `var f = require('./utils').f`: one name of a module.
+(lexical_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
+(variable_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
+; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
+(formal_parameters (identifier) @param)
+(formal_parameters (assignment_pattern left: (identifier) @param))

@@ -2,3 +2,7 @@
 (call_expression (simple_identifier) @callee) @call
 (call_expression (navigation_expression (_) @receiver
   (navigation_suffix (simple_identifier) @callee))) @call
+(import_header) @import
+; Local types: `val c = Calc()` (a capitalised constructor).
+(property_declaration (variable_declaration (simple_identifier) @var)
+  (call_expression (simple_identifier) @type)) @bind

@@ -5,3 +5,7 @@
 (scoped_call_expression scope: (_) @receiver name: (name) @callee) @call
 (object_creation_expression (name) @callee) @call
 (class_declaration (base_clause (name) @base)) @class
+(namespace_use_declaration) @import
+; Local types: `$w = new Widget()`, `function f(Widget $w)`.
+(assignment_expression left: (variable_name) @var right: (object_creation_expression (name) @type)) @bind
+(simple_parameter type: (named_type (name) @type) name: (variable_name) @var) @bind

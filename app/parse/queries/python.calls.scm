@@ -11,3 +11,19 @@
   alias: (as_pattern_target (identifier) @var))) @bind
 (typed_parameter (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
 (typed_default_parameter name: (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
+(typed_parameter (identifier) @var type: (type (generic_type (identifier) @type))) @bind
+(typed_default_parameter name: (identifier) @var type: (type (generic_type (identifier) @type))) @bind
+; Builtin values (`d = {}`, `*args`, `**kwargs`) and local aliases (`step = self.tracker.step`).
+(assignment left: (identifier) @var right: [(dictionary) (dictionary_comprehension) (list)
+  (list_comprehension) (set) (set_comprehension) (string) (concatenated_string) (tuple)] @literal) @bind
+(dictionary_splat_pattern (identifier) @var) @literal @bind
+(list_splat_pattern (identifier) @var) @literal @bind
+(assignment left: (identifier) @var right: (attribute) @alias) @bind
+; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
+  right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
+; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
+(parameters (identifier) @param)
+(parameters (typed_parameter (identifier) @param))
+(parameters (default_parameter name: (identifier) @param))
+(parameters (typed_default_parameter name: (identifier) @param))

@@ -7,6 +7,7 @@
 (new_expression constructor: (member_expression object: (_) @receiver
   property: (property_identifier) @callee)) @call
 (import_statement) @import
+(export_statement source: (_)) @import
 (lexical_declaration (variable_declarator value: (call_expression
   function: (identifier) @_require (#eq? @_require "require")))) @import
 (class_declaration (class_heritage (extends_clause value: (_) @base))) @class
@@ -18,3 +19,27 @@
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
 (required_parameter pattern: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
 (variable_declarator name: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
+; Builtin values (`const a = []`, `...args`) and local aliases (`const f = mod.func`).
+(variable_declarator name: (identifier) @var
+  value: [(array) (object) (string) (template_string) (regex)] @literal) @bind
+(variable_declarator name: (identifier) @var value: (member_expression) @alias) @bind
+(required_parameter pattern: (rest_pattern (identifier) @var) @literal) @bind
+(required_parameter pattern: (identifier) @var
+  type: (type_annotation [(array_type) (predefined_type)] @literal)) @bind
+(optional_parameter pattern: (identifier) @var
+  type: (type_annotation [(array_type) (predefined_type)] @literal)) @bind
+(variable_declarator name: (identifier) @var
+  type: (type_annotation [(array_type) (predefined_type)] @literal)) @bind
+(required_parameter pattern: (identifier) @var
+  type: (type_annotation (generic_type name: (type_identifier) @type))) @bind
+; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
+  right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
+; `var f = require('./utils').f`: one name of a module.
+(lexical_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
+(variable_declaration (variable_declarator value: (member_expression object: (call_expression
+  function: (identifier) @_require (#eq? @_require "require"))))) @import
+; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
+(required_parameter pattern: (identifier) @param)
+(optional_parameter pattern: (identifier) @param)

@@ -1,0 +1,420 @@
+"""`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
+resolver (jedi, the TypeScript language service) where each goes, and score our edges by tier."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.core.literal import literal
+from app.core.models import TIERS, tier_of
+
+# Our index's languages each oracle reads.
+ORACLE_LANGUAGES = {
+    "python": frozenset({"python"}),
+    "typescript": frozenset({"typescript", "tsx"}),
+    "javascript": frozenset({"javascript"}),
+}
+# tree-sitter call nodes and the child naming what is called.
+_CALL_NODES = {
+    "python": {"call": "function"},
+    "js": {"call_expression": "function", "new_expression": "constructor"},
+}
+_MEMBER_NAME = {"attribute": "attribute", "member_expression": "property"}
+# A constructor stands for its class: an edge to either one is the same target.
+_CONSTRUCTORS = ("__init__", "constructor", "__new__")
+EXAMPLES = 8  # wrong edges and false reasons shown per kind
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One call: the line our graph records it on (the call's first line) and where its
+    called name stands (1-based line, 0-based column), which is what the oracle is asked."""
+
+    path: str
+    line: int
+    name_line: int
+    name_column: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A definition the oracle names: `path` relative to the root, "" outside the project."""
+
+    path: str
+    line: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class OurCall:
+    """What our graph says of one site: its edges (callee id, confidence, rule) or why none."""
+
+    edges: tuple[tuple[str, float, str], ...] = ()
+    reason: str = ""  # the unresolved reason; "" with no edges: the call was never extracted
+
+
+# -- sampling ---------------------------------------------------------------------------------
+def call_sites(path: str, text: str, language: str) -> list[Site]:
+    """Every call in a file whose callee is a name (`f()`, `a.b.f()`, `new F()`), found with
+    tree-sitter independently of our own queries, so calls those miss count as misses."""
+    from tree_sitter_language_pack import get_parser
+
+    from app.parse.languages import grammar_for
+
+    grammar = grammar_for(language)
+    if grammar is None:
+        return []
+    data = text.encode("utf-8", "surrogateescape")
+    tree = get_parser(grammar).parse(data)  # type: ignore[arg-type]
+    lines = data.split(b"\n")
+    wanted = _CALL_NODES["python" if language == "python" else "js"]
+    out: list[Site] = []
+    for node in _walk(tree.root_node):
+        field_name = wanted.get(node.type)
+        called = node.child_by_field_name(field_name) if field_name else None
+        if called is None:
+            continue
+        if called.type in _MEMBER_NAME:
+            called = called.child_by_field_name(_MEMBER_NAME[called.type])
+        if called is None or called.type not in (
+            "identifier",
+            "property_identifier",
+            "private_property_identifier",
+        ):
+            continue
+        name = (called.text or b"").decode("utf-8", "replace")
+        row, column = called.start_point
+        # Columns are counted in characters by both oracles, tree-sitter counts bytes.
+        character = len(lines[row][:column].decode("utf-8", "replace"))
+        out.append(Site(path, node.start_point.row + 1, row + 1, character, name))
+    return out
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def sample_sites(sites: list[Site], n: int, seed: int) -> list[Site]:
+    """`n` sites drawn with a fixed seed (the same repository and seed: the same sample)."""
+    ordered = sorted(set(sites), key=lambda s: (s.path, s.name_line, s.name_column, s.line))
+    if n >= len(ordered):
+        return ordered
+    picked = random.Random(seed).sample(ordered, n)
+    return sorted(picked, key=lambda s: (s.path, s.name_line, s.name_column))
+
+
+# -- our graph --------------------------------------------------------------------------------
+class OurGraph:
+    """The published graph tables, indexed by where each call is."""
+
+    def __init__(self, symbols: list[dict[str, Any]], edges: list[dict[str, Any]]) -> None:
+        self.symbols = {row["id"]: row for row in symbols}
+        self.by_path: dict[str, list[dict[str, Any]]] = {}
+        for row in symbols:
+            self.by_path.setdefault(row["path"], []).append(row)
+        self.at: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+        for row in edges:
+            name = row["callee_text"].rsplit(".", 1)[-1]
+            self.at.setdefault((row["path"], row["line"], name), []).append(row)
+
+    @classmethod
+    def from_store(cls, store: Any) -> OurGraph:
+        from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+
+        symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
+        return cls(symbols, store.read_table(GRAPH_EDGES).to_pylist())
+
+    def call(self, site: Site) -> OurCall:
+        rows = self.at.get((site.path, site.line, site.name), [])
+        edges = {
+            (r["callee"], round(float(r["confidence"]), 3), r["rule"]) for r in rows if r["callee"]
+        }
+        if edges:
+            return OurCall(tuple(sorted(edges)))
+        reasons = sorted({r["rule"] for r in rows if not r["callee"]})
+        return OurCall((), reasons[0] if reasons else "")
+
+    def symbol_at(self, target: Target) -> str:
+        """The id of our innermost definition holding the oracle's target line, named as it
+        ("" when none: a variable, a parameter, a definition we do not keep)."""
+        holding = [
+            row
+            for row in self.by_path.get(target.path, [])
+            if row["start_line"] <= target.line <= row["end_line"]
+        ]
+        named = [row for row in holding if row["name"] == target.name]
+        if not named and target.name in _CONSTRUCTORS:  # a constructor: its class
+            named = [row for row in holding if row["kind"] != "method"]
+        if named:
+            return str(min(named, key=_span)["id"])
+        # An overload signature the oracle picked for this call (`write(line: string): void;`
+        # above `write(arg: any) {...}`): the same function as its implementation.
+        container = min(holding, key=_span)["qualified_name"] if holding else ""
+        siblings = [
+            row
+            for row in self.by_path.get(target.path, [])
+            if row["name"] == target.name and row["parent"] == container
+        ]
+        if not siblings:
+            return ""
+        after = [row for row in siblings if row["start_line"] > target.line] or siblings
+        return str(min(after, key=lambda row: abs(row["start_line"] - target.line))["id"])
+
+
+def _span(row: dict[str, Any]) -> int:
+    return int(row["end_line"] - row["start_line"])
+
+
+def same_target(ours: str, oracle: Iterable[str]) -> bool:
+    """Our callee is the oracle's definition (a class and its constructor count as one)."""
+    for theirs in oracle:
+        if ours == theirs or any(
+            ours == f"{theirs}.{c}" or theirs == f"{ours}.{c}" for c in _CONSTRUCTORS
+        ):
+            return True
+    return False
+
+
+# -- scoring ----------------------------------------------------------------------------------
+@dataclass(slots=True)
+class OracleReport:
+    repository: str
+    language: str
+    oracle: str
+    sites: int = 0
+    oracle_in_project: int = 0  # sites the oracle sends to a project definition we keep
+    oracle_project_other: int = 0  # ... to a project line that is no definition of ours
+    oracle_external: int = 0  # ... outside the project (library, builtins)
+    oracle_unresolved: int = 0  # sites the oracle gives no definition for
+    edges_by_tier: dict[str, int] = field(default_factory=dict)  # judged edges, per tier
+    correct_by_tier: dict[str, int] = field(default_factory=dict)
+    precision: dict[str, float | None] = field(default_factory=dict)
+    recall_certain_probable: float | None = None
+    recall_all: float | None = None
+    ours_unresolved: int = 0  # sites with no edge of ours and a reason
+    ours_not_extracted: int = 0  # sites our graph holds nothing for
+    reasons: dict[str, int] = field(default_factory=dict)  # our unresolved, by kind of reason
+    false_reasons: dict[str, int] = field(default_factory=dict)  # those that are a project def
+    false_reason_share: float | None = None
+    wrong_lines: int = 0  # right id, but the oracle's line is outside our symbol (an overload)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def reason_kind(reason: str) -> str:
+    """An unresolved reason without the names in it: `no method get on Client` -> `no method`."""
+    for kind in (
+        "external import",
+        "external module",
+        "no definition",
+        "no method",
+        "inherited from a class outside the project",
+        "dynamic call",
+        "ambiguous",
+        "not extracted",
+    ):
+        if kind in reason:
+            return kind
+    if "a type outside the project" in reason:
+        return "method of a type outside the project"
+    if "is not a type defined in the project" in reason:
+        return "not a type defined in the project"
+    return " ".join(reason.split()[:3])
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def _where(site: Site) -> str:
+    return literal(f"{site.path}:{site.name_line} {site.name}")
+
+
+def score(
+    report: OracleReport,
+    graph: OurGraph,
+    sites: list[Site],
+    answers: list[list[Target]] | list[list[Target] | None],
+) -> OracleReport:
+    """Fill the report from each site's oracle answer (None: the oracle failed on that
+    site, which counts as unresolved by the oracle) and our graph's record of it."""
+    edges_by_tier: Counter[str] = Counter()
+    correct_by_tier: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    false_reasons: Counter[str] = Counter()
+    kinds = ("wrong certain", "wrong probable", "false reason", "missed", "oracle elsewhere")
+    examples: dict[str, list[str]] = {kind: [] for kind in kinds}
+    recall_cp = recall_all = 0
+    for site, answer in zip(sites, answers, strict=True):
+        ours = graph.call(site)
+        targets = answer or []
+        project = [t for t in targets if t.path]
+        ids = {sid for t in project if (sid := graph.symbol_at(t))}
+        report.sites += 1
+        if not targets:
+            report.oracle_unresolved += 1
+        elif ids:
+            report.oracle_in_project += 1
+        elif project:
+            report.oracle_project_other += 1
+            examples["oracle elsewhere"].append(
+                f"{_where(site)}: oracle {literal(_elsewhere(project))} {literal(project[0].name)}"
+            )
+        else:
+            report.oracle_external += 1
+        if ours.edges and targets:  # judged only where the oracle knows
+            for callee, confidence, rule in ours.edges:
+                tier = tier_of(confidence)
+                edges_by_tier[tier] += 1
+                right = same_target(callee, ids)
+                correct_by_tier[tier] += right
+                if not right and tier != "uncertain":
+                    said = ", ".join(sorted(ids)) or _elsewhere(project)
+                    examples[f"wrong {tier}"].append(
+                        f"{_where(site)}: ours {literal(callee)} ({rule}), oracle {literal(said)}"
+                    )
+                if right and tier == "certain":
+                    report.wrong_lines += _outside_symbol(graph, callee, project)
+        if ids:
+            found = [e for e in ours.edges if same_target(e[0], ids)]
+            recall_all += bool(found)
+            recall_cp += any(e[1] >= 0.7 for e in found)
+            if not ours.edges:
+                examples["missed"].append(
+                    f"{_where(site)}: oracle {literal(', '.join(sorted(ids)))}, "
+                    f"ours {literal(ours.reason or 'not extracted')}"
+                )
+        if not ours.edges:
+            if not ours.reason:
+                report.ours_not_extracted += 1
+                continue
+            report.ours_unresolved += 1
+            kind = reason_kind(ours.reason)
+            reasons[kind] += 1
+            if ids:
+                false_reasons[kind] += 1
+                examples["false reason"].append(
+                    f"{_where(site)}: ours {literal(ours.reason)!r}, oracle "
+                    f"{literal(', '.join(sorted(ids)))}"
+                )
+    report.edges_by_tier = {t: edges_by_tier[t] for t in TIERS}
+    report.correct_by_tier = {t: correct_by_tier[t] for t in TIERS}
+    report.precision = {t: _ratio(correct_by_tier[t], edges_by_tier[t]) for t in TIERS}
+    report.recall_certain_probable = _ratio(recall_cp, report.oracle_in_project)
+    report.recall_all = _ratio(recall_all, report.oracle_in_project)
+    report.reasons = dict(reasons.most_common())
+    report.false_reasons = dict(false_reasons.most_common())
+    report.false_reason_share = _ratio(sum(false_reasons.values()), report.ours_unresolved)
+    report.examples = {kind: lines[:EXAMPLES] for kind, lines in examples.items()}
+    return report
+
+
+def _elsewhere(project: list[Target]) -> str:
+    return f"{project[0].path}:{project[0].line}" if project else "outside the project"
+
+
+def _outside_symbol(graph: OurGraph, callee: str, project: list[Target]) -> int:
+    row = graph.symbols.get(callee)
+    if row is None or not project:
+        return 0
+    return int(not any(row["start_line"] <= t.line <= row["end_line"] for t in project))
+
+
+def format_report(r: OracleReport) -> str:
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.3f}"
+
+    tiers = "  ".join(
+        f"{t} {pct(r.precision.get(t))} ({r.correct_by_tier.get(t, 0)}/{r.edges_by_tier.get(t, 0)})"
+        for t in TIERS
+    )
+    lines = [
+        f"{literal(r.repository)} ({r.language}, oracle {r.oracle}): {r.sites} call sites",
+        f"  oracle: {r.oracle_in_project} to a project definition, {r.oracle_external} outside, "
+        f"{r.oracle_project_other} to a project line that is no definition, "
+        f"{r.oracle_unresolved} unresolved",
+        f"  precision per edge: {tiers}",
+        f"  recall of the oracle's project targets: certain+probable "
+        f"{pct(r.recall_certain_probable)}, all tiers {pct(r.recall_all)}",
+        f"  ours: {r.ours_unresolved} unresolved, {r.ours_not_extracted} not extracted; "
+        f"false reasons {sum(r.false_reasons.values())} of {r.ours_unresolved} "
+        f"({pct(r.false_reason_share)})",
+        f"  reasons: {literal(_counts(r.reasons))}",
+        f"  false:   {literal(_counts(r.false_reasons))}",
+        f"  certain edges to the right id whose lines hold another definition: {r.wrong_lines}",
+        f"  seconds: {', '.join(f'{k} {v}' for k, v in r.seconds.items())}",
+    ]
+    for kind, examples in r.examples.items():
+        if examples:
+            lines.append(f"  {kind}:")
+            lines.extend(f"    {line}" for line in examples)
+    return "\n".join(lines)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"
+
+
+# -- the command ------------------------------------------------------------------------------
+def run_oracle(
+    root: Path,
+    settings: Any,
+    language: str,
+    sample: int,
+    seed: int,
+    node_dir: Path | None = None,
+) -> OracleReport:
+    """Index `root` (no vectors), sample its call sites, ask the oracle, score our graph."""
+    import time
+
+    from app.service import Service
+    from app.store.graph_tables import GRAPH_FILES
+    from app.store.store import Store
+
+    if language != "python":  # before minutes of indexing: is the oracle there at all?
+        from app.bench.oracle_ts import node_setup
+
+        node_setup(node_dir)
+    started = time.perf_counter()
+    service = Service(root, settings)
+    service.index(with_vectors=False)
+    store = Store.open(service.index_dir)
+    seconds = {"index": round(time.perf_counter() - started, 1)}
+    languages = ORACLE_LANGUAGES[language]
+    files = sorted(
+        (row["path"], row["language"])
+        for row in store.read_table(GRAPH_FILES, ["path", "language"]).to_pylist()
+        if row["language"] in languages
+    )
+    sites: list[Site] = []
+    for path, lang in files:
+        text = (service.root / path).read_text(encoding="utf-8", errors="surrogateescape")
+        sites.extend(call_sites(path, text, lang))
+    picked = sample_sites(sites, sample, seed)
+    started = time.perf_counter()
+    if language == "python":
+        from app.bench.oracle_python import jedi_answers
+
+        answers = jedi_answers(service.root, picked)
+        name = "jedi"
+    else:
+        from app.bench.oracle_ts import ts_answers
+
+        answers, name = ts_answers(service.root, picked, node_dir)
+    seconds["oracle"] = round(time.perf_counter() - started, 1)
+    report = OracleReport(str(service.root), language, name)
+    report.seconds = seconds
+    return score(report, OurGraph.from_store(store), picked, answers)
