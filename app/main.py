@@ -13,7 +13,16 @@ from app.cli.common import EXIT_ERROR, EXIT_USAGE
 # The commands of `repolens-tui-bench` (app.bench.cli), named here so that this module, which
 # every start imports, need not import the bench to point at it.
 BENCH_COMMANDS = frozenset(
-    {"eval", "bench", "live-bench", "graph-bench", "tui-bench", "fault-bench"}
+    {
+        "eval",
+        "bench",
+        "live-bench",
+        "graph-bench",
+        "graph-oracle",
+        "graph-replay",
+        "tui-bench",
+        "fault-bench",
+    }  # fmt: skip
 )
 
 

@@ -19,9 +19,8 @@ DESCRIPTION = (
     "PATH (default: the current directory); the commands below work headless."
 )
 EPILOG = (
-    "The benchmark commands (eval, bench, live-bench, graph-bench, tui-bench, fault-bench) "
-    "are in "
-    "`repolens-tui-bench`."
+    "The benchmark commands (eval, bench, live-bench, graph-bench, graph-oracle, graph-replay, "
+    "tui-bench, fault-bench) are in `repolens-tui-bench`."
 )
 
 

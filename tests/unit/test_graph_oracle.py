@@ -253,3 +253,11 @@ def test_a_definition_jedi_finds_in_its_own_stubs_is_the_project_s_when_it_has_i
     assert (
         graph.symbol_at(answer[0]) == "django/test/testcases.py::SimpleTestCase.assertRaisesMessage"
     )
+
+
+def test_the_console_script_knows_every_bench_command() -> None:
+    from app.bench.cli import build_parser
+    from app.cli import command_names
+    from app.main import BENCH_COMMANDS
+
+    assert command_names(build_parser()) == BENCH_COMMANDS
