@@ -327,7 +327,12 @@ def score(
 
 
 def _elsewhere(project: list[Target]) -> str:
-    return f"{project[0].path}:{project[0].line}" if project else "outside the project"
+    if not project:
+        return "outside the project"
+    first = project[0]
+    if first.qualified:
+        return f"{first.path}::{first.qualified} (a stub's name we hold no symbol for)"
+    return f"{first.path}:{first.line}"
 
 
 def _outside_symbol(graph: OurGraph, callee: str, project: list[Target]) -> int:
