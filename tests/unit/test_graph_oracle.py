@@ -261,3 +261,13 @@ def test_the_console_script_knows_every_bench_command() -> None:
     from app.main import BENCH_COMMANDS
 
     assert command_names(build_parser()) == BENCH_COMMANDS
+
+
+def test_an_import_the_typescript_service_cannot_follow_is_no_answer(tmp_path: Path) -> None:
+    _typescript_or_skip()
+    from app.bench.oracle_ts import ts_answers
+
+    text = 'import { expect } from "vitest";\n\nexpect(1);\n'
+    root = _write(tmp_path / "tiny", {"a.test.ts": text})
+    answers, _ = ts_answers(root, call_sites("a.test.ts", text, "typescript"))
+    assert answers == [[]]  # not the import line: vitest is not installed here
