@@ -13,7 +13,17 @@ from app.cli.common import EXIT_ERROR, EXIT_USAGE
 # The commands of `repolens-tui-bench` (app.bench.cli), named here so that this module, which
 # every start imports, need not import the bench to point at it.
 BENCH_COMMANDS = frozenset(
-    {"eval", "bench", "live-bench", "graph-bench", "tui-bench", "fault-bench", "mcp-bench"}
+    {
+        "eval",
+        "bench",
+        "live-bench",
+        "graph-bench",
+        "graph-oracle",
+        "graph-replay",
+        "tui-bench",
+        "fault-bench",
+        "mcp-bench",
+    }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
 

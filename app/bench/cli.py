@@ -114,6 +114,23 @@ def cmd_graph_oracle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_graph_replay(args: argparse.Namespace) -> int:
+    from app.bench.replay import ReplayError, format_report, replay
+    from app.core.settings import load_settings
+
+    settings = load_settings(embedding_model=args.model)
+    say = (
+        (lambda _: None) if args.quiet or args.json else (lambda line: print(line, file=sys.stderr))
+    )
+    try:
+        report = replay(Path(args.gitdir), args.commits, settings, args.start, say)
+    except ReplayError as error:
+        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repolens-tui-bench",
@@ -172,6 +189,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_graph_oracle)
+
+    p = sub.add_parser(
+        "graph-replay",
+        help="real commits through the live index: its call graph against a rebuild per step",
+    )
+    p.add_argument("gitdir", help="a git directory (a bare mirror, or a clone's .git)")
+    p.add_argument("--commits", type=int, default=25, help="commits replayed after the start")
+    p.add_argument(
+        "--start", help="the commit to start from (default: HEAD~COMMITS, first parents)"
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_graph_replay)
 
     from app.bench.tui import EDIT_EVERY_S
 

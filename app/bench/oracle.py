@@ -49,6 +49,7 @@ class Target:
     path: str
     line: int
     name: str
+    qualified: str = ""  # set instead of a line when known by name only (from a stub)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,9 @@ class OurGraph:
     def symbol_at(self, target: Target) -> str:
         """The id of our innermost definition holding the oracle's target line, named as it
         ("" when none: a variable, a parameter, a definition we do not keep)."""
+        if target.qualified:
+            sid = f"{target.path}::{target.qualified}"
+            return sid if sid in self.symbols else ""
         holding = [
             row
             for row in self.by_path.get(target.path, [])
@@ -323,14 +327,22 @@ def score(
 
 
 def _elsewhere(project: list[Target]) -> str:
-    return f"{project[0].path}:{project[0].line}" if project else "outside the project"
+    if not project:
+        return "outside the project"
+    first = project[0]
+    if first.qualified:
+        return f"{first.path}::{first.qualified} (a stub's name we hold no symbol for)"
+    return f"{first.path}:{first.line}"
 
 
 def _outside_symbol(graph: OurGraph, callee: str, project: list[Target]) -> int:
     row = graph.symbols.get(callee)
     if row is None or not project:
         return 0
-    return int(not any(row["start_line"] <= t.line <= row["end_line"] for t in project))
+    lined = [t for t in project if not t.qualified]  # a stub's target has no line to check
+    return int(
+        bool(lined) and not any(row["start_line"] <= t.line <= row["end_line"] for t in lined)
+    )
 
 
 def format_report(r: OracleReport) -> str:

@@ -23,8 +23,25 @@ def _targets(names: list[Any], root: Path) -> list[Target]:
             relative = Path(module).resolve().relative_to(root).as_posix()
         except ValueError:  # the standard library, site-packages, typeshed's stubs
             relative = ""
+        if not relative and str(module).endswith(".pyi"):
+            out.append(_through_stub(name.full_name or "", root) or Target("", line, name.name))
+            continue
         out.append(Target(relative, line, name.name))
     return out
+
+
+def _through_stub(full_name: str, root: Path) -> Target | None:
+    """A definition jedi found in a stub package it ships (django-stubs for Django itself),
+    as the project's own module of that dotted name, when the project has one."""
+    parts = full_name.split(".")
+    for base in (root, root / "src"):
+        for cut in range(len(parts) - 1, 0, -1):
+            folder = base.joinpath(*parts[:cut])
+            for file in (folder.with_suffix(".py"), folder / "__init__.py"):
+                if file.is_file():
+                    path = file.relative_to(root).as_posix()
+                    return Target(path, 0, parts[-1], ".".join(parts[cut:]))
+    return None
 
 
 def _answer(script: Any, site: Site, root: Path) -> list[Target]:

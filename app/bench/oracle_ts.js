@@ -61,7 +61,11 @@ function answer(service, root, file, line, column) {
   const source = program.getSourceFile(file);
   if (!source) return null;
   const position = source.getPositionOfLineAndCharacter(line - 1, column);
-  const found = service.getDefinitionAtPosition(file, position) || [];
+  // An import the service cannot follow (its module is not installed) leaves only the
+  // import's own name: that is no definition, so the oracle does not know.
+  const found = (service.getDefinitionAtPosition(file, position) || []).filter(
+    (d) => d.kind !== ts.ScriptElementKind.alias,
+  );
   return found.map((d) => {
     const target = program.getSourceFile(d.fileName);
     const at = target ? target.getLineAndCharacterOfPosition(d.textSpan.start).line + 1 : 0;

@@ -21,7 +21,8 @@ DESCRIPTION = (
 EPILOG = (
     "`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]` serves the index to coding "
     "agents (Model Context Protocol). The benchmark commands (eval, bench, live-bench, "
-    "graph-bench, tui-bench, fault-bench, mcp-bench) are in `repolens-tui-bench`."
+    "graph-bench, graph-oracle, graph-replay, tui-bench, fault-bench, mcp-bench) are in "
+    "`repolens-tui-bench`."
 )
 
 

@@ -148,8 +148,12 @@ def update_graph(
         check()
         todo = _affected(files, resolver, changed, names)
         todo |= {(p, i) for p in changed if p in files for i in range(len(files[p].calls))}
-        kept = [
-            r for r in previous_edges if r["path"] in files and (r["path"], r["call"]) not in todo
+        kept = [  # a changed file's rows all go: it may now hold fewer calls than before
+            r
+            for r in previous_edges
+            if r["path"] in files
+            and r["path"] not in changed
+            and (r["path"], r["call"]) not in todo
         ]
     rows = kept
     for number, (path, index) in enumerate(sorted(todo)):

@@ -319,8 +319,8 @@ class IndexWorker:
             self._retry(paths, reason, f"indexing failed unexpectedly: {error!r}", "failed")
             return
         seconds = time.perf_counter() - started
-        if paths is None or report.vectors_deferred:
-            self._vectors_pending = True
+        if self.with_vectors and (paths is None or report.vectors_deferred):
+            self._vectors_pending = True  # (without vectors nothing waits: idle can be set)
         mode = "rescan" if report.mode == "full" else "update"
         why = f" ({report.rescan_reason or reason})" if report.mode == "full" else ""
         line = (

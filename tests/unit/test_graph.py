@@ -166,6 +166,27 @@ def test_an_incremental_update_gives_the_graph_a_full_rebuild_gives(
     assert _edge_set(service) == _edge_set(fresh)
 
 
+def test_an_edit_that_drops_calls_leaves_no_edge_of_them_behind(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # Found by `repolens-tui-bench graph-replay` on httpx (commit 75a13a15, which cut ten
+    # lines from httpx/_compat.py): the rows of a changed file's calls past its new count
+    # were kept, so the live graph showed calls no longer in the file.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for i in range(12):  # unrelated files, so the edit is a small share of the project
+        (repo / f"extra{i}.py").write_text(f"def helper{i}():\n    return len([{i}])\n")
+    (repo / "a.py").write_text("def f():\n    helper1()\n    helper2()\n    len([])\n")
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    (repo / "a.py").write_text("def f():\n    helper1()\n")
+    report = service.index(with_vectors=False)
+    assert report.graph["resolved_calls"] < report.graph["calls"]  # an incremental update
+    fresh = Service(repo, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    assert _edge_set(service) == _edge_set(fresh)
+
+
 def test_callers_json_contract_and_errors(
     tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -211,3 +211,63 @@ def test_a_missing_typescript_package_is_one_line_that_says_how_to_install(
         assert err.startswith("repolens-tui: error: no typescript package in ")
         assert "npm install --prefix" in err
     assert not (tmp_path / "idx").exists()  # it said so before indexing anything
+
+
+def test_a_definition_jedi_finds_in_its_own_stubs_is_the_project_s_when_it_has_it(
+    tmp_path: Path,
+) -> None:
+    # jedi ships django-stubs and answers with them even inside Django's own source tree
+    root = _write(
+        tmp_path / "django-like",
+        {
+            "django/__init__.py": "",
+            "django/test/__init__.py": "from .testcases import SimpleTestCase\n",
+            "django/test/testcases.py": (
+                "class SimpleTestCase:\n    def assertRaisesMessage(self, exc, msg):\n"
+                "        return None\n"
+            ),
+            "t.py": (
+                "from django.test import SimpleTestCase\n\n\nclass T(SimpleTestCase):\n"
+                '    def test_it(self):\n        self.assertRaisesMessage(ValueError, "m")\n'
+            ),
+        },
+    )
+    sites = call_sites("t.py", (root / "t.py").read_text(), "python")
+    [answer] = jedi_answers(root, sites)
+    assert answer == [
+        Target(
+            "django/test/testcases.py",
+            0,
+            "assertRaisesMessage",
+            "SimpleTestCase.assertRaisesMessage",
+        )
+    ]
+    graph = OurGraph(
+        [
+            _symbol(
+                "django/test/testcases.py", "assertRaisesMessage", "method", 2, 3, "SimpleTestCase"
+            )
+        ],
+        [],
+    )
+    assert (
+        graph.symbol_at(answer[0]) == "django/test/testcases.py::SimpleTestCase.assertRaisesMessage"
+    )
+
+
+def test_the_console_script_knows_every_bench_command() -> None:
+    from app.bench.cli import build_parser
+    from app.cli import command_names
+    from app.main import BENCH_COMMANDS
+
+    assert command_names(build_parser()) == BENCH_COMMANDS
+
+
+def test_an_import_the_typescript_service_cannot_follow_is_no_answer(tmp_path: Path) -> None:
+    _typescript_or_skip()
+    from app.bench.oracle_ts import ts_answers
+
+    text = 'import { expect } from "vitest";\n\nexpect(1);\n'
+    root = _write(tmp_path / "tiny", {"a.test.ts": text})
+    answers, _ = ts_answers(root, call_sites("a.test.ts", text, "typescript"))
+    assert answers == [[]]  # not the import line: vitest is not installed here

@@ -294,3 +294,19 @@ def test_a_searcher_changed_in_place_equals_one_loaded_afresh(
     for query in ("count tags", "retry backoff", "set a cookie"):
         ours = [(h.chunk_id, round(h.score, 9)) for h in searcher.search(query, 5, 1000).hits]
         assert ours == [(h.chunk_id, round(h.score, 9)) for h in fresh.search(query, 5, 1000).hits]
+
+
+def test_a_worker_without_vectors_goes_idle_and_a_one_pass_worker_ends(
+    sample_repo: Path, settings: Settings
+) -> None:
+    service = Service(sample_repo, settings)
+    one_pass = service.live(watch=False, with_vectors=False)
+    try:
+        assert one_pass.join(60), "a one-pass worker without vectors never ended"
+    finally:
+        one_pass.stop()
+    worker = service.live(with_vectors=False)
+    try:
+        wait_until(lambda: worker.idle.is_set() and worker.status.updates >= 1, 60)
+    finally:
+        worker.stop()
