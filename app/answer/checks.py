@@ -204,12 +204,12 @@ class LoopGuard:
 
 
 def _loop_start(text: str) -> int:
-    """Where the repetition begins: the second copy of the repeated run, or the citation run
-    (after its first citation, which may well end a sentence)."""
+    """Where the repetition begins: the second copy of the repeated run, or the citation run's
+    second citation (its first may well end a sentence)."""
     run = re.search(rf"(?:{_CITATION.pattern}[\s,;.]*){{{CITATION_RUN},}}", text)
     if run is not None:
-        first = _CITATION.match(text, run.start())
-        return first.end() if first is not None else run.start()
+        markers = list(_CITATION.finditer(text, run.start(), run.end()))
+        return markers[1].start() if len(markers) > 1 else run.start()
     gram = repeated_ngram(text, repeats=2)
     if not gram:
         return len(text)

@@ -4,11 +4,20 @@ and a good answer passes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from app.answer.checks import LoopGuard, check_sentences, key_terms, sentences
+from app.answer.engine import Answerer
+from app.answer.llm import Generation
 from app.answer.prompt import Excerpt
 from app.bench.answers import judge
 from app.bench.devbench import GoldRange
 from app.core.models import Hit
+from app.core.settings import Settings
+from app.search.searcher import SearchResult
 
 TEXT_DOC = (
     "@property\n"
@@ -128,9 +137,52 @@ def test_the_loop_guard_stops_a_citation_run_and_a_repeated_sentence_where_they_
     guard = LoopGuard()
     text = "It is chosen in `_redirect_method` [1]. " + "".join(f"[{n}] " for n in range(2, 9))
     assert any(guard.feed(piece + " ") for piece in text.split(" "))
-    assert guard.text[: guard.cut] == "It is chosen in `_redirect_method` [1]"
+    assert guard.text[: guard.cut] == "It is chosen in `_redirect_method` [1]. "
     guard = LoopGuard()
     line = "the client sends the request again with the same method [1]. "
     assert not guard.feed("First, " + line + line)
     assert guard.feed(line)
     assert guard.text[: guard.cut] == "First, " + line
+
+
+class _LoopingModel:
+    """Stands in for llama.cpp: the real 0.5B model does not loop on demand, and what is
+    tested is the engine stopping generation once the released text loops."""
+
+    n_ctx = 4096
+
+    def __init__(self, pieces: list[str]) -> None:
+        self.pieces = pieces
+        self.sent = 0
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
+        return [1] * 100, []
+
+    def generate(self, tokens: list[int], **options: Any) -> Generation:
+        for piece in self.pieces:
+            if options["cancelled"]():
+                return Generation("", 100, self.sent, 1.0, 1.0, 1.0, "cancelled")
+            self.sent += 1
+            options["on_text"](piece)
+        return Generation("", 100, self.sent, 1.0, 1.0, 1.0, "length")
+
+
+def test_the_engine_stops_generating_where_a_citation_loop_begins(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    opening = "The method is chosen in `_redirect_method` [1]. "
+    pieces = [opening, *(f"[{n}] " for n in range(2, 200))]
+    model = _LoopingModel(pieces)
+    answerer = Answerer(Settings(index_dir=tmp_path))
+    monkeypatch.setattr(answerer, "model", lambda: model)
+    shown: list[str] = []
+    answer = answerer.ask(
+        "which method?",
+        lambda query, budget: SearchResult(query, list(CONTEXT)),
+        on_token=shown.append,
+    )
+    assert answer.finish == "loop" and model.sent < 12  # stopped, not run to the limit
+    assert answer.text == opening.strip()
+    assert "[6]" not in "".join(shown)
+    assert "stopped in a loop" in answer.degenerate
+    assert [c.n for c in answer.citations] == [1] and answer.all_citations_valid
