@@ -68,11 +68,13 @@ class AnswerPane(VerticalScroll):
     def show_text(self, markdown: str) -> None:
         self.brief, self.streamed, self.status, self.cited = "", "", "", []
         self._render_parts(markdown)
+        self.refresh_bindings()
 
     def show_brief(self, markdown: str, status: str) -> None:
         """The brief of the top hits, at once; the answer streams under it."""
         self.brief, self.streamed, self.status, self.cited = markdown, "", status, []
         self._render_parts(self.brief, self.status)
+        self.refresh_bindings()
 
     def show_status(self, status: str) -> None:
         self.status = status
@@ -106,11 +108,18 @@ class AnswerPane(VerticalScroll):
         lines += [f"- {line}" for line in citations]
         self.cited, self.chosen = list(cited or []), -1
         self._render_parts(getattr(self, "brief", ""), "\n".join(lines))
+        self.refresh_bindings()
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()
         if event.href.startswith("cite:") and event.href[5:].isdigit():
             self.post_message(self.CitationChosen(int(event.href[5:])))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The citation keys exist (and show in the footer) only while an answer cites.
+        if action in {"next_citation", "previous_citation"}:
+            return bool(getattr(self, "cited", []))
+        return True
 
     def action_next_citation(self) -> None:
         self._step(1)

