@@ -90,20 +90,25 @@ def key_terms(sentence: str) -> set[str]:
 
 
 def _looks_like_code(word: str) -> bool:
+    """Called, snake_case, dotted, camelCase, or an acronym (`QUIC`, `HTTP2`): a name the
+    answer asserts, where an ordinary word only describes."""
     core = word.removesuffix("()")
     return (
         word.endswith("()")
         or "_" in core.strip("_")
         or "." in core
         or bool(re.search(r"[a-z][A-Z]", core))
+        or bool(re.fullmatch(r"[A-Z][A-Z0-9]{2,}", core))
     )
 
 
 def _occurs(term: str, haystack: str) -> bool:
     """A term occurs when each of its dotted parts does (`Response.text` is `text` in class
-    `Response`'s excerpt), case-insensitively."""
+    `Response`'s excerpt), as a whole word (`3` is not in `303`), case-insensitively."""
     parts = [p for p in term.lower().split(".") if p] if _IDENT.fullmatch(term) else [term.lower()]
-    return all(part in haystack for part in parts)
+    return all(
+        re.search(rf"(?<![\w$]){re.escape(part)}(?![\w$])", haystack) is not None for part in parts
+    )
 
 
 def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceCheck]:

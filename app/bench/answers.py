@@ -53,6 +53,8 @@ class AnswerRecord:
     gold_in_context: bool
     verdict: Verdict
     answer: str
+    finish: str
+    context: tuple[dict[str, Any], ...]  # the excerpts, so that a results file can be re-judged
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -218,6 +220,11 @@ def _answer(
         any(devbench.is_hit(c, gold) for c in packed),
         judge(answer.text, answer.context, answer.finish, gold),
         answer.text,
+        answer.finish,
+        tuple(
+            {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "text": h.text}
+            for h in answer.context
+        ),
     )
 
 

@@ -186,3 +186,11 @@ def test_the_engine_stops_generating_where_a_citation_loop_begins(
     assert "[6]" not in "".join(shown)
     assert "stopped in a loop" in answer.degenerate
     assert [c.n for c in answer.citations] == [1] and answer.all_citations_valid
+
+
+def test_key_terms_match_whole_words_and_acronyms_count() -> None:
+    # `3` occurs in `303` and `HTTP/3` is no claim of the excerpt; QUIC is named nowhere.
+    verdict = judge("The client speaks HTTP/3 over QUIC [1].", CONTEXT, "stop", ())
+    assert verdict.supported == 0 and "`3` is not in [1]" in verdict.unsupported[0]
+    assert key_terms("It uses QUIC and HTTP2, not a URL [1].") == {"QUIC", "HTTP2", "URL"}
+    assert judge("A 303 becomes GET [1].", CONTEXT, "stop", GOLD).supported == 1
