@@ -90,15 +90,15 @@ def key_terms(sentence: str) -> set[str]:
 
 
 def _looks_like_code(word: str) -> bool:
-    """Called, snake_case, dotted, camelCase, or an acronym (`QUIC`, `HTTP2`): a name the
-    answer asserts, where an ordinary word only describes."""
+    """Called, snake_case, dotted or camelCase: a name the answer asserts. Acronyms are not:
+    the answers restate the question's `URL` or `OPTIONS` far more often than they invent
+    one (measured on 8 dev answers, all 8 flagged)."""
     core = word.removesuffix("()")
     return (
         word.endswith("()")
         or "_" in core.strip("_")
         or "." in core
         or bool(re.search(r"[a-z][A-Z]", core))
-        or bool(re.fullmatch(r"[A-Z][A-Z0-9]{2,}", core))
     )
 
 

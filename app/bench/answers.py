@@ -97,6 +97,11 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
     )
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        help="answers: judge the answers of an earlier --results file again (no model runs)",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,8 @@ def run_answer_eval(args: argparse.Namespace) -> int:
     from app.core.settings import load_settings
     from app.service import Service
 
+    if args.judge is not None:
+        return _judge_again(args)
     if args.corpora is None:
         print("repolens-tui: error: eval answers needs --corpora DIR", file=sys.stderr)
         return 2
@@ -196,6 +203,49 @@ def run_answer_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge_again(args: argparse.Namespace) -> int:
+    """The records of a results file, judged by the checks as they are now."""
+    gold: dict[str, tuple[GoldRange, ...]] = {}
+    for bench in (Path(args.bench), Path(args.bench) / "dev2"):
+        if (bench / "queries").is_dir() or (bench / "dev" / "queries").is_dir():
+            gold.update({q.id: q.gold for q in devbench.load_questions(bench)})
+    records: list[AnswerRecord] = []
+    for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
+        verdict = judge(raw["answer"], context, raw["finish"], gold.get(raw["id"], ()))
+        records.append(
+            AnswerRecord(**{**raw, "verdict": verdict, "context": tuple(raw["context"])})
+        )
+    names = list(dict.fromkeys(r.model for r in records))
+    summary = {
+        "max_tokens": "as run",
+        "budget_tokens": "as run",
+        "load_average": ["-", "-"],
+        "wall_s": 0.0,
+        "models": {name: _model_summary([r for r in records if r.model == name]) for name in names},
+    }
+    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0
+
+
+def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
+    symbol = str(raw.get("symbol", ""))
+    return Hit(
+        f"{raw['path']}:{raw['start_line']}",
+        raw["path"],
+        raw["start_line"],
+        raw["end_line"],
+        symbol,
+        symbol,
+        "",
+        "",
+        0.0,
+        raw["text"],
+        "body",
+    )
+
+
 def _answer(
     service: Any, item: _Item, name: str, model_file: Path, args: argparse.Namespace
 ) -> AnswerRecord:
@@ -222,7 +272,13 @@ def _answer(
         answer.text,
         answer.finish,
         tuple(
-            {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "text": h.text}
+            {
+                "path": h.path,
+                "start_line": h.start_line,
+                "end_line": h.end_line,
+                "symbol": h.qualified_name or h.symbol,
+                "text": h.text,
+            }
             for h in answer.context
         ),
     )
