@@ -124,6 +124,8 @@ def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceChec
 
 
 def _problem(sentence: str, cited: tuple[int, ...], given: dict[int, Excerpt]) -> str:
+    if leaked_example(sentence, given.values()):
+        return "copies the prompt's made-up example"
     if not cited:
         return "no citation"
     missing = [n for n in cited if n not in given]

@@ -79,6 +79,9 @@ def test_the_leaked_worked_example_is_degenerate() -> None:
     answer = "`_redirect_method()` returns GET [1]. On rainy days it returns an empty plan [2]."
     verdict = judge(answer, CONTEXT, "stop", GOLD)
     assert any("example" in reason for reason in verdict.degenerate)
+    assert verdict.unsupported == (
+        "On rainy days it returns an empty plan [2]. -> copies the prompt's made-up example",
+    )
 
 
 def test_a_citation_loop_is_degenerate_and_its_phantom_citations_invalid() -> None:
