@@ -21,7 +21,14 @@ from app.store.shared_vectors import vectors_note
 from app.store.store import Store
 
 if TYPE_CHECKING:
-    from app.answer.engine import Answer, Answerer, CitationCallback, TokenCallback
+    from app.answer.engine import (
+        Answer,
+        Answerer,
+        CitationCallback,
+        ContextCallback,
+        TokenCallback,
+    )
+    from app.answer.llm import ReadingCallback
     from app.core.events import WorkerStatus
     from app.graph.navigate import CallsAnswer, GraphView
     from app.indexer.embed import Embedder
@@ -334,6 +341,8 @@ class Service:
         budget_tokens: int | None = None,
         max_tokens: int | None = None,
         model_file: Path | None = None,
+        on_context: ContextCallback | None = None,
+        on_progress: ReadingCallback | None = None,
     ) -> Answer:
         """A streamed, cited answer (app.answer.engine.Answer); a newer call cancels this one."""
         return self.answerer(model_file).ask(
@@ -346,6 +355,8 @@ class Service:
             on_token=on_token,
             on_citation=on_citation,
             cancel=cancel,
+            on_context=on_context,
+            on_progress=on_progress,
         )
 
     def source(self, path: str) -> str:

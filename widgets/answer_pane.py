@@ -1,15 +1,19 @@
-"""The local model's answer, streamed as Markdown; says plainly when answers are unavailable."""
+"""The local model's answer, streamed as Markdown under a brief of the top hits; says plainly
+when answers are unavailable. `n` / `p` (or a click) step through the answer's citations."""
 
 from __future__ import annotations
 
 import re
 
+from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Markdown
 
 from app.core.literal import literal
 
 _BACKTICKS = re.compile("`+")
+_CITE_LINK = re.compile(r"\[\\\[(\d+)\\\]\]\(cite:\d+\)")
 
 
 def markdown_code(text: str) -> str:
@@ -21,32 +25,110 @@ def markdown_code(text: str) -> str:
     return f"{fence}{padded}{fence}"
 
 
+def citation_link(n: int) -> str:
+    """`[n]` as a link the pane answers (a click selects excerpt n's chunk)."""
+    return f"[\\[{n}\\]](cite:{n})"
+
+
 class AnswerPane(VerticalScroll):
     """The model's text may echo a file's escape sequences: they are shown as visible
-    escapes, never sent to the terminal."""
+    escapes, never sent to the terminal. Links are never opened: only our `cite:` links act."""
 
     ALLOW_MAXIMIZE = True  # f11: a container is not maximizable unless it says so
+    BINDINGS = [
+        Binding("n", "next_citation", "Next citation"),
+        Binding("p", "previous_citation", "Previous citation"),
+    ]
+
+    class CitationChosen(Message):
+        """The reader chose citation `n` (an excerpt number of the answer shown)."""
+
+        def __init__(self, n: int) -> None:
+            super().__init__()
+            self.n = n
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Markdown("Press **Enter** in the search field to ask the local model.", id="answer")
+        yield Markdown(
+            "Press **Enter** in the search field to ask the local model.",
+            id="answer",
+            open_links=False,
+        )
+
+    def on_mount(self) -> None:
+        self.brief = ""
+        self.streamed = ""
+        self.status = ""
+        self.cited: list[int] = []
+        self.chosen = -1
+
+    def _render_parts(self, *parts: str) -> None:
+        text = "\n\n".join(p for p in parts if p)
+        self.query_one("#answer", Markdown).update(literal(text, multiline=True))
 
     def show_text(self, markdown: str) -> None:
-        self.streamed = ""
-        self.query_one("#answer", Markdown).update(literal(markdown, multiline=True))
+        self.brief, self.streamed, self.status, self.cited = "", "", "", []
+        self._render_parts(markdown)
+        self.refresh_bindings()
+
+    def show_brief(self, markdown: str, status: str) -> None:
+        """The brief of the top hits, at once; the answer streams under it."""
+        self.brief, self.streamed, self.status, self.cited = markdown, "", status, []
+        self._render_parts(self.brief, self.status)
+        self.refresh_bindings()
+
+    def show_status(self, status: str) -> None:
+        self.status = status
+        if not self.streamed:
+            self._render_parts(self.brief, self.status)
 
     def append(self, text: str) -> None:
         self.streamed = getattr(self, "streamed", "") + text
-        self.query_one("#answer", Markdown).update(literal(self.streamed, multiline=True))
+        self._render_parts(getattr(self, "brief", ""), self.streamed)
 
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying), without the escapes that
         keep `[1]` from reading as a Markdown link."""
-        source = str(self.query_one("#answer", Markdown).source)
+        source = _CITE_LINK.sub(r"[\1]", str(self.query_one("#answer", Markdown).source))
         return source.replace("\\[", "[").replace("\\]", "]")
 
-    def finish(self, citations: list[str], grounded: bool) -> None:
-        lines = [getattr(self, "streamed", "").strip() or "_(no answer)_", ""]
+    def finish(
+        self,
+        citations: list[str],
+        grounded: bool,
+        body: str | None = None,
+        notes: list[str] | None = None,
+        cited: list[int] | None = None,
+    ) -> None:
+        """The whole answer: `body` (the checked sentences) replaces the streamed text."""
+        text = body if body is not None else getattr(self, "streamed", "")
+        lines = [text.strip() or "_(no answer)_", ""]
         if not grounded:
             lines.append("**Ungrounded:** this answer cites none of the excerpts.")
+        lines += notes or []
         lines += [f"- {line}" for line in citations]
-        self.query_one("#answer", Markdown).update(literal("\n".join(lines), multiline=True))
+        self.cited, self.chosen = list(cited or []), -1
+        self._render_parts(getattr(self, "brief", ""), "\n".join(lines))
+        self.refresh_bindings()
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        if event.href.startswith("cite:") and event.href[5:].isdigit():
+            self.post_message(self.CitationChosen(int(event.href[5:])))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The citation keys exist (and show in the footer) only while an answer cites.
+        if action in {"next_citation", "previous_citation"}:
+            return bool(getattr(self, "cited", []))
+        return True
+
+    def action_next_citation(self) -> None:
+        self._step(1)
+
+    def action_previous_citation(self) -> None:
+        self._step(-1)
+
+    def _step(self, by: int) -> None:
+        if not self.cited:
+            return
+        self.chosen = (self.chosen + by) % len(self.cited)
+        self.post_message(self.CitationChosen(self.cited[self.chosen]))

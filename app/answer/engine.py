@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.answer.citations import Citation, CitationStream
+from app.answer.checks import LoopGuard, SentenceCheck, check_sentences, degeneration
+from app.answer.citations import Citation, CitationStream, check_citations
 from app.answer.directives import AnswerScreen, RepositoryInstructions
-from app.answer.llm import LocalModel, default_threads, load_model
+from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model
 from app.answer.model import resolve_model_file
 from app.answer.prompt import EXAMPLE_MARKERS, Prompt, build_prompt, clip_question
 from app.core.models import Hit
@@ -20,6 +21,7 @@ from app.search.searcher import SearchResult
 
 TokenCallback = Callable[[str], None]
 CitationCallback = Callable[[Citation], None]
+ContextCallback = Callable[[list[Hit]], None]  # the excerpts, [1] first, before the model runs
 NO_CONTEXT = "Nothing in the index matches this question, so there is nothing to answer from."
 EMPTY_QUESTION = "The question is empty: ask something about the repository."
 
@@ -40,10 +42,17 @@ class Answer:
     # Sentences the model wrote that repeated an instruction from the excerpts; `text` has a
     # note in their place.
     left_out: tuple[str, ...] = ()
+    # Each sentence of `text` with the excerpts it cites and why it is unsupported, if it is.
+    sentences: tuple[SentenceCheck, ...] = ()
+    degenerate: tuple[str, ...] = ()  # why the answer is degenerate (a loop, the example, …)
 
     @property
     def all_citations_valid(self) -> bool:
         return all(c.valid for c in self.citations)
+
+    @property
+    def unsupported(self) -> list[SentenceCheck]:
+        return [s for s in self.sentences if not s.supported]
 
 
 class Answerer:
@@ -82,6 +91,8 @@ class Answerer:
         on_token: TokenCallback | None = None,
         on_citation: CitationCallback | None = None,
         cancel: threading.Event | None = None,
+        on_context: ContextCallback | None = None,
+        on_progress: ReadingCallback | None = None,
     ) -> Answer:
         superseded = self._begin()
 
@@ -98,6 +109,8 @@ class Answerer:
         if not result.hits:
             timings["total"] = _ms(started)
             return Answer(question, NO_CONTEXT, [], [], False, "no-context", timings_ms=timings)
+        if on_context is not None:
+            on_context(list(result.hits))
         model = self.model()
         limit = max_tokens or self.settings.answer_max_tokens
         prompt, tokens, stops = _fitted_prompt(model, question, result.hits, limit)
@@ -109,10 +122,16 @@ class Answerer:
             )
         )
         released: list[str] = []
+        loop = LoopGuard()
 
         def release(text: str) -> None:
-            if not text:
+            if not text or loop.cut is not None:
                 return
+            if loop.feed(text):  # the loop's text is not shown; generation stops at once
+                before = len(loop.text) - len(text)
+                text = text[: max(0, (loop.cut or 0) - before)]
+                if not text:
+                    return
             released.append(text)
             if on_token is not None:
                 on_token(text)
@@ -125,11 +144,13 @@ class Answerer:
             max_tokens=limit,
             stop=stops,
             on_text=lambda piece: release(screen.feed(piece)),
-            cancelled=cancelled,
+            cancelled=lambda: cancelled() or loop.cut is not None,
+            on_progress=on_progress,
         )
-        release(screen.finish(cut=generation.finish != "stop"))
-        text = "".join(released)
-        checked = citations.finish()
+        finish = "loop" if loop.cut is not None else generation.finish
+        release(screen.finish(cut=finish != "stop"))
+        text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
+        checked = check_citations(text, prompt.excerpts)
         if _echoes_example(text, prompt):  # its citations point at the example
             checked = [replace(c, valid=False) for c in checked]
         before_model = timings["retrieve"] + timings["prompt"]
@@ -144,13 +165,15 @@ class Answerer:
             citations=checked,
             context=[e.hit for e in prompt.excerpts],
             grounded=any(c.valid for c in checked),
-            finish=generation.finish,
+            finish=finish,
             prompt_tokens=generation.prompt_tokens,
             tokens=generation.tokens,
             tokens_per_s=round(generation.tokens_per_s, 2),
             question_cut=cut,
             timings_ms=timings,
             left_out=tuple(screen.left_out),
+            sentences=tuple(check_sentences(text, prompt.excerpts)),
+            degenerate=tuple(degeneration(text, prompt.excerpts, finish)),
         )
 
 

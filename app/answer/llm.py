@@ -18,6 +18,7 @@ from app.answer.model import DEFAULT_GGUF_NAME, AnswerModelUnavailable
 # callback stops llama.cpp between graph nodes (milliseconds).
 PREFILL_STEP = 256
 _CHATML_STOPS = ["<|im_end|>", "<|endoftext|>"]
+ReadingCallback = Callable[[int, int], None]  # prompt tokens read so far, tokens to read
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +132,12 @@ class LocalModel:
         stop: list[str],
         on_text: Callable[[str], None],
         cancelled: Callable[[], bool],
+        on_progress: ReadingCallback | None = None,
     ) -> Generation:
         with self.lock:
             self._stop = cancelled
             try:
-                return self._generate(tokens, max_tokens, stop, on_text, cancelled)
+                return self._generate(tokens, max_tokens, stop, on_text, cancelled, on_progress)
             except RuntimeError:  # llama_decode returned "aborted"
                 if not cancelled():
                     raise
@@ -150,6 +152,7 @@ class LocalModel:
         stop: list[str],
         on_text: Callable[[str], None],
         cancelled: Callable[[], bool],
+        on_progress: ReadingCallback | None,
     ) -> Generation:
         llm = self.llm
         started = time.perf_counter()
@@ -162,9 +165,12 @@ class LocalModel:
                 break
             shared += 1
         llm.n_tokens = shared
+        unread = len(tokens) - 1 - shared
         for start in range(shared, len(tokens) - 1, PREFILL_STEP):
             if cancelled():
                 return Generation("", len(tokens), 0, _ms(started), None, 0.0, "cancelled")
+            if on_progress is not None:
+                on_progress(start - shared, unread)
             llm.eval(tokens[start : min(start + PREFILL_STEP, len(tokens) - 1)])
         prefill_ms = _ms(started)
         pieces: list[str] = []

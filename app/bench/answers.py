@@ -1,196 +1,365 @@
-"""`repolens-tui-bench eval answers`: the local answers over the dev questions (speed, citation
-validity, gold citations), beside baselines from the same run."""
+"""`repolens-tui-bench eval answers`: the local answers over the dev and dev2 questions and our
+unanswerable ones, judged sentence by sentence, each model beside the others in the same run."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from app.answer.checks import abstains, check_sentences, degeneration
+from app.answer.citations import check_citations
+from app.answer.prompt import Excerpt
 from app.bench import devbench
-from app.bench.devbench import ResultChunk
+from app.bench.devbench import GoldRange, ResultChunk
+from app.core.models import Hit
+
+UNANSWERABLE = Path(__file__).with_name("data") / "unanswerable.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the eval sees in one answer, from its text and the excerpts alone."""
+
+    names_gold: bool
+    cites_gold: bool
+    citations_valid: bool
+    sentences: int  # sentences that make a claim
+    supported: int  # of those, cited with every key term in the cited excerpts
+    degenerate: tuple[str, ...]
+    abstained: bool
+    unsupported: tuple[str, ...]  # "sentence -> why", for reading the results file
 
 
 @dataclass(frozen=True, slots=True)
 class AnswerRecord:
     id: str
+    set: str  # "dev", "dev2" or "unanswerable"
     corpus: str
+    model: str
     first_token_ms: float | None
     tokens_per_s: float
-    retrieve_ms: float
     tokens: int
     prompt_tokens: int
     excerpts: int
-    all_valid: bool
-    grounded: bool
-    cites_gold: bool
     gold_in_context: bool
+    verdict: Verdict
     answer: str
+    finish: str
+    context: tuple[dict[str, Any], ...]  # the excerpts, so that a results file can be re-judged
+
+
+def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
+    """The answer's checks; `gold` is empty for a question the repository cannot answer."""
+    excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+    citations = check_citations(text, excerpts)
+    cited = [ResultChunk(c.path, c.start_line, c.end_line) for c in citations if c.valid]
+    checks = [c for c in check_sentences(text, excerpts) if c.claim]
+    return Verdict(
+        names_gold=any(_names(text, g.symbol) for g in gold),
+        cites_gold=any(devbench.is_hit(c, gold) for c in cited),
+        citations_valid=all(c.valid for c in citations),
+        sentences=len(checks),
+        supported=sum(c.supported for c in checks),
+        degenerate=tuple(degeneration(text, excerpts, finish)),
+        abstained=finish == "no-context" or abstains(text),
+        unsupported=tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported),
+    )
+
+
+def _names(text: str, symbol: str) -> bool:
+    """The answer names the symbol: its last part (`BaseClient._redirect_method` is named by
+    `_redirect_method`), as a whole word."""
+    name = re.split(r"\.|::|#", symbol)[-1].strip()
+    return bool(name) and re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-file", type=Path, help="answers: a local GGUF answer model")
+    parser.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        help="answers: another answer model (a name such as repolens/qwen2.5-coder-0.5b-instruct, "
+        "or a GGUF file) answering the same questions in the same run (repeatable)",
+    )
+    parser.add_argument("--corpora2", type=Path, help="answers: the dev2 corpora folder")
     parser.add_argument("--max-tokens", type=int, default=None, help="answers: longest answer")
     parser.add_argument("--limit", type=int, default=None, help="answers: first N questions")
+    parser.add_argument(
+        "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
+    )
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        help="answers: judge the answers of an earlier --results file again (no model runs)",
+    )
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values) if values else float("nan")
+@dataclass(frozen=True, slots=True)
+class _Item:
+    set: str
+    question: devbench.Question
+    root: Path
+
+
+def _items(args: argparse.Namespace) -> list[_Item]:
+    items: list[_Item] = []
+    sets = [("dev", Path(args.bench), Path(args.corpora))]
+    if args.corpora2 is not None:
+        sets.append(("dev2", Path(args.bench) / "dev2", Path(args.corpora2)))
+    dev_roots: dict[str, Path] = {}
+    for name, bench, corpora in sets:
+        roots = devbench.corpus_roots(bench, corpora)
+        if name == "dev":
+            dev_roots = roots
+        items += [
+            _Item(name, q, roots[q.corpus]) for q in devbench.load_questions(bench, args.corpus)
+        ]
+    for raw in UNANSWERABLE.read_text(encoding="utf-8").splitlines():
+        q = json.loads(raw)
+        if q["corpus"] in dev_roots and (args.corpus is None or q["corpus"] in args.corpus):
+            question = devbench.Question(q["id"], q["corpus"], q["question"], "unanswerable", ())
+            items.append(_Item("unanswerable", question, dev_roots[q["corpus"]]))
+    if args.per_corpus is not None:
+        taken: dict[tuple[str, str], int] = {}
+        kept = []
+        for item in items:
+            key = (item.set, item.question.corpus)
+            taken[key] = taken.get(key, 0) + 1
+            if taken[key] <= args.per_corpus:
+                kept.append(item)
+        items = kept
+    return items[: args.limit]
 
 
 def _share(flags: list[bool]) -> float:
-    return sum(flags) / len(flags) if flags else float("nan")
+    return round(sum(flags) / len(flags), 4) if flags else float("nan")
+
+
+def _median(values: list[float]) -> float:
+    return round(statistics.median(values), 1) if values else float("nan")
 
 
 def run_answer_eval(args: argparse.Namespace) -> int:
-    from app.answer.llm import Generation
-    from app.answer.prompt import build_prompt
+    from app.answer.model import AnswerModelUnavailable, resolve_model_file
     from app.cli.common import ProgressPrinter
     from app.core.settings import load_settings
     from app.service import Service
 
+    if args.judge is not None:
+        return _judge_again(args)
     if args.corpora is None:
         print("repolens-tui: error: eval answers needs --corpora DIR", file=sys.stderr)
         return 2
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    questions = devbench.load_questions(args.bench, args.corpus)[: args.limit]
-    roots = devbench.corpus_roots(args.bench, args.corpora)
+    names = [str(args.model_file or settings.answer_model), *args.compare]
+    try:
+        files = {name: resolve_model_file(name) for name in names}
+    except AnswerModelUnavailable as error:
+        print(f"repolens-tui: error: {error}", file=sys.stderr)
+        return 1
+    items = _items(args)
     load_before = os.getloadavg()[0]
-    records: list[AnswerRecord] = []
-    services: dict[str, Service] = {}
-    prompts: list[tuple[int, Service, str, list[Any]]] = []  # for the raw-model baseline
     started = time.perf_counter()
-    for question in questions:
-        service = services.get(question.corpus)
+    services: dict[Path, Service] = {}
+    records: list[AnswerRecord] = []
+    for item in items:
+        service = services.get(item.root)
         if service is None:
-            service = Service(roots[question.corpus], settings)
-            print(f"[{question.corpus}] indexing {service.root}", file=sys.stderr)
+            service = Service(item.root, settings)
+            print(f"[{item.question.corpus}] indexing {service.root}", file=sys.stderr)
             service.index(ProgressPrinter(quiet=args.quiet))
-            services[question.corpus] = service
-        answer = service.ask(
-            question.question,
-            budget_tokens=args.budget,
-            max_tokens=args.max_tokens,
-            model_file=args.model_file,
-        )
-        gold = question.gold
-        cited = [ResultChunk(c.path, c.start_line, c.end_line) for c in answer.citations if c.valid]
-        packed = [ResultChunk(h.path, h.start_line, h.end_line) for h in answer.context]
-        record = AnswerRecord(
-            question.id,
-            question.corpus,
-            answer.timings_ms.get("first_token"),
-            answer.tokens_per_s,
-            answer.timings_ms.get("retrieve", 0.0),
-            answer.tokens,
-            answer.prompt_tokens,
-            len(answer.context),
-            answer.all_citations_valid,
-            answer.grounded,
-            any(devbench.is_hit(c, gold) for c in cited),
-            any(devbench.is_hit(c, gold) for c in packed),
-            answer.text,
-        )
-        records.append(record)
-        if args.results:  # one line per answer as it comes, so a stopped run keeps its part
-            with Path(args.results).open("a" if len(records) > 1 else "w") as out:
-                out.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
-        if answer.context:
-            prompts.append((answer.prompt_tokens, service, question.question, answer.context))
-        print(
-            f"{question.id}: first token {record.first_token_ms} ms, "
-            f"{record.tokens_per_s} tok/s, valid {record.all_valid}, gold {record.cites_gold}",
-            file=sys.stderr,
-        )
-    baseline: Generation | None = None
-    if prompts:  # the median-length prompt of this run, replayed raw on a cold cache
-        _, service, text, context = sorted(prompts, key=lambda p: p[0])[len(prompts) // 2]
-        model = service.answerer(args.model_file).model()
-        tokens, _ = model.prompt_tokens(build_prompt(text, context).messages)
-        baseline = model.raw_generate(
-            tokens, max_tokens=args.max_tokens or settings.answer_max_tokens
-        )
-    summary = _summary(records, baseline, settings, args, load_before, started)
-    print(json.dumps(summary, indent=2) if args.json else _format(summary))
+            services[item.root] = service
+        for name in names:  # each question by every model in turn: the same load for all
+            record = _answer(service, item, name, files[name], args)
+            records.append(record)
+            if args.results:  # one line per answer as it comes: a stopped run keeps its part
+                with Path(args.results).open("a" if len(records) > 1 else "w") as out:
+                    out.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
+            v = record.verdict
+            print(
+                f"{item.question.id} [{Path(name).name}]: first token {record.first_token_ms} ms, "
+                f"gold {v.names_gold}/{v.cites_gold}, supported {v.supported}/{v.sentences}, "
+                f"degenerate {list(v.degenerate)}, abstained {v.abstained}",
+                file=sys.stderr,
+            )
+    summary = {
+        "max_tokens": args.max_tokens or settings.answer_max_tokens,
+        "budget_tokens": args.budget or settings.answer_budget_tokens,
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "wall_s": round(time.perf_counter() - started, 1),
+        "models": {name: _model_summary([r for r in records if r.model == name]) for name in names},
+    }
+    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
 
 
-def _summary(
-    records: list[AnswerRecord],
-    baseline: Any,
-    settings: Any,
-    args: argparse.Namespace,
-    load_before: float,
-    started: float,
-) -> dict[str, Any]:
-    def block(rows: list[AnswerRecord]) -> dict[str, Any]:
-        with_text = [r for r in rows if r.first_token_ms is not None]
-        return {
-            "questions": len(rows),
-            "first_token_ms_p50": round(_median([r.first_token_ms or 0.0 for r in with_text]), 1),
-            "tokens_per_s_p50": round(_median([r.tokens_per_s for r in with_text]), 2),
-            "retrieve_ms_p50": round(_median([r.retrieve_ms for r in rows]), 1),
-            "prompt_tokens_p50": _median([float(r.prompt_tokens) for r in rows]),
-            "all_citations_valid": round(_share([r.all_valid for r in rows]), 4),
-            "grounded": round(_share([r.grounded for r in rows]), 4),
-            "cites_gold": round(_share([r.cites_gold for r in rows]), 4),
-            "gold_in_context": round(_share([r.gold_in_context for r in rows]), 4),
-        }
+def _judge_again(args: argparse.Namespace) -> int:
+    """The records of a results file, judged by the checks as they are now."""
+    gold: dict[str, tuple[GoldRange, ...]] = {}
+    for bench in (Path(args.bench), Path(args.bench) / "dev2"):
+        if (bench / "queries").is_dir() or (bench / "dev" / "queries").is_dir():
+            gold.update({q.id: q.gold for q in devbench.load_questions(bench)})
+    records: list[AnswerRecord] = []
+    for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
+        verdict = judge(raw["answer"], context, raw["finish"], gold.get(raw["id"], ()))
+        records.append(
+            AnswerRecord(**{**raw, "verdict": verdict, "context": tuple(raw["context"])})
+        )
+    names = list(dict.fromkeys(r.model for r in records))
+    summary = {
+        "max_tokens": "as run",
+        "budget_tokens": "as run",
+        "load_average": ["-", "-"],
+        "wall_s": 0.0,
+        "models": {name: _model_summary([r for r in records if r.model == name]) for name in names},
+    }
+    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0
 
-    corpora = sorted({r.corpus for r in records})
+
+def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
+    symbol = str(raw.get("symbol", ""))
+    return Hit(
+        f"{raw['path']}:{raw['start_line']}",
+        raw["path"],
+        raw["start_line"],
+        raw["end_line"],
+        symbol,
+        symbol,
+        "",
+        "",
+        0.0,
+        raw["text"],
+        "body",
+    )
+
+
+def _answer(
+    service: Any, item: _Item, name: str, model_file: Path, args: argparse.Namespace
+) -> AnswerRecord:
+    answer = service.ask(
+        item.question.question,
+        budget_tokens=args.budget,
+        max_tokens=args.max_tokens,
+        model_file=model_file,
+    )
+    gold = item.question.gold
+    packed = [ResultChunk(h.path, h.start_line, h.end_line) for h in answer.context]
+    return AnswerRecord(
+        item.question.id,
+        item.set,
+        item.question.corpus,
+        name,
+        answer.timings_ms.get("first_token"),
+        answer.tokens_per_s,
+        answer.tokens,
+        answer.prompt_tokens,
+        len(answer.context),
+        any(devbench.is_hit(c, gold) for c in packed),
+        judge(answer.text, answer.context, answer.finish, gold),
+        answer.text,
+        answer.finish,
+        tuple(
+            {
+                "path": h.path,
+                "start_line": h.start_line,
+                "end_line": h.end_line,
+                "symbol": h.qualified_name or h.symbol,
+                "text": h.text,
+            }
+            for h in answer.context
+        ),
+    )
+
+
+def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
+    answerable = [r for r in records if r.set != "unanswerable"]
+    unanswerable = [r for r in records if r.set == "unanswerable"]
+    timed = [r for r in records if r.first_token_ms is not None]
+    sentences = sum(r.verdict.sentences for r in records)
     return {
-        "model": str(args.model_file or settings.answer_model),
-        "budget_tokens": args.budget or settings.answer_budget_tokens,
-        "max_tokens": args.max_tokens or settings.answer_max_tokens,
-        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "wall_s": round(time.perf_counter() - started, 1),
-        "all": block(records),
-        "by_corpus": {name: block([r for r in records if r.corpus == name]) for name in corpora},
-        "baseline_raw_model": None
-        if baseline is None
-        else {
-            "prompt_tokens": baseline.prompt_tokens,
-            "first_token_ms": baseline.first_token_ms,
-            "tokens_per_s": round(baseline.tokens_per_s, 2),
+        "answers": len(records),
+        "answerable": len(answerable),
+        "unanswerable": len(unanswerable),
+        "names_gold": _share([r.verdict.names_gold for r in answerable]),
+        "cites_gold": _share([r.verdict.cites_gold for r in answerable]),
+        "gold_in_context": _share([r.gold_in_context for r in answerable]),
+        "supported_sentences": round(sum(r.verdict.supported for r in records) / sentences, 4)
+        if sentences
+        else float("nan"),
+        "fully_supported_answers": _share(
+            [r.verdict.supported == r.verdict.sentences > 0 for r in answerable]
+        ),
+        "degenerate": sum(bool(r.verdict.degenerate) for r in records),
+        "citations_valid": _share([r.verdict.citations_valid for r in records]),
+        "abstains_unanswerable": _share([r.verdict.abstained for r in unanswerable]),
+        "abstains_answerable": _share([r.verdict.abstained for r in answerable]),
+        "first_token_ms_p50": _median([r.first_token_ms or 0.0 for r in timed]),
+        "tokens_per_s_p50": _median([r.tokens_per_s for r in timed]),
+        "by_set": {
+            name: {
+                "answers": len(rows),
+                "names_gold": _share([r.verdict.names_gold for r in rows]),
+                "cites_gold": _share([r.verdict.cites_gold for r in rows]),
+                "supported_answers": _share(
+                    [r.verdict.supported == r.verdict.sentences for r in rows]
+                ),
+                "abstained": _share([r.verdict.abstained for r in rows]),
+            }
+            for name in ("dev", "dev2", "unanswerable")
+            if (rows := [r for r in records if r.set == name])
         },
     }
 
 
-def _format(summary: dict[str, Any]) -> str:
-    a = summary["all"]
-    raw = summary["baseline_raw_model"] or {}
+_ROWS = (
+    ("answers (answerable + unanswerable)", "answers", "{}"),
+    ("names a gold symbol", "names_gold", "{:.3f}"),
+    ("cites a gold chunk", "cites_gold", "{:.3f}"),
+    ("gold chunk in the context", "gold_in_context", "{:.3f}"),
+    ("supported sentences", "supported_sentences", "{:.3f}"),
+    ("answers wholly supported", "fully_supported_answers", "{:.3f}"),
+    ("degenerate answers", "degenerate", "{}"),
+    ("citations all valid", "citations_valid", "{:.3f}"),
+    ("abstains, unanswerable", "abstains_unanswerable", "{:.3f}"),
+    ("abstains, answerable", "abstains_answerable", "{:.3f}"),
+    ("first token p50 (ms)", "first_token_ms_p50", "{:.0f}"),
+    ("tokens/s p50", "tokens_per_s_p50", "{:.1f}"),
+)
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    models = summary["models"]
+    width = 30
+    head = "".join(f"{Path(name).name[:32]:>34}" for name in models)
     lines = [
-        f"answers: {a['questions']} dev questions, model {summary['model']}, "
-        f"budget {summary['budget_tokens']}, max {summary['max_tokens']} tokens, "
+        f"answers: max {summary['max_tokens']} tokens, budget {summary['budget_tokens']}, "
         f"load average {summary['load_average'][0]} -> {summary['load_average'][1]}, "
         f"{summary['wall_s']} s",
         "",
-        f"{'':<28}{'repolens ask':>14}   baseline (same run)",
-        f"{'time to first token, p50':<28}{a['first_token_ms_p50'] / 1000:>12.2f} s   "
-        f"raw model, median prompt ({raw.get('prompt_tokens')} tokens): "
-        f"{(raw.get('first_token_ms') or 0) / 1000:.2f} s",
-        f"{'tokens/s, p50':<28}{a['tokens_per_s_p50']:>14.1f}   "
-        f"raw model: {raw.get('tokens_per_s', 0):.1f}",
-        f"{'retrieve, p50':<28}{a['retrieve_ms_p50']:>11.0f} ms   "
-        f"(prompt tokens p50 {a['prompt_tokens_p50']:.0f})",
-        f"{'all citations valid':<28}{a['all_citations_valid']:>14.3f}",
-        f"{'grounded (cites >= 1)':<28}{a['grounded']:>14.3f}",
-        f"{'cites a gold chunk':<28}{a['cites_gold']:>14.3f}   "
-        f"gold chunk in the context: {a['gold_in_context']:.3f}",
-        "",
-        f"{'corpus':<14}{'ttft p50':>10}{'tok/s':>8}{'valid':>8}{'grounded':>10}"
-        f"{'gold':>7}{'gold in ctx':>13}",
+        f"{'':<{width}}{head}",
     ]
-    for name, b in summary["by_corpus"].items():
-        lines.append(
-            f"{name:<14}{b['first_token_ms_p50'] / 1000:>9.2f}s{b['tokens_per_s_p50']:>8.1f}"
-            f"{b['all_citations_valid']:>8.3f}{b['grounded']:>10.3f}{b['cites_gold']:>7.3f}"
-            f"{b['gold_in_context']:>13.3f}"
-        )
+    for label, key, form in _ROWS:
+        cells = "".join(f"{form.format(m[key]):>34}" for m in models.values())
+        lines.append(f"{label:<{width}}{cells}")
+    for name, model in models.items():
+        lines.append("")
+        lines.append(f"{Path(name).name}: by set (names gold / cites gold / supported / abstained)")
+        for set_name, b in model["by_set"].items():
+            lines.append(
+                f"  {set_name:<14}{b['answers']:>4}  {b['names_gold']:.3f} / {b['cites_gold']:.3f}"
+                f" / {b['supported_answers']:.3f} / {b['abstained']:.3f}"
+            )
     return "\n".join(lines)

@@ -50,6 +50,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
     if answer.finish != "no-context" and not answer.grounded:
         print("\n(ungrounded: the answer cites none of the excerpts it was given)")
+    for check in answer.unsupported:
+        print(f"\n(unsupported: {printable(check.text)} -> {printable(check.problem)})")
+    if answer.degenerate:
+        print(f"\n(stopped: the answer {printable('; '.join(answer.degenerate))})")
     print(_timing_line(answer), file=sys.stderr)
     return 0
 

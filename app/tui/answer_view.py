@@ -1,0 +1,58 @@
+"""The answer pane's Markdown: the brief of the top hits, and the answer's checked sentences
+with each unsupported one flagged; repository text in code spans, shown literally."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.answer.brief import brief
+from app.core.models import Hit
+from widgets.answer_pane import citation_link, markdown_code
+
+READING = "_Reading the excerpts…_"
+UNSUPPORTED = "⚠ unsupported"
+
+
+def brief_markdown(hits: Sequence[Hit], numbered: bool) -> str:
+    """One line per top hit: `[n]` (once the excerpts are known), symbol, path:line, summary."""
+    lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
+    for entry in brief(hits):
+        number = f"{citation_link(entry.n)} " if numbered else ""
+        summary = f" {entry.summary}" if entry.summary else ""
+        lines.append(
+            f"- {number}{markdown_code(entry.symbol)} "
+            f"{markdown_code(f'{entry.path}:{entry.line}')}{summary}"
+        )
+    return "\n".join(lines)
+
+
+def progress_markdown(done: int, total: int) -> str:
+    return f"_Reading the excerpts: {done} of {total} tokens…_"
+
+
+def answer_body(answer: Any) -> tuple[str, list[str]]:
+    """The answer as its checked sentences, each unsupported one flagged with why; and the
+    notes under it. An answer with a code block is shown as written (its sentences would
+    lose the block)."""
+    checks = list(answer.sentences)
+    unsupported = [c for c in checks if not c.supported]
+    notes = []
+    if answer.degenerate:
+        notes.append(f"**Stopped:** the answer {'; '.join(answer.degenerate)}.")
+    if unsupported:
+        notes.append(
+            f"**{len(unsupported)} of {len(checks)} sentences unsupported** ({UNSUPPORTED}): "
+            "no citation, or the excerpt they cite does not contain what they name."
+        )
+    if "```" in answer.text or not checks:
+        return answer.text, notes
+    body = " ".join(
+        c.text if c.supported else f"{c.text} **{UNSUPPORTED}:** {_reason(c.problem)}"
+        for c in checks
+    )
+    return body, notes
+
+
+def _reason(problem: str) -> str:
+    return problem.replace("[", "\\[").replace("]", "\\]")

@@ -1,0 +1,141 @@
+"""The answer flow in the TUI: a brief of the top hits the moment Enter is pressed, progress
+while the model reads, the answer's sentences checked, and citations that select their chunk."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import events
+from textual.widgets import Markdown
+
+from app.answer.brief import first_doc_sentence
+from app.answer.checks import check_sentences, degeneration
+from app.answer.citations import check_citations
+from app.answer.engine import Answer
+from app.answer.prompt import Excerpt
+from app.core.settings import Settings
+from app.service import Service
+from app.tui.app import RepolensApp
+from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress
+from tests.tui.conftest import wait_for
+from widgets.answer_pane import AnswerPane
+from widgets.code_preview import CodePreview
+from widgets.hit_list import HitList
+
+
+def _source(app: RepolensApp) -> str:
+    return str(app.query_one("#answer", Markdown).source)
+
+
+async def test_enter_shows_the_brief_before_the_model_then_progress_and_the_answer(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    seen: list[object] = []
+    at: dict[str, float] = {}
+
+    def hook(message: object) -> None:
+        seen.append(message)
+        if isinstance(message, events.Key) and message.key == "enter":
+            at.setdefault("enter", time.perf_counter())
+
+    service = Service(sample_repo, settings.model_copy(update={"answer_max_tokens": 24}))
+    app = RepolensApp(service)
+    async with app.run_test(size=(160, 40), message_hook=hook) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"exponential backoff with jitter")
+        await wait_for(pilot, lambda: app.hits_query == "exponential backoff with jitter")
+        pane = app.query_one("#answer-pane", AnswerPane)
+        show_brief = pane.show_brief
+
+        def timed(markdown: str, status: str) -> None:
+            show_brief(markdown, status)
+            at.setdefault("brief", time.perf_counter())
+
+        pane.show_brief = timed  # type: ignore[method-assign]
+        await pilot.press("enter")
+        source = _source(app)
+        assert "Top hits" in source and "`retry_backoff`" in source, source
+        assert "`src/retry.py:9`" in source and "exponential growth with full jitter." in source
+        assert at["brief"] - at["enter"] < 0.1, f"the brief took {at['brief'] - at['enter']:.3f} s"
+        assert not any(isinstance(m, AnswerFinished) for m in seen)
+        await wait_for(pilot, lambda: any(isinstance(m, AnswerFinished) for m in seen), 180)
+        assert any(isinstance(m, AnswerContext) for m in seen)
+        assert any(isinstance(m, AnswerProgress) and m.total > 0 for m in seen)
+        assert "[\\[1\\]](cite:1)" in _source(app)  # the brief now carries excerpt numbers
+
+
+async def test_a_citation_selects_its_chunk_in_the_results_and_the_preview(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"retry policy wait between attempts")
+        hits = app.query_one("#hits", HitList)
+        await wait_for(pilot, lambda: len(hits.hits) >= 2)
+        # The answer's text is hand-written (the model's wording is not what is tested):
+        # it cites the second and then the first of the real hits.
+        context = hits.hits[:3]
+        text = f"`{context[1].symbol}` is one [2]. `{context[0].symbol}` is another [1]."
+        excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+        answer = Answer(
+            "q",
+            text,
+            check_citations(text, excerpts),
+            list(context),
+            True,
+            "stop",
+            sentences=tuple(check_sentences(text, excerpts)),
+            degenerate=tuple(degeneration(text, excerpts, "stop")),
+        )
+        app.post_message(AnswerFinished(answer, app.answer_generation))
+        await wait_for(pilot, lambda: "cite:2" in _source(app))
+        preview = app.query_one("#preview", CodePreview)
+        app.query_one("#answer-pane").focus()
+        await pilot.press("n")  # the first citation in the answer: [2]
+        second = context[1]
+        await wait_for(pilot, lambda: f":{second.start_line}-" in str(preview.border_title))
+        assert hits.highlighted == 1
+        await pilot.press("n")  # then [1]
+        first = context[0]
+        await wait_for(pilot, lambda: f":{first.start_line}-" in str(preview.border_title))
+        assert hits.highlighted == 0
+
+
+async def test_an_unsupported_sentence_is_flagged_in_the_pane(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        hit = app.service.search("retry backoff jitter").hits[0]
+        excerpts = [Excerpt(1, hit)]
+        text = "`retry_backoff` waits with jitter [1]. It retries `max_retries` times [1]."
+        answer = Answer(
+            "q",
+            text,
+            [],
+            [hit],
+            True,
+            "stop",
+            sentences=tuple(check_sentences(text, excerpts)),
+        )
+        app.post_message(AnswerFinished(answer, app.answer_generation))
+        await wait_for(pilot, lambda: "unsupported" in _source(app))
+        source = _source(app)
+        assert "1 of 2 sentences unsupported" in source
+        assert "`max_retries` is not in \\[1\\]" in source
+        assert source.index("waits with jitter [1].") < source.index("⚠")
+
+
+def test_the_brief_reads_the_first_sentence_of_each_kind_of_doc_comment() -> None:
+    assert first_doc_sentence('def f():\n    """Wait a bit. Then go."""\n') == "Wait a bit."
+    assert first_doc_sentence("@cache\ndef f():\n    '''Cached.'''\n") == "Cached."
+    jsdoc = "/**\n * Parses a route.\n * @param r the route\n */\nfunction p(r) {}"
+    assert first_doc_sentence(jsdoc) == "Parses a route."
+    assert first_doc_sentence("// Router matches requests\n// to handlers.\nfunc R() {}") == (
+        "Router matches requests to handlers."
+    )
+    assert first_doc_sentence("/// Adds an edge.\nfn add_edge() {}") == "Adds an edge."
+    assert first_doc_sentence("def f():\n    return 1\n") == ""
