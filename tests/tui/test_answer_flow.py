@@ -44,7 +44,7 @@ async def test_enter_shows_the_brief_before_the_model_then_progress_and_the_answ
     async with app.run_test(size=(160, 40), message_hook=hook) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
         await pilot.press(*"exponential backoff with jitter")
-        await wait_for(pilot, lambda: app.hits_query == "exponential backoff with jitter")
+        await wait_for(pilot, lambda: app.listed_query == "exponential backoff with jitter")
         pane = app.query_one("#answer-pane", AnswerPane)
         show_brief = pane.show_brief
 
