@@ -116,17 +116,20 @@ class Corpus:
     def members_named(self, key: str) -> list[str]:
         """Chunk ids of the live definitions whose qualified name ends in `key`
         (`owner.member`); else of the chunks of `owner` whose own text defines `member`
-        (a small class is one chunk)."""
+        (a small class is one chunk). Case aside: `Strong.Render` meets `render`, and a
+        Java, C# or C++ constructor is spelled as its class (`Parser(`)."""
         ids, alive = self.columns["id"], self.alive
         found = [ids[index] for index in self.by_member.get(key, ()) if alive[index]]
         if found or "." not in key:
             return found
         owner, member = key.rsplit(".", 1)
+        spellings = [member, owner] if member == "constructor" else [member]
+        defines = re.compile(rf"\b(?:{'|'.join(map(re.escape, spellings))})\s*[(=:]", re.I)
         texts = self.columns["text"]
         return [
             ids[index]
             for index in self.by_member.get(owner, ())
-            if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
+            if alive[index] and defines.search(texts[index])
         ]
 
     def holding(self, chunk_ids: list[str], texts: list[str]) -> dict[str, list[str]]:
