@@ -174,8 +174,13 @@ class Searcher:
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
+        members = {
+            pair: found for pair in member_names(query) if (found := self.corpus.members_named(pair))
+        }
+        # `Url::parse` found as defined names that definition, not every `parse`.
+        owned = {rerank.name_key(pair.rsplit(".", 1)[1]) for pair in members}
         words = identifiers(query)
-        keys = {rerank.name_key(word) for word in words}
+        keys = {rerank.name_key(word) for word in words} - owned
         loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
         spellings: dict[str, set[str]] = {}  # mixed-case spellings, for names never spelled loosely
         for word in words:
@@ -188,11 +193,7 @@ class Searcher:
             named={key: self.corpus.name_counts[key] for key in keys},
             spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
             version=versions[0] if len(set(versions)) == 1 else "",
-            members={
-                chunk_id: pair
-                for pair in member_names(query)
-                for chunk_id in self.corpus.members_named(pair)
-            },
+            members={chunk_id: pair for pair, found in members.items() for chunk_id in found},
             quoting={
                 chunk_id: text
                 for text, holders in held.items()
