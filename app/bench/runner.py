@@ -6,11 +6,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from app.bench import devbench, swebench
+from app.bench import devbench, semble, swebench
 from app.bench.baselines import BM25Index, TextUnit, grep_and_read
 from app.bench.devbench import DevScore, ResultChunk
+from app.bench.semble import Repo, SembleScore, Task
 from app.bench.swebench import InstanceScore, SweMetrics
 from app.core.paths import is_test_path
 
@@ -182,4 +183,67 @@ def run_swebench(
         metrics={s: swebench.aggregate(v) for s, v in scores.items()},
         latency_ms=latency,
         tests_indexed=tests_indexed,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SembleReport:
+    k: int
+    systems: tuple[str, ...]
+    repos: tuple[Repo, ...]
+    tasks: dict[str, tuple[Task, ...]]  # repo -> its scored queries
+    scores: dict[str, SembleScore]
+    results: dict[str, dict[str, list[ResultChunk]]]  # system -> query id -> ranked chunks
+    latency_ms: dict[str, dict[str, float]]
+    published: dict[str, dict[str, Any]]  # semble's published peer figures (published.json)
+
+
+def run_semble(
+    bench_dir: Path,
+    corpora_dir: Path,
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 10,
+    repos: Sequence[str] | None = None,
+    results_path: Path | None = None,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> SembleReport:
+    """Ask every semble-dev query of the chosen repos (the core subset by default) to the
+    engine, grep-and-read and BM25 over the repo's benchmark root; score with semble's rule."""
+    chosen = semble.choose_repos(bench_dir, repos)
+    systems = _system_names(engine_name)
+    tasks = {r.name: tuple(semble.load_tasks(bench_dir, r.name)) for r in chosen}
+    results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    for repo in chosen:
+        root = semble.repo_root(corpora_dir, repo)
+        if not root.is_dir():
+            raise FileNotFoundError(
+                f"semble repo {repo.name} not found at {root} (run semble-dev/fetch_corpora.sh)"
+            )
+        searcher, units, paths = make_searcher(repo.name, root)
+        runs = _systems(engine_name, searcher, BM25Index(units), root, paths, k)
+        for task in tasks[repo.name]:
+            for system, fn in runs.items():
+                results[system][task.query_id], latency[system][task.query_id] = _timed(
+                    fn, task.query
+                )
+        if log:
+            log(f"{repo.name}: {len(tasks[repo.name])} queries, {len(units)} units")
+    scores = {
+        s: semble.score_semble(chosen, tasks, results[s], devbench.CHARS_PER_TOKEN) for s in systems
+    }
+    if results_path is not None:
+        all_tasks = [t for r in chosen for t in tasks[r.name]]
+        semble.write_results(results_path, all_tasks, results[engine_name])
+    return SembleReport(
+        k=k,
+        systems=systems,
+        repos=tuple(chosen),
+        tasks=tasks,
+        scores=scores,
+        results=results,
+        latency_ms=latency,
+        published=semble.load_published(bench_dir),
     )
