@@ -18,8 +18,11 @@ UNLIMITED_BUDGET = 10**9  # file-level scoring looks at ranks, not at what fits 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "set",
-        choices=["dev", "dev2", "semble", "all", "swebench", "answers"],
+        choices=["dev", "dev2", "semble", "all", "mined", "swebench", "answers"],
         help="which bench set to run (all: dev, dev2, semble and, given checkouts, swebench)",
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, help="mined: the repositories to mine questions from"
     )
     parser.add_argument(
         "--bench",
@@ -102,6 +105,8 @@ def run_eval_command(args: argparse.Namespace) -> int:
         return run_answer_eval(args)
     if args.set == "all":
         return run_all(args)
+    if args.set == "mined":
+        return run_mined(args)
     if args.set in ("dev2", "semble") and args.corpora is None:
         _log(
             f"repolens-tui: error: eval {args.set} needs --corpora DIR "
@@ -224,3 +229,38 @@ def run_all(args: argparse.Namespace) -> int:
     out = sets.all_to_dict(summaries)
     print(json.dumps(out, indent=2) if args.json else sets.format_all(summaries))
     return 0
+
+
+def run_mined(args: argparse.Namespace) -> int:
+    """Questions mined from each PATH (doc sentences, commit subjects), engine beside BM25."""
+    from app.bench import report, runner
+
+    if not args.paths:
+        _log("repolens-tui: error: eval mined needs a PATH (a repository to mine questions from)")
+        return 2
+    missing = [p for p in args.paths if not p.is_dir()]
+    if missing:
+        _log(f"repolens-tui: error: eval mined: not a folder: {missing[0]}")
+        return 2
+    roots = [(_mined_name(p, args.paths), p) for p in args.paths]
+    mined = runner.run_mined(
+        roots,
+        _make_searcher(args, args.budget),
+        k=args.k or 10,
+        limit=args.limit or MINED_LIMIT,
+        log=_log,
+    )
+    text = report.format_dev(mined, "mined")
+    print(json.dumps(report.dev_to_dict(mined), indent=2) if args.json else text)
+    return 0
+
+
+MINED_LIMIT = 100  # questions per repository
+
+
+def _mined_name(path: Path, paths: Sequence[Path]) -> str:
+    """The folder's name, with its parent's where two PATHs share a name."""
+    name = path.resolve().name
+    if sum(p.resolve().name == name for p in paths) > 1:
+        return f"{path.resolve().parent.name}-{name}"
+    return name

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.bench import devbench, semble, swebench
+from app.bench import devbench, mined, semble, swebench
 from app.bench.baselines import BM25Index, TextUnit, grep_and_read
-from app.bench.devbench import DevScore, ResultChunk
+from app.bench.devbench import DevScore, Question, ResultChunk
 from app.bench.semble import Repo, SembleScore, Task
 from app.bench.swebench import InstanceScore, SweMetrics
 from app.core.paths import is_test_path
+from app.indexer.walk import read_source, walk
 
 ENGINE = "engine"
 GREP = "grep-and-read"
@@ -246,4 +248,66 @@ def run_semble(
         results=results,
         latency_ms=latency,
         published=semble.load_published(bench_dir),
+    )
+
+
+def mined_questions(name: str, root: Path, limit: int) -> tuple[list[Question], dict[str, str]]:
+    """The sampled mined questions of one repository and its doc-stripped files."""
+    stripped = {path: mined.strip_docs(path, text) for path, text in _read_all(root).items()}
+    texts = {path: s.text for path, s in stripped.items()}
+    found = mined.doc_questions(name, stripped) + mined.commit_questions(name, root, texts)
+    return mined.sample(found, limit), texts
+
+
+def _read_all(root: Path) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for walked in walk(root).files:
+        text, _ = read_source(walked.abs_path)
+        if text is not None:
+            files[walked.path] = text
+    return files
+
+
+def run_mined(
+    roots: Sequence[tuple[str, Path]],
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 10,
+    limit: int = 100,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> DevReport:
+    """Mined questions (doc sentences, commit subjects) of each repository, asked to the
+    engine, grep-and-read and BM25 over its doc-stripped copy; scored as dev is."""
+    systems = _system_names(engine_name)
+    results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    questions: list[Question] = []
+    copies: dict[str, Path] = {}
+    units_count: dict[str, int] = {}
+    files_count: dict[str, int] = {}
+    for name, root in roots:
+        asked, texts = mined_questions(name, root, limit)
+        copies[name] = mined.scratch_dir(root)
+        mined.write_copy(copies[name], texts)
+        searcher, units, paths = make_searcher(name, copies[name])
+        units_count[name], files_count[name] = len(units), len(paths)
+        runs = _systems(engine_name, searcher, BM25Index(units), copies[name], paths, k)
+        for q in asked:
+            for system, fn in runs.items():
+                results[system][q.id], latency[system][q.id] = _timed(fn, q.question)
+        questions += asked
+        if log:
+            kinds = Counter(q.kind for q in asked)
+            log(f"{name}: {len(asked)} mined questions {dict(kinds)}, {len(units)} units")
+    scores = {s: devbench.score_dev(questions, results[s], copies) for s in systems}
+    return DevReport(
+        k=k,
+        systems=systems,
+        corpora=tuple(name for name, _ in roots),
+        scores=scores,
+        results=results,
+        latency_ms=latency,
+        units=units_count,
+        files=files_count,
     )
