@@ -264,3 +264,72 @@ def _mined_name(path: Path, paths: Sequence[Path]) -> str:
     if sum(p.resolve().name == name for p in paths) > 1:
         return f"{path.resolve().parent.name}-{name}"
     return name
+
+
+def _service_search(args: argparse.Namespace, name: str, root: Path) -> Any:
+    from app.bench.signals import NO_BUDGET, POOL
+    from app.cli.common import ProgressPrinter
+    from app.core.settings import load_settings
+    from app.service import Service
+
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    service = Service(root, settings)
+    _log(f"[{name}] indexing {root}")
+    service.index(ProgressPrinter(quiet=args.quiet))
+    return lambda question: service.search(question, k=POOL, budget_tokens=NO_BUDGET).hits
+
+
+def _labelled_roots(args: argparse.Namespace) -> list[tuple[str, Path, list[Any]]]:
+    """(repo, root, its labelled questions) for every set whose corpora are given."""
+    from app.bench import devbench, semble
+    from app.bench import signals as sig
+
+    found: list[tuple[str, Path, list[Any]]] = []
+    for name in ("dev", "dev2"):
+        corpora = getattr(args, f"{name}_corpora")
+        if corpora is None:
+            continue
+        bench = args.bench / SET_DIRS[name]
+        questions = devbench.load_questions(bench)
+        for corpus, root in devbench.corpus_roots(bench, corpora).items():
+            asked = [q for q in questions if q.corpus == corpus]
+            found.append((corpus, root, sig.from_questions(name, asked)))
+    if args.semble_corpora is not None:
+        bench = args.bench / SET_DIRS["semble"]
+        for repo in semble.choose_repos(bench, args.repo):
+            tasks = semble.load_tasks(bench, repo.name)
+            found.append(
+                (
+                    repo.name,
+                    semble.repo_root(args.semble_corpora, repo),
+                    sig.from_semble(repo, tasks),
+                )
+            )
+    return found
+
+
+def run_signals(args: argparse.Namespace) -> int:
+    """Dump every candidate's signals for each question of the given sets (and, with
+    --mined N, N mined questions per repository searched in its doc-stripped copy)."""
+    from app.bench import mined, runner
+    from app.bench import signals as sig
+
+    roots = _labelled_roots(args)
+    if not roots:
+        _log("repolens-tui: error: signals needs --dev-corpora, --dev2-corpora or --semble-corpora")
+        return 2
+
+    def records() -> Any:
+        for repo, root, labelled in roots:
+            yield from sig.dump(_service_search(args, repo, root), labelled)
+            if args.mined:
+                asked, texts = runner.mined_questions(repo, root, args.mined)
+                copy = mined.scratch_dir(root)
+                mined.write_copy(copy, texts)
+                yield from sig.dump(
+                    _service_search(args, f"{repo} mined", copy), sig.from_questions("mined", asked)
+                )
+
+    count = sig.write(args.out, records())
+    _log(f"signals: {count} questions written to {args.out}")
+    return 0
