@@ -37,7 +37,12 @@ class AnswerRecord:
 def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-file", type=Path, help="answers: a local GGUF answer model")
     parser.add_argument("--max-tokens", type=int, default=None, help="answers: longest answer")
-    parser.add_argument("--limit", type=int, default=None, help="answers: first N questions")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="answers: first N questions; mined: questions per repository (default 100)",
+    )
 
 
 def _median(values: list[float]) -> float:
