@@ -142,7 +142,9 @@ class Searcher:
         explained: dict[str, Explanation] = {}
         final: dict[str, float] = {}
         for chunk_id, fused_score in fused.items():
-            signals = rerank.signals_for(self.corpus.candidate_of(chunk_id), facts)
+            first_in_both = lexical_rank.get(chunk_id) == dense_rank.get(chunk_id) == 1
+            candidate = self.corpus.candidate_of(chunk_id)
+            signals = rerank.signals_for(candidate, facts, first_in_both=first_in_both)
             score = rerank.apply(fused_score, signals)
             final[chunk_id] = score
             explained[chunk_id] = Explanation(
@@ -174,9 +176,8 @@ class Searcher:
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
-        members = {
-            pair: found for pair in member_names(query) if (found := self.corpus.members_named(pair))
-        }
+        pairs = {pair: self.corpus.members_named(pair) for pair in member_names(query)}
+        members = {pair: found for pair, found in pairs.items() if found}
         # `Url::parse` found as defined names that definition, not every `parse`.
         owned = {rerank.name_key(pair.rsplit(".", 1)[1]) for pair in members}
         words = identifiers(query)

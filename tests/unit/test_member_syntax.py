@@ -12,7 +12,7 @@ from app.service import Service
 
 Indexed = Callable[[dict[str, str]], Service]
 
-FILLER = "".join(f"    // step {n}: read the next part of the input and keep it\n" for n in range(45))
+FILLER = "".join(f"    // step {n}: read the next part of the input, keep it\n" for n in range(45))
 
 
 @pytest.mark.parametrize(
