@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from app.core.models import Explanation, Hit
-from app.search import rerank
+from app.search import overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -155,6 +155,12 @@ class Searcher:
                 score,
             )
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
+        ranked, folded = overloads.fold(ranked, self._overload_key)
+        for chunk_id, others in folded.items():
+            lines = [self.corpus.row(other)["start_line"] for other in others]
+            name = self.corpus.row(chunk_id)["qualified_name"]
+            signals = (*explained[chunk_id].signals, overloads.signal(name, lines))
+            explained[chunk_id] = replace(explained[chunk_id], signals=signals)
         timings["rerank"] = _ms(started)
 
         started = time.perf_counter()
@@ -212,6 +218,13 @@ class Searcher:
         except OSError:
             return True
         return self.corpus.stamps.get(path) != (st.st_size, st.st_mtime_ns)
+
+    def _overload_key(self, chunk_id: str) -> tuple[str, str] | None:
+        """(path, qualified name) of a whole function or method: what its overloads share."""
+        index, c = self.corpus.position[chunk_id], self.corpus.columns
+        name = c["qualified_name"][index]
+        whole = c["parts"][index] == 1 and c["kind"][index] in overloads.FUNCTION_KINDS
+        return (c["path"][index], name) if whole and name else None
 
     def _packable(self, chunk_id: str, leading: list[str]) -> Packable:
         row = self.corpus.row(chunk_id)
