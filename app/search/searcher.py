@@ -159,8 +159,8 @@ class Searcher:
         for chunk_id, others in folded.items():
             lines = [self.corpus.row(other)["start_line"] for other in others]
             name = self.corpus.row(chunk_id)["qualified_name"]
-            signals = (*explained[chunk_id].signals, overloads.signal(name, lines))
-            explained[chunk_id] = replace(explained[chunk_id], signals=signals)
+            said = (*explained[chunk_id].signals, overloads.signal(name, lines))
+            explained[chunk_id] = replace(explained[chunk_id], signals=said)
         timings["rerank"] = _ms(started)
 
         started = time.perf_counter()
