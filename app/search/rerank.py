@@ -110,11 +110,7 @@ class Candidate:
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
 
 
-def signals_for(
-    candidate: Candidate, facts: QueryFacts | None = None, *, first_in_both: bool = False
-) -> list[Signal]:
-    """The rerank signals of one candidate; `first_in_both`: BM25 and the vectors both rank
-    it first, which no guess about thin code may overrule."""
+def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
     facts = facts or QueryFacts()
     found: list[Signal] = []
     definitions = facts.named.get(candidate.name, 0) if candidate.name else 0
@@ -151,10 +147,7 @@ def signals_for(
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":
         found.append(Signal("glue", GLUE_FACTOR, "module-level glue between definitions"))
-    if candidate.thin in _THIN_REASONS and first_in_both:
-        reason = f"{_THIN_REASONS[candidate.thin]}; no penalty: both retrievers rank it first"
-        found.append(Signal(candidate.thin, 1.0, reason))
-    elif candidate.thin in _THIN_REASONS:
+    if candidate.thin in _THIN_REASONS:
         found.append(Signal(candidate.thin, THIN_FACTOR, _THIN_REASONS[candidate.thin]))
     if candidate.kind in DECLARATION_KINDS:
         found.append(Signal("declaration", DECLARATION_FACTOR, f"a {candidate.kind} declaration"))

