@@ -93,7 +93,12 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--corpora2", type=Path, help="answers: the dev2 corpora folder")
     parser.add_argument("--max-tokens", type=int, default=None, help="answers: longest answer")
-    parser.add_argument("--limit", type=int, default=None, help="answers: first N questions")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="answers: first N questions; mined: questions per repository (default 100)",
+    )
     parser.add_argument(
         "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
     )

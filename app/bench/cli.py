@@ -26,6 +26,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run_eval_command(args)
 
 
+def cmd_signals(args: argparse.Namespace) -> int:
+    from app.bench.evaluate import run_signals
+
+    return run_signals(args)
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    from app.bench.fit import run_fit
+
+    return run_fit(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.bench.speed import format_report, load_queries, measure
     from app.core.settings import load_settings
@@ -146,6 +158,32 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_arguments(p)
     common(p)
     p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser(
+        "signals", help="every candidate's rerank signals per bench question, as JSONL for fit"
+    )
+    p.add_argument("--out", type=Path, required=True, help="the JSONL file to write")
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    for name in ("dev", "dev2", "semble"):
+        p.add_argument(f"--{name}-corpora", type=Path, help=f"the {name} corpora (else skipped)")
+    p.add_argument("--repo", action="append", help="semble: only this repo (default: core)")
+    p.add_argument(
+        "--mined", type=int, default=0, help="also N mined questions per repository (default 0)"
+    )
+    common(p)
+    p.set_defaults(run=cmd_signals)
+
+    p = sub.add_parser(
+        "fit", help="rerank weights fitted on a signals dump, leave-one-repository-out"
+    )
+    p.add_argument("dump", type=Path, help="the JSONL file `signals` wrote")
+    p.add_argument(
+        "--l2", type=float, action="append", help="pull toward the hand-set factors (repeatable)"
+    )
+    p.add_argument("--no-mined", action="store_true", help="leave mined questions out of training")
+    p.add_argument("--weights", type=Path, help="write the weights fitted on every repo here")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_fit)
 
     p = sub.add_parser("bench", help="index throughput and search latency, beside baselines")
     p.add_argument("path")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from app.bench.devbench import OVERALL, Metrics
 
 if TYPE_CHECKING:
-    from app.bench.runner import DevReport, SweReport
+    from app.bench.runner import DevReport, SembleReport, SweReport
 
 _DEV_HEADER = (
     f"{'':14s} {'system':14s} {'n':>3s} {'top1':>6s} {'top5':>6s} {'mrr@10':>7s} "
@@ -50,14 +50,14 @@ def _dev_block(
     return lines
 
 
-def format_dev(report: DevReport) -> str:
+def format_dev(report: DevReport, name: str = "dev") -> str:
     """Per corpus and overall, then per question kind; each group lists every system."""
     corpora = [*sorted(report.corpora), OVERALL]
     by_corpus = {s: report.scores[s].by_corpus for s in report.systems}
     by_kind = {s: report.scores[s].by_kind for s in report.systems}
     kinds = list(by_kind[report.systems[0]]) if report.systems else []
     lines = _dev_block(
-        f"dev benchmark: top {report.k}, tokens = characters returned / 3.6", corpora, by_corpus
+        f"{name} benchmark: top {report.k}, tokens = characters returned / 3.6", corpora, by_corpus
     )
     lines += [""] + _dev_block("by question kind", kinds, by_kind)
     lines += ["", "latency per question (ms)"]
@@ -154,4 +154,124 @@ def swe_to_dict(report: SweReport) -> dict[str, object]:
             }
             for system in report.systems
         },
+    }
+
+
+# Peers from published.json shown beside each repo: (tool, label, matching rule).
+SEMBLE_PEERS = (
+    ("semble-hybrid", "semble", "chunk"),
+    ("coderankembed-hybrid", "CRE-hyb", "chunk"),
+    ("bm25", "BM25pub", "chunk"),
+    ("ck", "ck", "file"),
+    ("gitnexus", "GitNexus", "file"),
+)
+
+
+def _cell(value: float | None, width: int = 7) -> str:
+    return f"{'-':>{width}s}" if value is None else f"{value:{width}.3f}"
+
+
+def _published(report: SembleReport, tool: str, repo: str) -> float | None:
+    entry = report.published.get(tool, {}).get("repos", {}).get(repo)
+    return None if entry is None else float(entry["ndcg10"])
+
+
+def format_semble(report: SembleReport) -> str:
+    """Per repo: ours at chunk and file level, BM25 and grep from this run, then the
+    published peers (chunk level for semble, CRE and BM25; file level for ck and GitNexus)."""
+    engine, grep, bm25 = report.systems
+    head = (
+        f"{'repo':19s} {'lang':10s} {'n':>3s} {'ndcg10':>7s} {'file10':>7s} {'bm25':>7s} "
+        f"{'grep f10':>8s} |" + "".join(f" {label:>8s}" for _, label, _ in SEMBLE_PEERS)
+    )
+    lines = [
+        f"semble-dev: top {report.k}, NDCG@10 with semble's rule (file10 = file level); "
+        "peers are published figures, * = their run used other queries",
+        head,
+    ]
+    for repo in report.repos:
+        s = report.scores
+        row = (
+            f"{repo.name:19s} {repo.language:10s} {len(report.tasks[repo.name]):3d} "
+            f"{_cell(s[engine].repo_mean(repo.name))} "
+            f"{_cell(s[engine].repo_mean(repo.name, 'file_ndcg10'))} "
+            f"{_cell(s[bm25].repo_mean(repo.name))} "
+            f"{_cell(s[grep].repo_mean(repo.name, 'file_ndcg10'), 8)} |"
+        )
+        mark = " " if repo.matches_published_run else "*"
+        for tool, _, _ in SEMBLE_PEERS:
+            row += f" {_cell(_published(report, tool, repo.name))}{mark}"
+        lines.append(row)
+    names = [r.name for r in report.repos]
+    ours = report.scores[engine]
+    lines += [
+        "",
+        f"overall (mean over {len(names)} repos): ndcg@10 {ours.overall():.3f}, "
+        f"file-level {ours.overall('file_ndcg10'):.3f}; bm25 (this run) "
+        f"{report.scores[bm25].overall():.3f}; grep file-level "
+        f"{report.scores[grep].overall('file_ndcg10'):.3f}",
+    ]
+    lines.append(
+        "by language: "
+        + ", ".join(f"{lang} {value:.3f}" for lang, value in ours.by_language().items())
+    )
+    bm25_types = report.scores[bm25].by_category()
+    lines.append(
+        "by query type: "
+        + ", ".join(
+            f"{c} {value:.3f} (bm25 {bm25_types.get(c, 0.0):.3f})"
+            for c, value in ours.by_category().items()
+        )
+    )
+    lines += ["", "published peers on the same repos (their figure, then ours by their rule):"]
+    for tool, label, rule in SEMBLE_PEERS:
+        have = [n for n in names if _published(report, tool, n) is not None]
+        if not have:
+            continue
+        theirs = statistics.mean(_published(report, tool, n) or 0.0 for n in have)
+        mine = ours.overall("ndcg10" if rule == "chunk" else "file_ndcg10", have)
+        lines.append(
+            f"  {label:9s} {theirs:.3f}   ours {mine:.3f} ({rule} level) over {len(have)} repos"
+        )
+    lat = latency_summary(report.latency_ms[engine].values())
+    lines.append(f"\nlatency per query (engine, ms): median {lat['median']}, p95 {lat['p95']}")
+    return "\n".join(lines)
+
+
+def semble_to_dict(report: SembleReport) -> dict[str, object]:
+    engine = report.systems[0]
+    return {
+        "k": report.k,
+        "systems": {
+            system: {
+                "ndcg10": round(report.scores[system].overall(), 4),
+                "file_ndcg10": round(report.scores[system].overall("file_ndcg10"), 4),
+                "by_language": report.scores[system].by_language(),
+                "by_category": report.scores[system].by_category(),
+                "repos": {
+                    r.name: {
+                        "ndcg10": round(report.scores[system].repo_mean(r.name), 4),
+                        "file_ndcg10": round(
+                            report.scores[system].repo_mean(r.name, "file_ndcg10"), 4
+                        ),
+                    }
+                    for r in report.repos
+                },
+                "latency_ms": latency_summary(report.latency_ms[system].values()),
+            }
+            for system in report.systems
+        },
+        "published": {
+            tool: {r.name: _published(report, tool, r.name) for r in report.repos}
+            for tool, _, _ in SEMBLE_PEERS
+        },
+        "queries": [
+            {
+                "query_id": t.query_id,
+                "category": t.category,
+                "ndcg10": round(t.ndcg10, 4),
+                "first_rank": t.first_rank,
+            }
+            for t in report.scores[engine].tasks
+        ],
     }

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from app.bench import devbench, swebench
+from app.bench import devbench, mined, semble, swebench
 from app.bench.baselines import BM25Index, TextUnit, grep_and_read
-from app.bench.devbench import DevScore, ResultChunk
+from app.bench.devbench import DevScore, Question, ResultChunk
+from app.bench.semble import Repo, SembleScore, Task
 from app.bench.swebench import InstanceScore, SweMetrics
 from app.core.paths import is_test_path
+from app.indexer.walk import read_source, walk
 
 ENGINE = "engine"
 GREP = "grep-and-read"
@@ -182,4 +185,129 @@ def run_swebench(
         metrics={s: swebench.aggregate(v) for s, v in scores.items()},
         latency_ms=latency,
         tests_indexed=tests_indexed,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SembleReport:
+    k: int
+    systems: tuple[str, ...]
+    repos: tuple[Repo, ...]
+    tasks: dict[str, tuple[Task, ...]]  # repo -> its scored queries
+    scores: dict[str, SembleScore]
+    results: dict[str, dict[str, list[ResultChunk]]]  # system -> query id -> ranked chunks
+    latency_ms: dict[str, dict[str, float]]
+    published: dict[str, dict[str, Any]]  # semble's published peer figures (published.json)
+
+
+def run_semble(
+    bench_dir: Path,
+    corpora_dir: Path,
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 10,
+    repos: Sequence[str] | None = None,
+    results_path: Path | None = None,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> SembleReport:
+    """Ask every semble-dev query of the chosen repos (the core subset by default) to the
+    engine, grep-and-read and BM25 over the repo's benchmark root; score with semble's rule."""
+    chosen = semble.choose_repos(bench_dir, repos)
+    systems = _system_names(engine_name)
+    tasks = {r.name: tuple(semble.load_tasks(bench_dir, r.name)) for r in chosen}
+    results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    for repo in chosen:
+        root = semble.repo_root(corpora_dir, repo)
+        if not root.is_dir():
+            raise FileNotFoundError(
+                f"semble repo {repo.name} not found at {root} (run semble-dev/fetch_corpora.sh)"
+            )
+        searcher, units, paths = make_searcher(repo.name, root)
+        runs = _systems(engine_name, searcher, BM25Index(units), root, paths, k)
+        for task in tasks[repo.name]:
+            for system, fn in runs.items():
+                results[system][task.query_id], latency[system][task.query_id] = _timed(
+                    fn, task.query
+                )
+        if log:
+            log(f"{repo.name}: {len(tasks[repo.name])} queries, {len(units)} units")
+    scores = {
+        s: semble.score_semble(chosen, tasks, results[s], devbench.CHARS_PER_TOKEN) for s in systems
+    }
+    if results_path is not None:
+        all_tasks = [t for r in chosen for t in tasks[r.name]]
+        semble.write_results(results_path, all_tasks, results[engine_name])
+    return SembleReport(
+        k=k,
+        systems=systems,
+        repos=tuple(chosen),
+        tasks=tasks,
+        scores=scores,
+        results=results,
+        latency_ms=latency,
+        published=semble.load_published(bench_dir),
+    )
+
+
+def mined_questions(name: str, root: Path, limit: int) -> tuple[list[Question], dict[str, str]]:
+    """The sampled mined questions of one repository and its doc-stripped files."""
+    stripped = {path: mined.strip_docs(path, text) for path, text in _read_all(root).items()}
+    texts = {path: s.text for path, s in stripped.items()}
+    found = mined.doc_questions(name, stripped) + mined.commit_questions(name, root, texts)
+    return mined.sample(found, limit), texts
+
+
+def _read_all(root: Path) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for walked in walk(root).files:
+        text, _ = read_source(walked.abs_path)
+        if text is not None:
+            files[walked.path] = text
+    return files
+
+
+def run_mined(
+    roots: Sequence[tuple[str, Path]],
+    make_searcher: MakeSearcher,
+    *,
+    k: int = 10,
+    limit: int = 100,
+    engine_name: str = ENGINE,
+    log: Log | None = None,
+) -> DevReport:
+    """Mined questions (doc sentences, commit subjects) of each repository, asked to the
+    engine, grep-and-read and BM25 over its doc-stripped copy; scored as dev is."""
+    systems = _system_names(engine_name)
+    results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}
+    latency: dict[str, dict[str, float]] = {s: {} for s in systems}
+    questions: list[Question] = []
+    copies: dict[str, Path] = {}
+    units_count: dict[str, int] = {}
+    files_count: dict[str, int] = {}
+    for name, root in roots:
+        asked, texts = mined_questions(name, root, limit)
+        copies[name] = mined.scratch_dir(root)
+        mined.write_copy(copies[name], texts)
+        searcher, units, paths = make_searcher(name, copies[name])
+        units_count[name], files_count[name] = len(units), len(paths)
+        runs = _systems(engine_name, searcher, BM25Index(units), copies[name], paths, k)
+        for q in asked:
+            for system, fn in runs.items():
+                results[system][q.id], latency[system][q.id] = _timed(fn, q.question)
+        questions += asked
+        if log:
+            kinds = Counter(q.kind for q in asked)
+            log(f"{name}: {len(asked)} mined questions {dict(kinds)}, {len(units)} units")
+    scores = {s: devbench.score_dev(questions, results[s], copies) for s in systems}
+    return DevReport(
+        k=k,
+        systems=systems,
+        corpora=tuple(name for name, _ in roots),
+        scores=scores,
+        results=results,
+        latency_ms=latency,
+        units=units_count,
+        files=files_count,
     )

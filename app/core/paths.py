@@ -23,11 +23,27 @@ _CACHE_TAG_TEXT = (
     + b"# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 
+TEST = "test"
+EXAMPLE = "example"
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?)(/|$)"
-    r"|(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
+    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|benches)(/|$)"
+    r"|(^|/)[^/]+\.(tests?|unittests?|integrationtests?|specs?)(/|$)"
+    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
     re.IGNORECASE,
 )
+# Spelled in CamelCase, so matched with case: `FooTests.cs`, `ParserTest.java`, `CsvTester.cs`,
+# Kotlin's `src/commonTest/` and `src/jvmTest/` source sets. Not PHP files: Twig's
+# `TwigTest.php` is library code (a template test), PHP's tests live in `tests/`.
+_CAMEL_TEST_PATH = re.compile(
+    r"(^|/)[a-z]+(Unit)?Test(/|$)"
+    r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy)$"
+)
+_EXAMPLE_PATH = re.compile(
+    r"(^|/)_?(examples?|samples?|benchmarks?)(/|$)",
+    re.IGNORECASE,
+)
+# Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file.
+_RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
 
 
 def config_file() -> Path:
@@ -79,6 +95,25 @@ def write_cache_tag(folder: Path) -> None:
         tag.write_bytes(_CACHE_TAG_TEXT)
 
 
+def path_role(path: str) -> str:
+    """What a repository path holds besides library code: TEST (a tests folder, test_*.py,
+    *.test.js, `src/test/`, `*Tests.cs`, `*_spec.rb`, ...), EXAMPLE (`examples/`,
+    `samples/`, `benchmarks/`) or "" (the library itself)."""
+    if _TEST_PATH.search(path) or _CAMEL_TEST_PATH.search(path):
+        return TEST
+    if _EXAMPLE_PATH.search(path):
+        return EXAMPLE
+    return ""
+
+
 def is_test_path(path: str) -> bool:
-    """Whether a repository path is test code (a tests folder, test_*.py, *.test.js, ...)."""
-    return bool(_TEST_PATH.search(path))
+    """Whether a repository path is test code."""
+    return path_role(path) == TEST
+
+
+def in_test_module(language: str, kind: str, qualified: str, parent: str) -> bool:
+    """Whether a chunk is unit-test code by where it sits in its file: Rust's
+    `#[cfg(test)] mod tests`, its head (a module so named) or anything inside it (`parent`
+    is the qualified name of what encloses the chunk)."""
+    scope = qualified if kind == "module" else parent
+    return language == "rust" and bool(_RUST_TEST_MODULE.search(scope))

@@ -19,6 +19,8 @@ from app.parse.text import DOC_CHARS, SIGNATURE_CHARS, clip_doc, collapse
 # Kinds whose functions are methods, and kinds whose members may get chunks of their own.
 CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "variable"})
 CONTAINERS = CLASS_LIKE | {"module"}
+# Languages whose constructors carry their class's name.
+CONSTRUCTOR_NAMED = frozenset({"java", "csharp", "cpp"})
 # Objects whose members are plain module functions, not methods (CommonJS).
 EXPORT_SCOPES = frozenset({"exports", "module", "module.exports"})
 
@@ -287,10 +289,34 @@ def _fold_overloads(items: list[Definition]) -> list[Definition]:
     return out
 
 
+def _prefix(d: Definition) -> str:
+    """What the qualified name starts with: `Owner.` for a member. A namespace (C#, PHP, C++,
+    Ruby module, Rust mod) stays apart, in the parent: its types read `Strong`, not
+    `Vendor.Package.Strong`; its own functions `Node.helper` (its last part as the owner)."""
+    enc = d.enclosing
+    if enc is None:
+        return ""
+    if enc.kind != "module" or enc.call or d.kind == "module":
+        return f"{enc.qualified}."
+    if d.kind in CLASS_LIKE or d.scope:
+        return ""
+    return f"{enc.qualified.rpartition('.')[2]}."
+
+
+def _name_constructor(d: Definition) -> None:
+    """Java, C# and C++ constructors are named after their class: `Parser.constructor`, as
+    JavaScript's read, not `Parser.Parser`."""
+    enc = d.enclosing
+    owner = d.scope.rpartition(".")[2] if d.scope else (enc.name if enc else "")
+    in_class = bool(d.scope) or (enc is not None and enc.kind in CLASS_LIKE)
+    if d.kind in ("function", "method") and d.name == owner and in_class:
+        d.name = "constructor"
+
+
 def _resolve(d: Definition) -> None:
     """Kind, qualified name and parent, from the enclosing definition (already resolved)."""
     enc = d.enclosing
-    prefix = f"{enc.qualified}." if enc else ""
+    prefix = _prefix(d)
     if d.kind in ("function", "method"):
         if enc is not None and enc.kind in CLASS_LIKE:
             d.kind = "method"
@@ -304,8 +330,9 @@ def _resolve(d: Definition) -> None:
         d.qualified = f"{d.scope}.{d.name}"
         object_path = d.scope.removesuffix(".prototype")
         d.parent = enc.qualified if enc else ("" if object_path in EXPORT_SCOPES else object_path)
-    elif d.scope and not d.member:
-        d.qualified = f"{prefix}{d.scope}.{d.name}"
+    elif d.scope and not d.member:  # a type's scope (`class Hashie::Mash`) is its namespace
+        owner = "" if d.kind in CLASS_LIKE else f"{d.scope}."
+        d.qualified = f"{prefix}{owner}{d.name}"
         d.parent = f"{prefix}{d.scope}"
     else:
         d.qualified = f"{prefix}{d.name}"
@@ -360,6 +387,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         d.children = _fold_overloads(d.children)
     defs = [d for d in defs if d.kind != "overload"]
     for d in defs:
+        if language in CONSTRUCTOR_NAMED:
+            _name_constructor(d)
         if d.call and any(child.call for child in d.children):
             d.kind = "module"  # describe("suite", () => { test(...) }): a group, cut per member
         _resolve(d)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from app.core.paths import is_test_path
+from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
 from app.search import rerank
 from app.search.lexical import Counted, Postings, count_in_slices
 from app.search.tokenize import member_key
@@ -56,7 +56,7 @@ class Corpus:
         self.columns: dict[str, list[Any]] = {name: [] for name in CHUNK_COLUMNS}
         self.position: dict[str, int] = {}
         self.by_path: dict[str, list[int]] = {}
-        self.is_test: dict[str, bool] = {}  # by path
+        self.roles: dict[str, str] = {}  # by path: TEST, EXAMPLE or ""
         self.signatures: dict[tuple[str, str], str] = {}
         self.stamps: dict[str, tuple[int, int]] = {}  # (size, mtime) of each file as indexed
         self.name_counts: Counter[str] = Counter()  # live chunks per symbol `name_key`
@@ -95,36 +95,41 @@ class Corpus:
     def candidate_of(self, chunk_id: str) -> rerank.Candidate:
         index = self.position[chunk_id]
         c = self.columns
-        language = c["language"][index]
+        language, kind = c["language"][index], c["kind"][index]
+        qualified = c["qualified_name"][index] or ""
         return rerank.Candidate(
             chunk_id=chunk_id,
             path=c["path"][index],
-            kind=c["kind"][index],
+            kind=kind,
             language=language,
             line_count=c["end_line"][index] - c["start_line"][index] + 1,
-            is_test=self.is_test[c["path"][index]],
+            is_test=self.roles[c["path"][index]] == TEST
+            or in_test_module(language, kind, qualified, c["parent"][index] or ""),
+            is_example=self.roles[c["path"][index]] == EXAMPLE,
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
             symbol=(c["symbol"][index] or "").lstrip("_$"),
-            split=bool(c["qualified_name"][index])
-            and c["qualified_name"][index] in self.parents.get(c["path"][index], ()),
+            split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
         )
 
     def members_named(self, key: str) -> list[str]:
         """Chunk ids of the live definitions whose qualified name ends in `key`
         (`owner.member`); else of the chunks of `owner` whose own text defines `member`
-        (a small class is one chunk)."""
+        (a small class is one chunk). Case aside: `Strong.Render` meets `render`, and a
+        Java, C# or C++ constructor is spelled as its class (`Parser(`)."""
         ids, alive = self.columns["id"], self.alive
         found = [ids[index] for index in self.by_member.get(key, ()) if alive[index]]
         if found or "." not in key:
             return found
         owner, member = key.rsplit(".", 1)
+        spellings = [member, owner] if member == "constructor" else [member]
+        defines = re.compile(rf"\b(?:{'|'.join(map(re.escape, spellings))})\s*[(=:]", re.I)
         texts = self.columns["text"]
         return [
             ids[index]
             for index in self.by_member.get(owner, ())
-            if alive[index] and re.search(rf"\b{re.escape(member)}\s*[(=:]", texts[index])
+            if alive[index] and defines.search(texts[index])
         ]
 
     def holding(self, chunk_ids: list[str], texts: list[str]) -> dict[str, list[str]]:
@@ -261,7 +266,7 @@ class Corpus:
         return self.removed > COMPACT_SHARE * max(self.size, 1)
 
     def _wants_vector(self, index: int) -> bool:
-        return self.embed_tests or not self.is_test[self.columns["path"][index]]
+        return self.embed_tests or self.roles[self.columns["path"][index]] != TEST
 
     def _remove(self, index: int) -> None:
         if not self.alive[index]:
@@ -306,8 +311,8 @@ class Corpus:
             rows.append(index)
             if c["parent"][index]:
                 self.parents.setdefault(path, set()).add(c["parent"][index])
-        for path in self.by_path.keys() - self.is_test.keys():
-            self.is_test[path] = is_test_path(path)
+        for path in self.by_path.keys() - self.roles.keys():
+            self.roles[path] = path_role(path)
         self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)
         for index, name in enumerate(c["qualified_name"][first:], first):
             key = member_key(name or "")

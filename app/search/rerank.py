@@ -10,6 +10,7 @@ from app.core.models import Signal
 from app.parse.thin import ACCESSOR, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
+EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a question words it
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
@@ -102,6 +103,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
+    is_example: bool = False  # under examples/, samples/, benchmarks/
     thin: str = ""  # WRAPPER or ACCESSOR (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
@@ -138,7 +140,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
             reason = f"the query asks about version {facts.version}; this is under v{folder}/"
             found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
     if candidate.is_test:
-        found.append(Signal("test", TEST_FACTOR, "chunk is in a test file"))
+        found.append(Signal("test", TEST_FACTOR, "chunk is test code"))
+    if candidate.is_example:
+        found.append(Signal("example", EXAMPLE_FACTOR, "chunk is example or benchmark code"))
     if candidate.is_prose:
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from app.core.models import Explanation, Hit
-from app.search import rerank
+from app.core.models import Explanation, Hit, Signal
+from app.search import overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -32,6 +32,9 @@ VECTOR_WEIGHT = 1.0
 # A definition the query names as `Owner.member` joins the candidates even when neither
 # retriever ranked it, scored as if ranked just below the last candidate.
 NAMED_JOIN_SCORE = BM25_WEIGHT / (RRF_K + CANDIDATES + 1)
+# What --explain says of a chunk both retrievers rank first that the rerank factors would
+# have pushed off the list: it keeps the last place.
+DOUBLE_FIRST = Signal("double-first", 1.0, "both retrievers rank it first: kept in the list")
 _QUERY_EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repolens-query")
 
 
@@ -156,6 +159,18 @@ class Searcher:
                 score,
             )
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
+        ranked, folded = overloads.fold(ranked, self._overload_key)
+        if lexical and dense and lexical[0] == dense[0] and lexical[0] in ranked[k:]:
+            # Both retrievers rank it first: no penalty may push it off the list.
+            ranked.remove(lexical[0])
+            ranked.insert(k - 1, lexical[0])
+            said = (*explained[lexical[0]].signals, DOUBLE_FIRST)
+            explained[lexical[0]] = replace(explained[lexical[0]], signals=said)
+        for chunk_id, others in folded.items():
+            lines = [self.corpus.row(other)["start_line"] for other in others]
+            name = self.corpus.row(chunk_id)["qualified_name"]
+            said = (*explained[chunk_id].signals, overloads.signal(name, lines))
+            explained[chunk_id] = replace(explained[chunk_id], signals=said)
         timings["rerank"] = _ms(started)
 
         started = time.perf_counter()
@@ -215,6 +230,13 @@ class Searcher:
         except OSError:
             return True
         return self.corpus.stamps.get(path) != (st.st_size, st.st_mtime_ns)
+
+    def _overload_key(self, chunk_id: str) -> tuple[str, str] | None:
+        """(path, qualified name) of a whole function or method: what its overloads share."""
+        index, c = self.corpus.position[chunk_id], self.corpus.columns
+        name = c["qualified_name"][index]
+        whole = c["parts"][index] == 1 and c["kind"][index] in overloads.FUNCTION_KINDS
+        return (c["path"][index], name) if whole and name else None
 
     def _packable(self, chunk_id: str, leading: list[str]) -> Packable:
         row = self.corpus.row(chunk_id)

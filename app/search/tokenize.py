@@ -62,8 +62,19 @@ def token_text(text: str) -> str:
     return " ".join(tokens(text))
 
 
+# Other languages' member syntax between two names: Rust / C++ / PHP `Url::parse`, Ruby's
+# `Class#method`, PHP's `$obj->method` and `Namespace\Class`.
+_MEMBER_SYNTAX = re.compile(r"(?<=[\w$])(?:::|->|#|\\)(?=[A-Za-z_$])")
+
+
+def as_dotted(text: str) -> str:
+    """The text with every language's member syntax written as `Owner.member`."""
+    return _MEMBER_SYNTAX.sub(".", text)
+
+
 def identifiers(text: str) -> list[str]:
     """Words that look like code identifiers (camelCase, snake_case, dotted calls) in a query."""
+    text = as_dotted(text)
     found: list[str] = []
     for dotted in _DOTTED.findall(text):  # `Client.send`, `os.path.join`: the member named
         member = dotted.rsplit(".", 1)[-1]
@@ -122,8 +133,10 @@ CONSTRUCTORS = ("__init__", "constructor")  # Python's and JavaScript's / TypeSc
 
 def member_names(text: str) -> list[str]:
     """`Owner.member` pairs a query spells (`Expression.compile`, `res.cookie`), by
-    `member_key`; a class called as `Timeout(5.0)` names its constructor (`timeout.__init__`)."""
-    pairs = [member_key(dotted) for dotted in _DOTTED.findall(text)]
+    `member_key`, in any language's syntax (`Url::parse`, `Mash#fetch`, `$req->send()`); a
+    class called as `Timeout(5.0)` names its constructor (`timeout.__init__`)."""
+    text = as_dotted(text)
+    pairs = [member_key(name) for name in _DOTTED.findall(text)]
     for name in dict.fromkeys(_CLASS_CALL.findall(text)):
         pairs.extend(f"{name.lower()}.{constructor}" for constructor in CONSTRUCTORS)
     return pairs

@@ -378,7 +378,7 @@ def test_java() -> None:
     assert (cart.doc, cart.signature) == ("A shopping cart.", "public class Cart {")
     assert symbol_rows(parsed)[:5] == [
         ("class", "Cart", "", 8, 27),
-        ("method", "Cart.Cart", "Cart", 12, 14),
+        ("method", "Cart.constructor", "Cart", 12, 14),  # not `Cart.Cart`
         ("method", "Cart.total", "Cart", 17, 20),
         ("class", "Cart.Item", "Cart", 22, 26),
         ("method", "Cart.Item.price", "Cart.Item", 23, 25),
@@ -428,20 +428,20 @@ def test_csharp_file_scoped_namespace() -> None:
     assert layout(parsed) == [
         (1, 1, "glue", ""),
         (3, 3, "module", "Shop.Billing"),
-        (5, 25, "class", "Shop.Billing.Invoice"),
-        (27, 30, "interface", "Shop.Billing.IPayable"),
-        (32, 32, "class", "Shop.Billing.Receipt"),
-        (34, 34, "enum", "Shop.Billing.Status"),
+        (5, 25, "class", "Invoice"),  # the namespace stays apart, in the parent
+        (27, 30, "interface", "IPayable"),
+        (32, 32, "class", "Receipt"),
+        (34, 34, "enum", "Status"),
     ]
-    invoice = chunk(parsed, "Shop.Billing.Invoice")
+    invoice = chunk(parsed, "Invoice")
     assert (invoice.symbol, invoice.parent, invoice.doc) == (
         "Invoice",
         "Shop.Billing",
         "Computes invoices.",
     )
     assert invoice.signature == "public class Invoice {"
-    line = symbol(parsed, "Shop.Billing.Invoice.Line.Print")
-    assert line.parent == "Shop.Billing.Invoice.Line"
+    line = symbol(parsed, "Invoice.Line.Print")
+    assert line.parent == "Invoice.Line"
     assert symbol(parsed, "Shop.Billing").end_line == 34  # `namespace X;` reaches the end
 
 
@@ -449,8 +449,8 @@ def test_csharp_block_namespace() -> None:
     text = "namespace Shop {\n    class A {\n        void M() {}\n    }\n}\n"
     parsed = parse_file("A.cs", text)
     check_well_formed(parsed, text)
-    assert layout(parsed) == [(1, 1, "module", "Shop"), (2, 5, "class", "Shop.A")]
-    assert symbol(parsed, "Shop.A.M").kind == "method"
+    assert layout(parsed) == [(1, 1, "module", "Shop"), (2, 5, "class", "A")]
+    assert symbol(parsed, "A.M").kind == "method" and symbol(parsed, "A").parent == "Shop"
 
 
 # --- C, C++ ------------------------------------------------------------------------------
@@ -479,16 +479,17 @@ def test_cpp() -> None:
     assert layout(parsed) == [
         (1, 1, "glue", ""),
         (3, 3, "module", "geo"),
-        (5, 14, "class", "geo.Shape"),  # template<> absorbed
-        (16, 18, "struct", "geo.Size"),
+        (5, 14, "class", "Shape"),  # template<> absorbed; namespace geo in the parent
+        (16, 18, "struct", "Size"),
         (20, 20, "glue", ""),
         (22, 25, "method", "Widget.name"),  # Widget::name
         (27, 29, "function", "add"),
     ]
     name = chunk(parsed, "Widget.name")
     assert (name.symbol, name.parent) == ("name", "Widget")
-    assert chunk(parsed, "geo.Shape").signature == "template <typename T> class Shape {"
-    assert symbol(parsed, "geo.Shape.area").parent == "geo.Shape"
+    assert chunk(parsed, "Shape").signature == "template <typename T> class Shape {"
+    assert symbol(parsed, "Shape.area").parent == "Shape"
+    assert symbol(parsed, "Shape").parent == "geo"
 
 
 # --- Ruby, PHP ---------------------------------------------------------------------------
@@ -499,17 +500,17 @@ def test_ruby() -> None:
     assert layout(parsed) == [
         (1, 1, "glue", ""),
         (3, 3, "module", "Shop"),
-        (4, 20, "class", "Shop.Cart"),  # the final `end` of the module joins it
+        (4, 20, "class", "Cart"),  # the final `end` of the module joins it
         (22, 24, "function", "helper"),
     ]
-    cart = chunk(parsed, "Shop.Cart")
+    cart = chunk(parsed, "Cart")
     assert (cart.doc, cart.signature, cart.parent) == (
         "A shopping cart.",
         "class Cart < Base",
         "Shop",
     )
-    empty = symbol(parsed, "Shop.Cart.empty")  # def self.empty
-    assert (empty.kind, empty.parent) == ("method", "Shop.Cart")
+    empty = symbol(parsed, "Cart.empty")  # def self.empty
+    assert (empty.kind, empty.parent) == ("method", "Cart")
 
 
 def test_php() -> None:
@@ -517,14 +518,16 @@ def test_php() -> None:
     assert layout(parsed) == [
         (1, 1, "glue", ""),
         (3, 5, "module", "App.Models"),
-        (7, 13, "function", "App.Models.format_name"),
-        (15, 18, "interface", "App.Models.HasName"),
-        (20, 26, "trait", "App.Models.Greets"),
-        (28, 38, "class", "App.Models.User"),
+        (7, 13, "function", "Models.format_name"),  # the namespace's last part as owner
+        (15, 18, "interface", "HasName"),
+        (20, 26, "trait", "Greets"),
+        (28, 38, "class", "User"),
     ]
-    assert chunk(parsed, "App.Models.format_name").doc == "Formats a name."
-    assert symbol(parsed, "App.Models.User.name").parent == "App.Models.User"
-    assert symbol(parsed, "App.Models.Greets.greet").kind == "method"
+    assert chunk(parsed, "Models.format_name").doc == "Formats a name."
+    assert chunk(parsed, "Models.format_name").parent == "App.Models"
+    assert symbol(parsed, "User.name").parent == "User"
+    assert symbol(parsed, "User").parent == "App.Models"
+    assert symbol(parsed, "Greets.greet").kind == "method"
 
 
 # --- Swift, Scala, Lua, Bash -------------------------------------------------------------

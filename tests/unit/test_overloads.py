@@ -1,0 +1,69 @@
+"""Overloads of one name in one file (C#, Java, C++, Python `@overload` stubs) take one slot
+of the results: the best ranked stands for them, and `--explain` says so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from app.search import overloads
+from app.service import Service
+
+Indexed = Callable[[dict[str, str]], Service]
+
+STEPS = "".join(f"            var step{n} = fields.Length + {n};\n" for n in range(12))
+WRITER_CS = (
+    "namespace Csv\n{\n    public class CsvWriter\n    {\n"
+    + "".join(
+        f"        /// Writes one record of {t} fields, quoting each field that holds the "
+        f"delimiter.\n        public void WriteRecord({t}[] fields)\n        {{\n{STEPS}"
+        "            foreach (var field in fields) { Quote(field); }\n        }\n\n"
+        for t in ("string", "int", "object", "double", "long")
+    )
+    + "    }\n}\n"
+)
+QUOTING_CS = (
+    "namespace Csv\n{\n    public static class Quoting\n    {\n"
+    "        /// Whether a field must be quoted: it holds the delimiter, a quote or a break.\n"
+    "        public static bool NeedsQuotes(string field, char delimiter)\n        {\n"
+    "            return field.IndexOf(delimiter) >= 0 || field.Contains('\"');\n"
+    "        }\n    }\n}\n"
+)
+STUBS_PY = (
+    "from typing import overload\n\n\n"
+    "@overload\ndef write_record(fields: list[str]) -> None: ...\n\n\n"
+    "@overload\ndef write_record(fields: list[int]) -> None: ...\n\n\n"
+    "def write_record(fields):\n"
+    '    """Writes one record, quoting each field that holds the delimiter."""\n'
+    + "".join(f"    step{n} = len(fields) + {n}\n" for n in range(8))
+    + "    for field in fields:\n        quote(field)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "path"),
+    [
+        (
+            {"src/Csv/CsvWriter.cs": WRITER_CS, "src/Csv/Quoting.cs": QUOTING_CS},
+            "src/Csv/CsvWriter.cs",
+        ),
+        ({"csv/writer.py": STUBS_PY, "csv/Quoting.cs": QUOTING_CS}, "csv/writer.py"),
+    ],
+)
+def test_overloads_take_one_slot(indexed: Indexed, files: dict[str, str], path: str) -> None:
+    hits = (
+        indexed(files)
+        .search("how is a record written, quoting each field that holds the delimiter?")
+        .hits
+    )
+    names = [(h.path, h.qualified_name) for h in hits if h.kind in overloads.FUNCTION_KINDS]
+    assert len(names) == len(set(names)), names
+    best = next(h for h in hits if h.path == path and h.kind in overloads.FUNCTION_KINDS)
+    folded = [s for s in best.explanation.signals if s.name == "overloads"]
+    assert folded and folded[0].factor == 1.0 and "more overload(s)" in folded[0].reason
+
+
+def test_fold_keeps_the_best_of_each_group() -> None:
+    keys = {"a": ("f.cs", "A.M"), "b": ("f.cs", "A.M"), "c": None, "d": ("g.cs", "A.M")}
+    assert overloads.fold(["a", "c", "b", "d"], keys.get) == (["a", "c", "d"], {"a": ["b"]})

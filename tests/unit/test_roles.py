@@ -1,0 +1,150 @@
+"""Test and example code is known by its role in every claimed language, and ranks below the
+library code it exercises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
+from app.search import rerank
+from app.service import Service
+
+Indexed = Callable[[dict[str, str]], Service]
+
+
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        ("src/Stateless.Tests/StateMachineFixture.cs", TEST),  # C# test project
+        ("src/MyLib.UnitTests/ParserFacts.cs", TEST),
+        ("src/Csv/CsvParserTester.cs", TEST),
+        ("src/Csv/CsvParserTests.cs", TEST),
+        ("src/test/java/org/apache/csv/CSVParserTest.java", TEST),  # Java, Kotlin
+        ("lib/src/main/java/org/apache/csv/LexerTest.java", TEST),
+        ("core/src/commonTest/kotlin/org/koin/ModuleTest.kt", TEST),
+        ("core/src/jvmTest/kotlin/org/koin/InstanceTest.kt", TEST),
+        ("spec/hashie/mash_spec.rb", TEST),  # Ruby
+        ("lib/hashie/extensions/coercion_spec.rb", TEST),
+        ("tests/graph.rs", TEST),  # Rust
+        ("benches/dijkstra.rs", TEST),
+        ("tests/Twig/Tests/EnvironmentTest.php", TEST),  # PHP
+        ("Tests/SwiftAlgorithmsTests/ChunkedTests.swift", TEST),  # Swift
+        ("tests/AppTest.cpp", TEST),  # C++
+        ("test/ParserTest.cpp", TEST),
+        ("examples/subcommands.cpp", EXAMPLE),
+        ("example/AlarmExample/Program.cs", EXAMPLE),
+        ("_examples/rest/main.go", EXAMPLE),
+        ("samples/basic.kt", EXAMPLE),
+        ("benchmarks/mash_bench.rb", EXAMPLE),
+        ("src/Stateless/StateMachine.cs", ""),
+        ("src/main/java/org/apache/csv/Latest.java", ""),
+        ("src/Contest.java", ""),
+        ("src/TwigTest.php", ""),  # a Twig template test is library code
+        ("lib/attest.rb", ""),
+        ("src/sampler.py", ""),
+        ("core/src/commonMain/kotlin/org/koin/Koin.kt", ""),
+    ],
+)
+def test_path_roles_per_language(path: str, role: str) -> None:
+    assert path_role(path) == role
+
+
+def test_a_rust_test_module_is_test_code() -> None:
+    assert in_test_module("rust", "function", "tests.splits", "tests")
+    assert in_test_module("rust", "module", "graph.tests", "graph")
+    assert not in_test_module("rust", "function", "test", "")
+    assert not in_test_module("rust", "function", "attests.f", "attests")
+    assert not in_test_module("python", "function", "tests.f", "tests")
+
+
+LIBRARY_CS = """namespace Csv
+{
+    public class CsvReader
+    {
+        /// Splits one record into fields at each delimiter, honouring quotes.
+        public string[] SplitRecord(string line, char delimiter)
+        {
+            var fields = new List<string>();
+            var inQuotes = false;
+            foreach (var c in line) { if (c == '"') inQuotes = !inQuotes; }
+            return fields.ToArray();
+        }
+    }
+}
+"""
+TESTER_CS = """namespace Csv.Tests
+{
+    public class CsvReaderTester
+    {
+        public void SplitRecordSplitsARecordIntoFieldsAtEachDelimiter()
+        {
+            var fields = new CsvReader().SplitRecord("a,b", ',');
+            Assert.Equal(new[] { "a", "b" }, fields); // one record, fields, each delimiter
+        }
+    }
+}
+"""
+LIBRARY_RS = """/// Splits one record into fields at each delimiter, honouring quotes.
+pub fn split_record(line: &str, delimiter: char) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut in_quotes = false;
+    for c in line.chars() { if c == '"' { in_quotes = !in_quotes; } }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_a_record_into_fields_at_each_delimiter() {
+        let fields = split_record("a,b", ',');
+        assert_eq!(fields, vec!["a", "b"]); // one record split into fields at each delimiter
+    }
+}
+"""
+EXAMPLE_KT = """fun main() {
+    // Split one record into fields at each delimiter and print the fields.
+    val fields = splitRecord("a,b", ',')
+    println(fields) // fields of one record split at each delimiter
+}
+"""
+LIBRARY_KT = """/** Splits one record into fields at each delimiter, honouring quotes. */
+fun splitRecord(line: String, delimiter: Char): List<String> {
+    val fields = mutableListOf<String>()
+    var inQuotes = false
+    for (c in line) { if (c == '"') inQuotes = !inQuotes }
+    return fields
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("files", "library", "other", "signal"),
+    [
+        (
+            {"src/Csv/CsvReader.cs": LIBRARY_CS, "src/Csv/CsvReaderTester.cs": TESTER_CS},
+            "src/Csv/CsvReader.cs",
+            "src/Csv/CsvReaderTester.cs",
+            "test",
+        ),
+        ({"src/record.rs": LIBRARY_RS}, "src/record.rs", "src/record.rs", "test"),
+        (
+            {"src/Record.kt": LIBRARY_KT, "samples/Split.kt": EXAMPLE_KT},
+            "src/Record.kt",
+            "samples/Split.kt",
+            "example",
+        ),
+    ],
+)
+def test_library_code_outranks_its_tests_and_examples(
+    indexed: Indexed, files: dict[str, str], library: str, other: str, signal: str
+) -> None:
+    hits = indexed(files).search("split a record into fields at each delimiter").hits
+    assert hits[0].path == library and not hits[0].explanation.signals
+    demoted = [h for h in hits[1:] if h.path == other and h.kind != "glue"]
+    assert demoted, [(h.path, h.symbol) for h in hits]
+    factor = rerank.TEST_FACTOR if signal == "test" else rerank.EXAMPLE_FACTOR
+    assert any(s.name == signal and s.factor == factor for s in demoted[0].explanation.signals)
