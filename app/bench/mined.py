@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,9 +110,10 @@ def _docstring_span(d: Definition) -> tuple[int, int, int, int] | None:
     )
 
 
-def strip_docs(path: str, text: str) -> Stripped:
-    """Blank every definition's doc: comment lines above it become empty lines, a Python
-    docstring becomes `""`. Lines keep their numbers, so gold ranges stay valid."""
+def strip_docs(path: str, text: str, only: Collection[int] | None = None) -> Stripped:
+    """Blank the doc of every definition (or of those starting at a line in `only`): comment
+    lines above it become empty lines, a Python docstring becomes `""`. Lines keep their
+    numbers, so gold ranges stay valid. `documented` lists every documented definition."""
     parsed = _parse(path, text)
     if parsed is None:
         return Stripped(text, ())
@@ -124,12 +125,15 @@ def strip_docs(path: str, text: str) -> Stripped:
     for d in found.definitions:
         doc, comment = "", _leading_comment(d, found)
         span = _docstring_span(d) if language == "python" else None
+        chosen = only is None or d.core_line in only
         if span is not None and docstring(d, language):
             doc = docstring(d, language)
-            spans.append(span)
+            if chosen:
+                spans.append(span)
         elif comment:
             doc = strip_comment("\n".join(lines[i - 1] for i in comment))
-        blank.update(comment)
+        if chosen:
+            blank.update(comment)
         sentence = first_sentence(doc) if doc else ""
         if word_count(sentence) >= DOC_WORDS:
             documented.append(

@@ -74,6 +74,9 @@ def test_strip_docs_blanks_docs_keeps_lines_and_finds_first_sentences() -> None:
         "read_body": "Read the whole body of a chunked stream into memory.",
         "Cookies": "A jar that stores cookies per domain and path.",
     }
+    one = mined.strip_docs("pkg/http.py", PY, only={20})  # read_body's def line only
+    assert "chunked stream" not in one.text and "Split one raw header" in one.text
+    assert len(one.documented) == 3  # every documented definition is still listed
     rust = mined.strip_docs("src/graph.rs", RUST)
     assert "Adds an edge" not in rust.text and "#[inline]" in rust.text
     assert [d.sentence for d in rust.documented] == [
@@ -185,6 +188,10 @@ def test_run_mined_searches_a_copy_without_the_docs(tmp_path: Path, settings: Se
     assert kinds == {"doc", "commit"}
     assert rep.scores[ENGINE].by_corpus["ALL"].questions == len(rep.results[BM25]) == 5
     assert rep.scores[ENGINE].by_corpus["ALL"].top5 > 0.5  # the engine finds most of them
+    few = run_mined([("proj", repo)], make_searcher, limit=1)  # one question: one doc blanked
+    (asked,) = few.scores[ENGINE].questions
+    indexed = "\n".join(row["text"] for row in services[-1][1].searcher().corpus.live_rows())
+    assert sum(s in indexed for s in ("Split one raw", "chunked stream", "A jar that")) >= 2
     again = run_mined([("proj", repo)], make_searcher, limit=10)
     assert again.results[ENGINE] == rep.results[ENGINE]  # same questions, same index
 
