@@ -213,3 +213,14 @@ def search(service: Service, question: str, k: int):  # type: ignore[no-untyped-
 def _scratch_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The doc-stripped copies go under this test's tmp_path, not the shared temp dir."""
     monkeypatch.setattr(mined.tempfile, "gettempdir", lambda: str(tmp_path / "scratch"))
+
+
+def test_mined_roots_take_names_or_folder_names() -> None:
+    from app.bench.evaluate import _mined_roots
+
+    assert _mined_roots(["zod=/c/zod/package/src", "/c/a/lib", "/c/b/lib", "/c/httpx"]) == [
+        ("zod", Path("/c/zod/package/src")),
+        ("a-lib", Path("/c/a/lib")),
+        ("b-lib", Path("/c/b/lib")),
+        ("httpx", Path("/c/httpx")),
+    ]
