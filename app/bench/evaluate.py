@@ -59,7 +59,8 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--results",
         type=Path,
-        help="dev, dev2, semble: write the engine's results here (the set's score.py format)",
+        help="dev, dev2, semble: write the engine's results here (the set's score.py format); "
+        "all: a folder, one SET.jsonl per set",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     from app.bench.answers import add_answer_eval_arguments
@@ -165,9 +166,16 @@ def _run_dev_set(args: argparse.Namespace, name: str, corpora: Path) -> Any:
         _make_searcher(args, args.budget),
         k=args.k or 10,
         corpora=args.corpus if args.set != "all" else None,
-        results_path=args.results if args.set != "all" else None,
+        results_path=_results_path(args, name),
         log=_log,
     )
+
+
+def _results_path(args: argparse.Namespace, name: str) -> Path | None:
+    """--results is the file of the one set run, or for `all` a folder of SET.jsonl files."""
+    if args.results is None or args.set != "all":
+        return args.results
+    return Path(args.results) / f"{name}.jsonl"
 
 
 def _run_semble(args: argparse.Namespace, corpora: Path) -> Any:
@@ -179,7 +187,7 @@ def _run_semble(args: argparse.Namespace, corpora: Path) -> Any:
         _make_searcher(args, args.budget),
         k=args.k or 10,
         repos=args.repo,
-        results_path=args.results if args.set != "all" else None,
+        results_path=_results_path(args, "semble"),
         log=_log,
     )
 
