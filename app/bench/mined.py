@@ -29,6 +29,7 @@ from app.parse.text import strip_comment
 
 SEED = 16  # the sample is the same on every run
 DOC_WORDS = 5  # a first sentence shorter than this says too little to search for
+TWIN_JACCARD = 0.6
 COMMIT_WORDS = 4
 COMMIT_CAP = 50  # commit questions at most, newest first
 COMMITS_READ = 400  # commits looked at to find them
@@ -166,13 +167,36 @@ def gold_of(path: str, text: str, qualified: str, kind: str, core_line: int) -> 
     return GoldRange(path, qualified, d.core_line, end)
 
 
+def _words(sentence: str) -> frozenset[str]:
+    return frozenset(word.lower() for word in _WORD.findall(sentence))
+
+
+def ambiguous(documented: Sequence[Documented]) -> set[int]:
+    """Indices of docs whose first sentence nearly repeats another definition's (word-set
+    Jaccard >= TWIN_JACCARD): a sync/async pair, an overload, a copy. Either twin answers
+    such a question, and the twin's doc still in the index gives it away."""
+    words = [_words(d.sentence) for d in documented]
+    twins: set[int] = set()
+    for i, a in enumerate(words):
+        for j in range(i + 1, len(words)):
+            b = words[j]
+            if len(a & b) >= TWIN_JACCARD * len(a | b):
+                twins.update((i, j))
+    return twins
+
+
 def doc_questions(name: str, files: Mapping[str, Stripped]) -> list[Question]:
-    """One question per documented definition (first doc sentence >= DOC_WORDS words)."""
+    """One question per documented definition (first doc sentence >= DOC_WORDS words),
+    outside tests, whose sentence no other definition nearly repeats."""
+    every = [d for path, s in files.items() if not is_test_path(path) for d in s.documented]
+    twins = {id(every[i]) for i in ambiguous(every)}
     questions = []
     for path, stripped in files.items():
         if is_test_path(path):
             continue  # a user asks about the code, not about its tests
         for doc in stripped.documented:
+            if id(doc) in twins:
+                continue
             gold = gold_of(path, stripped.text, doc.qualified, doc.kind, doc.core_line)
             if gold is None:
                 continue

@@ -87,6 +87,27 @@ def test_strip_docs_blanks_docs_keeps_lines_and_finds_first_sentences() -> None:
     assert [d.qualified for d in js.documented] == ["matchRoute"]
 
 
+def test_near_identical_docs_ask_nothing() -> None:
+    twins = """class Client:
+    def send(self, request):
+        \"\"\"Send a single request without handling any redirects.\"\"\"
+        return request
+
+
+class AsyncClient:
+    async def send(self, request):
+        \"\"\"Send a single request, without handling any redirects.\"\"\"
+        return request
+
+    def close(self):
+        \"\"\"Close every pooled connection of this client now.\"\"\"
+"""
+    files = {"c.py": mined.strip_docs("c.py", twins)}
+    assert [q.question for q in mined.doc_questions("demo", files)] == [
+        "Close every pooled connection of this client now."
+    ]
+
+
 def test_doc_questions_point_at_the_definition_and_skip_tests() -> None:
     files = {
         "pkg/http.py": mined.strip_docs("pkg/http.py", PY),
