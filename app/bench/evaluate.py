@@ -22,7 +22,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         help="which bench set to run (all: dev, dev2, semble and, given checkouts, swebench)",
     )
     parser.add_argument(
-        "paths", nargs="*", type=Path, help="mined: the repositories to mine questions from"
+        "paths",
+        nargs="*",
+        help="mined: the repositories to mine questions from (PATH or NAME=PATH)",
     )
     parser.add_argument(
         "--bench",
@@ -57,7 +59,8 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--results",
         type=Path,
-        help="dev, dev2, semble: write the engine's results here (the set's score.py format)",
+        help="dev, dev2, semble: write the engine's results here (the set's score.py format); "
+        "all: a folder, one SET.jsonl per set",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     from app.bench.answers import add_answer_eval_arguments
@@ -163,9 +166,16 @@ def _run_dev_set(args: argparse.Namespace, name: str, corpora: Path) -> Any:
         _make_searcher(args, args.budget),
         k=args.k or 10,
         corpora=args.corpus if args.set != "all" else None,
-        results_path=args.results if args.set != "all" else None,
+        results_path=_results_path(args, name),
         log=_log,
     )
+
+
+def _results_path(args: argparse.Namespace, name: str) -> Path | None:
+    """--results is the file of the one set run, or for `all` a folder of SET.jsonl files."""
+    if args.results is None or args.set != "all":
+        return args.results
+    return Path(args.results) / f"{name}.jsonl"
 
 
 def _run_semble(args: argparse.Namespace, corpora: Path) -> Any:
@@ -177,7 +187,7 @@ def _run_semble(args: argparse.Namespace, corpora: Path) -> Any:
         _make_searcher(args, args.budget),
         k=args.k or 10,
         repos=args.repo,
-        results_path=args.results if args.set != "all" else None,
+        results_path=_results_path(args, "semble"),
         log=_log,
     )
 
@@ -238,11 +248,13 @@ def run_mined(args: argparse.Namespace) -> int:
     if not args.paths:
         _log("repolens-tui: error: eval mined needs a PATH (a repository to mine questions from)")
         return 2
-    missing = [p for p in args.paths if not p.is_dir()]
+    roots = _mined_roots([str(p) for p in args.paths])
+    missing = [root for _, root in roots if not root.is_dir()]
     if missing:
-        _log(f"repolens-tui: error: eval mined: not a folder: {missing[0]}")
+        _log(
+            f"repolens-tui: error: eval mined: not a folder: {missing[0]} (give PATH or NAME=PATH)"
+        )
         return 2
-    roots = [(_mined_name(p, args.paths), p) for p in args.paths]
     mined = runner.run_mined(
         roots,
         _make_searcher(args, args.budget),
@@ -258,12 +270,18 @@ def run_mined(args: argparse.Namespace) -> int:
 MINED_LIMIT = 100  # questions per repository
 
 
-def _mined_name(path: Path, paths: Sequence[Path]) -> str:
-    """The folder's name, with its parent's where two PATHs share a name."""
-    name = path.resolve().name
-    if sum(p.resolve().name == name for p in paths) > 1:
-        return f"{path.resolve().parent.name}-{name}"
-    return name
+def _mined_roots(given: Sequence[str]) -> list[tuple[str, Path]]:
+    """(name, root) per `PATH` or `NAME=PATH`; a bare PATH is named by its folder, with its
+    parent's name where two share one."""
+    named = [g.split("=", 1) if "=" in g else ["", g] for g in given]
+    folders = [Path(path).resolve().name for _, path in named]
+    roots = []
+    for (name, path), folder in zip(named, folders, strict=True):
+        if not name:
+            parent = Path(path).resolve().parent.name
+            name = folder if folders.count(folder) == 1 else f"{parent}-{folder}"
+        roots.append((name, Path(path)))
+    return roots
 
 
 def _service_search(args: argparse.Namespace, name: str, root: Path) -> Any:

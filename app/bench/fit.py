@@ -22,8 +22,8 @@ BASE_FEATURES = ("log_fused", "bm25_rrf", "vector_rrf", "bm25_only", "vector_onl
 EXTRA_FEATURES = ("exact-name-held", "kind_method", "kind_class", "log_lines", "example_path")
 CLASS_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "module"})
 _EXAMPLE = re.compile(r"(^|/)(examples?|samples?|benchmarks?|benches|demos?)/")
-DEFAULT_L2 = (0.0, 0.01, 0.1)
-STEPS = 400
+DEFAULT_L2 = (0.01, 0.1)
+STEPS = 200
 LEARNING_RATE = 0.05
 K = 10
 

@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from app.parse.text import strip_comment
 
 SEED = 16  # the sample is the same on every run
 DOC_WORDS = 5  # a first sentence shorter than this says too little to search for
+TWIN_JACCARD = 0.6
 COMMIT_WORDS = 4
 COMMIT_CAP = 50  # commit questions at most, newest first
 COMMITS_READ = 400  # commits looked at to find them
@@ -110,9 +111,10 @@ def _docstring_span(d: Definition) -> tuple[int, int, int, int] | None:
     )
 
 
-def strip_docs(path: str, text: str) -> Stripped:
-    """Blank every definition's doc: comment lines above it become empty lines, a Python
-    docstring becomes `""`. Lines keep their numbers, so gold ranges stay valid."""
+def strip_docs(path: str, text: str, only: Collection[int] | None = None) -> Stripped:
+    """Blank the doc of every definition (or of those starting at a line in `only`): comment
+    lines above it become empty lines, a Python docstring becomes `""`. Lines keep their
+    numbers, so gold ranges stay valid. `documented` lists every documented definition."""
     parsed = _parse(path, text)
     if parsed is None:
         return Stripped(text, ())
@@ -124,12 +126,15 @@ def strip_docs(path: str, text: str) -> Stripped:
     for d in found.definitions:
         doc, comment = "", _leading_comment(d, found)
         span = _docstring_span(d) if language == "python" else None
+        chosen = only is None or d.core_line in only
         if span is not None and docstring(d, language):
             doc = docstring(d, language)
-            spans.append(span)
+            if chosen:
+                spans.append(span)
         elif comment:
             doc = strip_comment("\n".join(lines[i - 1] for i in comment))
-        blank.update(comment)
+        if chosen:
+            blank.update(comment)
         sentence = first_sentence(doc) if doc else ""
         if word_count(sentence) >= DOC_WORDS:
             documented.append(
@@ -162,13 +167,36 @@ def gold_of(path: str, text: str, qualified: str, kind: str, core_line: int) -> 
     return GoldRange(path, qualified, d.core_line, end)
 
 
+def _words(sentence: str) -> frozenset[str]:
+    return frozenset(word.lower() for word in _WORD.findall(sentence))
+
+
+def ambiguous(documented: Sequence[Documented]) -> set[int]:
+    """Indices of docs whose first sentence nearly repeats another definition's (word-set
+    Jaccard >= TWIN_JACCARD): a sync/async pair, an overload, a copy. Either twin answers
+    such a question, and the twin's doc still in the index gives it away."""
+    words = [_words(d.sentence) for d in documented]
+    twins: set[int] = set()
+    for i, a in enumerate(words):
+        for j in range(i + 1, len(words)):
+            b = words[j]
+            if len(a & b) >= TWIN_JACCARD * len(a | b):
+                twins.update((i, j))
+    return twins
+
+
 def doc_questions(name: str, files: Mapping[str, Stripped]) -> list[Question]:
-    """One question per documented definition (first doc sentence >= DOC_WORDS words)."""
+    """One question per documented definition (first doc sentence >= DOC_WORDS words),
+    outside tests, whose sentence no other definition nearly repeats."""
+    every = [d for path, s in files.items() if not is_test_path(path) for d in s.documented]
+    twins = {id(every[i]) for i in ambiguous(every)}
     questions = []
     for path, stripped in files.items():
         if is_test_path(path):
             continue  # a user asks about the code, not about its tests
         for doc in stripped.documented:
+            if id(doc) in twins:
+                continue
             gold = gold_of(path, stripped.text, doc.qualified, doc.kind, doc.core_line)
             if gold is None:
                 continue

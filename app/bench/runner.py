@@ -252,11 +252,21 @@ def run_semble(
 
 
 def mined_questions(name: str, root: Path, limit: int) -> tuple[list[Question], dict[str, str]]:
-    """The sampled mined questions of one repository and its doc-stripped files."""
-    stripped = {path: mined.strip_docs(path, text) for path, text in _read_all(root).items()}
-    texts = {path: s.text for path, s in stripped.items()}
-    found = mined.doc_questions(name, stripped) + mined.commit_questions(name, root, texts)
-    return mined.sample(found, limit), texts
+    """The sampled mined questions of one repository, and its files with the docs of the
+    sampled definitions blanked (only those: the rest of the index stays as it was)."""
+    files = _read_all(root)
+    found = {path: mined.strip_docs(path, text) for path, text in files.items()}
+    candidates = mined.doc_questions(name, found) + mined.commit_questions(name, root, files)
+    asked = mined.sample(candidates, limit)
+    blank: dict[str, set[int]] = {}
+    for q in asked:
+        if q.kind == "doc":
+            blank.setdefault(q.gold[0].path, set()).add(q.gold[0].start_line)
+    texts = {
+        path: mined.strip_docs(path, text, blank[path]).text if path in blank else text
+        for path, text in files.items()
+    }
+    return asked, texts
 
 
 def _read_all(root: Path) -> dict[str, str]:

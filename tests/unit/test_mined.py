@@ -74,6 +74,9 @@ def test_strip_docs_blanks_docs_keeps_lines_and_finds_first_sentences() -> None:
         "read_body": "Read the whole body of a chunked stream into memory.",
         "Cookies": "A jar that stores cookies per domain and path.",
     }
+    one = mined.strip_docs("pkg/http.py", PY, only={20})  # read_body's def line only
+    assert "chunked stream" not in one.text and "Split one raw header" in one.text
+    assert len(one.documented) == 3  # every documented definition is still listed
     rust = mined.strip_docs("src/graph.rs", RUST)
     assert "Adds an edge" not in rust.text and "#[inline]" in rust.text
     assert [d.sentence for d in rust.documented] == [
@@ -82,6 +85,27 @@ def test_strip_docs_blanks_docs_keeps_lines_and_finds_first_sentences() -> None:
     js = mined.strip_docs("lib/router.js", JS)
     assert "Match the request" not in js.text and js.text.count("\n") == JS.count("\n")
     assert [d.qualified for d in js.documented] == ["matchRoute"]
+
+
+def test_near_identical_docs_ask_nothing() -> None:
+    twins = """class Client:
+    def send(self, request):
+        \"\"\"Send a single request without handling any redirects.\"\"\"
+        return request
+
+
+class AsyncClient:
+    async def send(self, request):
+        \"\"\"Send a single request, without handling any redirects.\"\"\"
+        return request
+
+    def close(self):
+        \"\"\"Close every pooled connection of this client now.\"\"\"
+"""
+    files = {"c.py": mined.strip_docs("c.py", twins)}
+    assert [q.question for q in mined.doc_questions("demo", files)] == [
+        "Close every pooled connection of this client now."
+    ]
 
 
 def test_doc_questions_point_at_the_definition_and_skip_tests() -> None:
@@ -185,6 +209,10 @@ def test_run_mined_searches_a_copy_without_the_docs(tmp_path: Path, settings: Se
     assert kinds == {"doc", "commit"}
     assert rep.scores[ENGINE].by_corpus["ALL"].questions == len(rep.results[BM25]) == 5
     assert rep.scores[ENGINE].by_corpus["ALL"].top5 > 0.5  # the engine finds most of them
+    few = run_mined([("proj", repo)], make_searcher, limit=1)  # one question: one doc blanked
+    (asked,) = few.scores[ENGINE].questions
+    indexed = "\n".join(row["text"] for row in services[-1][1].searcher().corpus.live_rows())
+    assert sum(s in indexed for s in ("Split one raw", "chunked stream", "A jar that")) >= 2
     again = run_mined([("proj", repo)], make_searcher, limit=10)
     assert again.results[ENGINE] == rep.results[ENGINE]  # same questions, same index
 
@@ -206,3 +234,14 @@ def search(service: Service, question: str, k: int):  # type: ignore[no-untyped-
 def _scratch_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The doc-stripped copies go under this test's tmp_path, not the shared temp dir."""
     monkeypatch.setattr(mined.tempfile, "gettempdir", lambda: str(tmp_path / "scratch"))
+
+
+def test_mined_roots_take_names_or_folder_names() -> None:
+    from app.bench.evaluate import _mined_roots
+
+    assert _mined_roots(["zod=/c/zod/package/src", "/c/a/lib", "/c/b/lib", "/c/httpx"]) == [
+        ("zod", Path("/c/zod/package/src")),
+        ("a-lib", Path("/c/a/lib")),
+        ("b-lib", Path("/c/b/lib")),
+        ("httpx", Path("/c/httpx")),
+    ]
