@@ -23,6 +23,8 @@ BENCH_COMMANDS = frozenset(
         "tui-bench",
         "fault-bench",
         "mcp-bench",
+        "signals",
+        "fit",
     }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
