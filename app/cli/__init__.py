@@ -20,8 +20,9 @@ DESCRIPTION = (
 )
 EPILOG = (
     "`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]` serves the index to coding "
-    "agents (Model Context Protocol). The benchmarks are in `repolens-tui-bench` "
-    "(`repolens-tui-bench --help` lists them)."
+    "agents (Model Context Protocol). The benchmark commands (eval, bench, live-bench, "
+    "graph-bench, graph-oracle, graph-replay, tui-bench, fault-bench, mcp-bench, signals, "
+    "fit) are in `repolens-tui-bench`."
 )
 
 
