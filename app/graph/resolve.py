@@ -69,6 +69,9 @@ class Resolver:
         self.methods: dict[str, list[str]] = defaultdict(list)
         # (language, App.Models.Widget) -> ids
         self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
+        # path -> a top-level type's name -> the namespace it is declared in (C#, PHP): names
+        # keep the namespace apart (`Widget`, parent `App.Models`), imports spell it out.
+        self.namespaces: dict[str, dict[str, str]] = {}
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
@@ -82,6 +85,12 @@ class Resolver:
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
         lang = facts.language
+        if lang in NAMESPACE_LANGUAGES:
+            self.namespaces[path] = {
+                s.qualified_name: s.parent
+                for s in facts.symbols
+                if s.parent and kinds.get(s.parent) == "module" and s.kind != "module"
+            }
         for s in facts.symbols:
             sid = symbol_id(path, s.qualified_name)
             if sid in self.symbols:
@@ -94,7 +103,7 @@ class Resolver:
                 if not s.parent or lang in PACKAGE_LANGUAGES:
                     self.dir_top[_dir(path)][s.name].append(sid)
                 if lang in NAMESPACE_LANGUAGES:
-                    self.namespaced[(lang, s.qualified_name)].append(sid)
+                    self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
             if s.kind in CLASS_KINDS:
@@ -208,6 +217,11 @@ class Resolver:
                         return found
         return None
 
+    def full_name(self, path: str, qualified: str) -> str:
+        """`Widget.Draw` in `namespace App.Models` -> `App.Models.Widget.Draw` (C#, PHP)."""
+        namespace = self.namespaces.get(path, {}).get(qualified.split(".")[0], "")
+        return f"{namespace}.{qualified}" if namespace else qualified
+
     def _namespaced(self, facts: FileFacts, caller: str, name: str, types_only: bool) -> Result:
         """C#/PHP: a name imported from a namespace of the project (`using App.Models;`,
         `use App\\Models\\Widget;`), or one of the namespaces the caller is in."""
@@ -222,7 +236,7 @@ class Resolver:
                 ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
             if ids:
                 return ids, "import"
-        parts = caller.split(".") if caller else []
+        parts = self.full_name(facts.path, caller).split(".") if caller else []
         while parts:
             parts.pop()
             ids = self.namespaced.get((lang, ".".join([*parts, name])), []) if parts else []
