@@ -1,11 +1,10 @@
-"""Overloads of one name in one file (C#, Java, C++, Python `@overload` stubs) take one slot
-of the results: the best ranked stands for them, and `--explain` says so."""
+"""Overloads of one name in one file (C#, Java, C++) take one slot of the results: the best
+ranked stands for them, and `--explain` says so. Python `@overload` stubs are folded into
+their implementation when the file is parsed, so it is one definition to begin with."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import pytest
 
 from app.search import overloads
 from app.service import Service
@@ -41,27 +40,24 @@ STUBS_PY = (
 )
 
 
-@pytest.mark.parametrize(
-    ("files", "path"),
-    [
-        (
-            {"src/Csv/CsvWriter.cs": WRITER_CS, "src/Csv/Quoting.cs": QUOTING_CS},
-            "src/Csv/CsvWriter.cs",
-        ),
-        ({"csv/writer.py": STUBS_PY, "csv/Quoting.cs": QUOTING_CS}, "csv/writer.py"),
-    ],
-)
-def test_overloads_take_one_slot(indexed: Indexed, files: dict[str, str], path: str) -> None:
-    hits = (
-        indexed(files)
-        .search("how is a record written, quoting each field that holds the delimiter?")
-        .hits
-    )
+QUESTION = "how is a record written, quoting each field that holds the delimiter?"
+
+
+def test_overloads_take_one_slot(indexed: Indexed) -> None:
+    files = {"src/Csv/CsvWriter.cs": WRITER_CS, "src/Csv/Quoting.cs": QUOTING_CS}
+    hits = indexed(files).search(QUESTION).hits
     names = [(h.path, h.qualified_name) for h in hits if h.kind in overloads.FUNCTION_KINDS]
     assert len(names) == len(set(names)), names
-    best = next(h for h in hits if h.path == path and h.kind in overloads.FUNCTION_KINDS)
+    best = next(h for h in hits if h.path == "src/Csv/CsvWriter.cs")
     folded = [s for s in best.explanation.signals if s.name == "overloads"]
     assert folded and folded[0].factor == 1.0 and "more overload(s)" in folded[0].reason
+
+
+def test_python_overload_stubs_are_one_hit_with_the_implementation(indexed: Indexed) -> None:
+    hits = indexed({"csv/writer.py": STUBS_PY, "csv/Quoting.cs": QUOTING_CS}).search(QUESTION).hits
+    records = [h for h in hits if h.path == "csv/writer.py" and h.kind in overloads.FUNCTION_KINDS]
+    assert len(records) == 1, [(h.qualified_name, h.start_line) for h in records]
+    assert "quote(field)" in records[0].text
 
 
 def test_fold_keeps_the_best_of_each_group() -> None:
