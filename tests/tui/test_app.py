@@ -12,7 +12,7 @@ from textual.widgets import Input
 from app.core.models import Explanation
 from app.core.settings import Settings
 from app.service import Service
-from app.tui.app import RepolensApp
+from app.tui.app import PREVIEW_SETTLE_S, RepolensApp
 from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexStatusChanged
 from tests.tui.conftest import wait_for
 from widgets.answer_pane import AnswerPane
@@ -194,6 +194,10 @@ async def test_a_new_question_cancels_the_answer_in_flight(
         assert app.answer_generation == 2
 
 
+def _searches_idle(app: RepolensApp) -> bool:
+    return not app.searches.searching and app.searches.waiting is None
+
+
 def _shows_top_hit(app: RepolensApp) -> bool:
     hits = app.query_one("#hits", HitList).hits
     top = (hits[0].path, hits[0].start_line, hits[0].end_line) if hits else None
@@ -207,7 +211,11 @@ async def test_re_ranked_results_with_the_same_top_hit_show_its_new_reason_at_on
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
         await pilot.press(*"exponential backoff with jitter")
-        await wait_for(pilot, lambda: _shows_top_hit(app))
+        # Every search the typing started has answered and its preview has settled: a late
+        # one would otherwise repaint the old reason after the re-ranked results below.
+        await wait_for(pilot, lambda: _searches_idle(app) and _shows_top_hit(app))
+        await pilot.pause(PREVIEW_SETTLE_S * 3)
+        await wait_for(pilot, lambda: _searches_idle(app) and _shows_top_hit(app))
         hits = app.query_one("#hits", HitList).hits
         moved = dataclasses.replace(hits[0], explanation=Explanation(7, 9, 0.01))
         app.post_message(
