@@ -39,6 +39,25 @@ class RepositoryError(Exception):
     """A problem with the repository path itself; the message is for people."""
 
 
+def user_errors() -> tuple[type[Exception], ...]:
+    """The errors whose message tells a person what to do: every front end prints them as one
+    line and exits 1 (imported here, not at start, so `--help` stays instant)."""
+    from app.answer.model import AnswerModelUnavailable
+    from app.core.settings import SettingsError
+    from app.indexer.embed import ModelUnavailable
+    from app.indexer.walk import WalkError
+    from app.store.manifest import IndexStoreError
+
+    return (
+        RepositoryError,
+        WalkError,
+        IndexStoreError,
+        ModelUnavailable,
+        AnswerModelUnavailable,
+        SettingsError,
+    )
+
+
 def _ignore_status(status: WorkerStatus) -> None:
     pass
 

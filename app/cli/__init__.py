@@ -49,12 +49,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    from app.answer.model import AnswerModelUnavailable
-    from app.core.settings import SettingsError
-    from app.indexer.embed import ModelUnavailable
-    from app.indexer.walk import WalkError
-    from app.service import RepositoryError
-    from app.store.manifest import IndexStoreError
+    from app.service import user_errors
 
     try:
         code = int(args.run(args))
@@ -62,14 +57,7 @@ def run(parser: argparse.ArgumentParser, words: list[str]) -> int:
         return code
     except BrokenPipeError:
         return _reader_gone()
-    except (
-        RepositoryError,
-        WalkError,
-        IndexStoreError,
-        ModelUnavailable,
-        AnswerModelUnavailable,
-        SettingsError,
-    ) as error:
+    except user_errors() as error:
         print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

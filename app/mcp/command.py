@@ -62,12 +62,9 @@ def main(argv: list[str]) -> int:
 
 
 def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
-    from app.answer.model import AnswerModelUnavailable
-    from app.core.settings import SettingsError
-    from app.indexer.embed import ModelUnavailable
-    from app.indexer.walk import WalkError
-    from app.service import RepositoryError
-    from app.store.manifest import IndexStoreError
+    from app.service import user_errors
+
+    errors: tuple[type[Exception], ...] = (AuthSetupError, *user_errors())
 
     served: Served | None = None
     try:
@@ -82,15 +79,7 @@ def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
             serve_stdio(server)
         else:
             serve_http(server, address[0], address[1], token)
-    except (
-        AuthSetupError,
-        RepositoryError,
-        WalkError,
-        IndexStoreError,
-        ModelUnavailable,
-        AnswerModelUnavailable,
-        SettingsError,
-    ) as error:
+    except errors as error:
         print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
