@@ -4,29 +4,17 @@ warm callers/callees latency, per repository (a fresh temporary index each)."""
 from __future__ import annotations
 
 import json
-import math
 import shutil
-import statistics
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.bench.report import latency_summary
 from app.core.settings import Settings
 
 QUERIES = 200  # symbols asked about, half callers, half callees
-
-
-def _latency(values: Sequence[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
-    return {
-        "median": round(statistics.median(ordered), 3) if ordered else 0.0,
-        "p95": round(p95, 3),
-        "max": round(ordered[-1], 3) if ordered else 0.0,
-    }
 
 
 def _in_memory_build(store: Any) -> tuple[float, float]:
@@ -86,8 +74,8 @@ def measure_graph(root: Path, settings: Settings, name: str = "") -> dict[str, A
             "graph_in_memory_s": round(rebuild_seconds, 2),
             "graph_peak_mib": round(peak_mib, 1),
             "graph_load_ms": round(load_ms, 1),
-            "callers_ms": _latency(times["callers"]),
-            "callees_ms": _latency(times["callees"]),
+            "callers_ms": latency_summary(times["callers"], digits=3),
+            "callees_ms": latency_summary(times["callees"], digits=3),
             "queries": len(ids),
         }
     finally:

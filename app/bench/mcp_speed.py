@@ -4,28 +4,17 @@ same questions on the same indexes, in the same run, warm."""
 
 from __future__ import annotations
 
-import math
 import os
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.bench.report import latency_summary
 from app.core.settings import Settings
 
 WARM_UP_PASSES = 1
-
-
-def _latency(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
-    return {
-        "p50": round(statistics.median(ordered), 2) if ordered else 0.0,
-        "p95": round(p95, 2),
-        "max": round(ordered[-1], 2) if ordered else 0.0,
-    }
 
 
 @dataclass
@@ -67,9 +56,9 @@ def measure(
     return McpBenchReport(
         questions=len(questions),
         passes=passes,
-        in_process_ms=_latency(local),
-        mcp_stdio_ms=_latency(remote),
-        server_search_ms=_latency(server),
+        in_process_ms=latency_summary(local, digits=2),
+        mcp_stdio_ms=latency_summary(remote, digits=2),
+        server_search_ms=latency_summary(server, digits=2),
         same_hits=round(same, 3),
     )
 
@@ -118,7 +107,7 @@ async def _interleaved(
 
 def format_report(report: McpBenchReport) -> str:
     def line(label: str, figures: dict[str, float]) -> str:
-        return f"{label:<34} p50 {figures['p50']:>7.2f} ms  p95 {figures['p95']:>7.2f} ms"
+        return f"{label:<34} p50 {figures['median']:>7.2f} ms  p95 {figures['p95']:>7.2f} ms"
 
     return "\n".join(
         [

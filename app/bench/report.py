@@ -18,17 +18,17 @@ _DEV_HEADER = (
 )
 
 
-def latency_summary(values: Iterable[float]) -> dict[str, float]:
-    """Mean, median, nearest-rank p95 and max, in milliseconds."""
+def latency_summary(values: Iterable[float], digits: int = 1) -> dict[str, float]:
+    """Mean, median, nearest-rank p95 and max, in milliseconds rounded to `digits`."""
     ordered = sorted(values)
     if not ordered:
         return {"mean": 0.0, "median": 0.0, "p95": 0.0, "max": 0.0}
     p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
     return {
-        "mean": round(statistics.mean(ordered), 1),
-        "median": round(statistics.median(ordered), 1),
-        "p95": round(p95, 1),
-        "max": round(ordered[-1], 1),
+        "mean": round(statistics.mean(ordered), digits),
+        "median": round(statistics.median(ordered), digits),
+        "p95": round(p95, digits),
+        "max": round(ordered[-1], digits),
     }
 
 
