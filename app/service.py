@@ -6,7 +6,7 @@ import contextlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +137,24 @@ class Service:
             )
             note = vectors_note(self.index_dir, model_id)
         return f"has a damaged index ({note})" if note else ""
+
+    def index_if_needed(
+        self,
+        progress: ProgressCallback,
+        say: Callable[[str], None],
+        *,
+        with_vectors: bool = True,
+    ) -> None:
+        """Index first when there is no index that can be read (none, an old one, a damaged
+        one), after `say`ing why; a copied index without its source tree is said so, and
+        answers as it is. What `say` gets holds repository text: show it through `literal`."""
+        if not self.source_tree:
+            say(self.stored_note())
+            return
+        reason = self.needs_indexing(with_vectors=with_vectors)
+        if reason:
+            say(f"{self.root} {reason}; indexing it first")
+            self.index(progress, with_vectors=with_vectors)
 
     def index(
         self,

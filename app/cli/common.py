@@ -75,21 +75,14 @@ def service_from_args(args: argparse.Namespace) -> Service:
     return open_repository(Path(args.path), settings)
 
 
-def index_if_needed(service: Service, quiet: bool, *, with_vectors: bool = True) -> None:
-    """Index the repository first when there is no index it can read (none, or an old one);
-    a copied index without its source tree is said so, and answers as it is."""
-    if not service.source_tree:
-        print(f"repolens-tui: {literal(service.stored_note())}", file=sys.stderr)
-        return
-    reason = service.needs_indexing(with_vectors=with_vectors)
-    if reason:
-        print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
-        service.index(ProgressPrinter(quiet), with_vectors=with_vectors)
+def say(message: str) -> None:
+    """A one-line note on standard error (standard output carries the results)."""
+    print(f"repolens-tui: {literal(message)}", file=sys.stderr)
 
 
 def ready_service(args: argparse.Namespace, *, with_vectors: bool = True) -> Service:
     service = service_from_args(args)
-    index_if_needed(service, args.quiet, with_vectors=with_vectors)
+    service.index_if_needed(ProgressPrinter(args.quiet), say, with_vectors=with_vectors)
     return service
 
 

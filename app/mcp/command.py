@@ -7,15 +7,11 @@ import argparse
 import importlib.util
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from app.core.events import IndexProgress
 from app.core.literal import literal
 from app.mcp.auth import AuthSetupError, check_address, read_token
 from app.mcp.served import Served
-
-if TYPE_CHECKING:
-    from app.service import Service
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -104,7 +100,7 @@ def _open(args: argparse.Namespace) -> Served:
             root = settings.resolved_index_root()
             raise RepositoryError(f"no PATH given and no index under {root}; give a repository")
     for service in services:
-        _ready(service, args.quiet)
+        service.index_if_needed(_progress_line if not args.quiet else _no_progress, _say)
         service.searcher()  # the index and the model load once, before the first question
     served = Served.of(services)
     for name, service in served.services.items():
@@ -113,15 +109,8 @@ def _open(args: argparse.Namespace) -> Served:
     return served
 
 
-def _ready(service: Service, quiet: bool) -> None:
-    """Index a repository that has no index it can read; say when a copied index answers."""
-    if not service.source_tree:
-        print(f"repolens-tui: {literal(service.stored_note())}", file=sys.stderr)
-        return
-    reason = service.needs_indexing(with_vectors=True)
-    if reason:
-        print(f"{literal(str(service.root))} {literal(reason)}; indexing it first", file=sys.stderr)
-        service.index(_progress_line if not quiet else _no_progress)
+def _say(message: str) -> None:
+    print(f"repolens-tui: {literal(message)}", file=sys.stderr)  # stdout is the protocol
 
 
 def _progress_line(event: IndexProgress) -> None:
