@@ -1,4 +1,5 @@
-"""Shared by the TUI tests: an isolated state file and a bounded wait for the app."""
+"""Shared by the TUI tests: an isolated state file, a bounded wait for the app, and a search
+typed as a user types it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from widgets.hit_list import HitList
 
 
 @pytest.fixture
@@ -22,3 +25,14 @@ async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 3
         await pilot.pause(0.1)
         waited += 0.1
         assert waited < timeout, "the app did not get there in time"
+
+
+async def searched(
+    pilot: Any, app: Any, query: str, ready: Callable[[list[Any]], bool] = bool
+) -> HitList:
+    """Type `query` once the index is ready; return the hit list once its hits are `ready`."""
+    await wait_for(pilot, lambda: app.index_ready)
+    await pilot.press(*query)
+    hits = app.query_one("#hits", HitList)
+    await wait_for(pilot, lambda: ready(hits.hits))
+    return hits

@@ -18,10 +18,9 @@ from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
 from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
-from widgets.hit_list import HitList
 
 
 def _source(app: RepolensApp) -> str:
@@ -70,10 +69,9 @@ async def test_a_citation_selects_its_chunk_in_the_results_and_the_preview(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(160, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_ready)
-        await pilot.press(*"retry policy wait between attempts")
-        hits = app.query_one("#hits", HitList)
-        await wait_for(pilot, lambda: len(hits.hits) >= 2)
+        hits = await searched(
+            pilot, app, "retry policy wait between attempts", lambda h: len(h) >= 2
+        )
         # The answer's text is hand-written (the model's wording is not what is tested):
         # it cites the second and then the first of the real hits.
         context = hits.hits[:3]

@@ -14,16 +14,13 @@ from app.service import Service
 from app.tui.app import PALETTE, RepolensApp
 from app.tui.help_screen import HelpScreen
 from app.tui.index_screen import IndexScreen
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.hit_list import HitList
 
 
 async def _search_and_select(pilot: object, app: RepolensApp) -> None:
-    await wait_for(pilot, lambda: app.index_ready)
-    await pilot.press(*"exponential backoff with jitter")  # type: ignore[attr-defined]
-    hits = app.query_one("#hits", HitList)
-    await wait_for(pilot, lambda: bool(hits.hits))
+    hits = await searched(pilot, app, "exponential backoff with jitter")
     # The preview settles on the final query's top hit (earlier prefixes had their own).
     await wait_for(
         pilot,

@@ -10,18 +10,10 @@ from app.core.models import Hit
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
-from widgets.hit_list import HitList, hit_prompt
-
-
-async def _searched(pilot: object, app: RepolensApp, query: str) -> HitList:
-    await wait_for(pilot, lambda: app.index_ready)
-    await pilot.press(*query)  # type: ignore[attr-defined]
-    hits = app.query_one("#hits", HitList)
-    await wait_for(pilot, lambda: bool(hits.hits))
-    return hits
+from widgets.hit_list import hit_prompt
 
 
 async def test_at_80x24_results_code_and_the_help_key_are_all_visible(
@@ -29,7 +21,7 @@ async def test_at_80x24_results_code_and_the_help_key_are_all_visible(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
-        hits = await _searched(pilot, app, "exponential backoff with jitter")
+        hits = await searched(pilot, app, "exponential backoff with jitter")
         preview = app.query_one("#preview", CodePreview)
         answer = app.query_one("#answer-pane", AnswerPane)
         await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
@@ -72,7 +64,7 @@ async def test_long_names_end_in_an_ellipsis_instead_of_wrapping(
 ) -> None:
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(130, 32)) as pilot:
-        hits = await _searched(pilot, app, "exponential backoff with jitter")
+        hits = await searched(pilot, app, "exponential backoff with jitter")
         await pilot.pause()
         assert hits.region.width < 40  # names such as "Sample > Retries" do not fit
         assert hits.virtual_size.height == 2 * len(hits.hits)  # two lines a hit, none folded

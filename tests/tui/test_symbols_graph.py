@@ -11,7 +11,7 @@ from app.tui.app import RepolensApp
 from app.tui.graph_screen import GraphScreen
 from app.tui.messages import CallsLoaded, SymbolOpened
 from app.tui.symbol_screen import SymbolScreen
-from tests.tui.conftest import wait_for
+from tests.tui.conftest import searched, wait_for
 from widgets.call_list import CallList, call_prompt
 from widgets.code_preview import CodePreview
 from widgets.symbol_list import SymbolList, symbol_prompt
@@ -132,14 +132,15 @@ async def test_enter_on_a_hit_opens_its_call_graph_or_its_code(
     sample_repo: Path, settings: Settings, tui_state: Path
 ) -> None:
     from app.core.models import DEFINITION_KINDS
-    from widgets.hit_list import HitList
 
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_ready)
-        await pilot.press(*"exponential backoff with jitter")
-        hits = app.query_one("#hits", HitList)
-        await wait_for(pilot, lambda: bool(hits.hits) and hits.hits[0].symbol == "retry_backoff")
+        hits = await searched(
+            pilot,
+            app,
+            "exponential backoff with jitter",
+            lambda found: bool(found) and found[0].symbol == "retry_backoff",
+        )
         await pilot.press("ctrl+r", "enter")  # a definition: its call graph
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         assert isinstance(app.screen, GraphScreen) and app.screen.current is not None
@@ -210,14 +211,10 @@ async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_t
 async def test_escape_from_a_hits_graph_returns_to_the_same_hit(
     sample_repo: Path, settings: Settings, tui_state: Path
 ) -> None:
-    from widgets.hit_list import HitList
 
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.index_ready)
-        await pilot.press(*"exponential backoff with jitter")
-        hits = app.query_one("#hits", HitList)
-        await wait_for(pilot, lambda: len(hits.hits) > 2)
+        hits = await searched(pilot, app, "exponential backoff with jitter", lambda h: len(h) > 2)
         await pilot.press("ctrl+r", "j")  # the second hit, the class RetryPolicy
         assert hits.hits[1].symbol == "RetryPolicy"
         await pilot.press("enter")
