@@ -133,6 +133,7 @@ def update_graph(
     resolver = Resolver(files)
     report = GraphReport(files=len(files), symbols=len(resolver.symbols))
     full = full or not old or len(changed) > FULL_REBUILD_SHARE * max(len(files), 1)
+    full = full or resolver.js.touches(changed)
     if full:
         todo = {(p, i) for p, f in files.items() for i in range(len(f.calls))}
         kept: list[dict[str, Any]] = []

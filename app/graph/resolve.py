@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
+from app.graph.js_modules import JsModules
 from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
@@ -40,7 +41,6 @@ PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
-_JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _JS = frozenset({"javascript", "typescript", "tsx"})
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
@@ -53,6 +53,12 @@ def _dir(path: str) -> str:
 
 def _scope(path: str, language: str) -> str:
     return _dir(path) if language in ("go", "rust") else path
+
+
+def _names_module(receiver: str, alias: str) -> bool:
+    """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
+    `mod.make()` returns, which is no definition of the module."""
+    return receiver.split(".", 1)[0] == alias and "(" not in receiver
 
 
 class Resolver:
@@ -80,6 +86,7 @@ class Resolver:
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         for path, facts in files.items():
             self._index_file(path, facts)
+        self.js = JsModules(files)
         self._base_cache: dict[ClassKey, list[ClassKey]] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
@@ -147,18 +154,7 @@ class Resolver:
                 module = ".".join(base + rest)
             return self.py_modules.get(module) or None
         if lang in _JS:
-            if not module.startswith("."):
-                return None
-            target = posixpath.normpath(posixpath.join(_dir(facts.path), module))
-            stem = target.removesuffix(".js") if target.endswith(".js") else target
-            for cand in (
-                target,
-                *(stem + e for e in _JS_EXT),
-                *(f"{stem}/index{e}" for e in _JS_EXT),
-            ):
-                if cand in self.files:
-                    return [cand]
-            return None
+            return self.js.resolve(facts.path, module)
         if lang == "rust":
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
@@ -424,7 +420,7 @@ class Resolver:
                 target = self._namespace(files, imp.name)
                 if target is None and (ids := self._imported_member(files, imp.name, name)):
                     return ids, "class-member", ""
-            elif not imp.name and imp.alias in (receiver, head):
+            elif not imp.name and (imp.alias == receiver or _names_module(receiver, imp.alias)):
                 target = self.module_files(facts, imp.module)
                 if target is None:
                     return [], "", f"external module {imp.module}"

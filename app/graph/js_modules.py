@@ -1,0 +1,151 @@
+"""Which project files a JS/TS import names: relative specifiers (`./a.js` may name `a.ts`),
+and bare ones the project gives itself (tsconfig `paths`, a package.json's `exports`)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+
+from app.graph.facts import FileFacts
+from app.parse.manifests import EXPORTS, EXTENDS, PATHS, is_manifest
+
+_TS_EXT = (".ts", ".tsx", ".d.ts", ".mts", ".cts")
+_JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".mts", ".cts")
+# A `.js` specifier names the `.ts` file it is compiled from (TypeScript's rule), and so on.
+_COMPILED = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+_CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
+MAX_EXTENDS = 8
+
+Entries = list[tuple[str, str]]  # (pattern or specifier, target path from the root)
+
+
+def _match(entries: Entries, specifier: str) -> list[str]:
+    """Targets of the entry an import matches: the exact one, else the pattern with the
+    longest prefix (`*` replaced by what it stands for), as TypeScript and Node pick."""
+    exact = [target for key, target in entries if key == specifier]
+    if exact:
+        return exact
+    best = -1
+    out: list[str] = []
+    for key, target in entries:
+        prefix, star, suffix = key.partition("*")
+        fits = star and specifier.startswith(prefix) and specifier.endswith(suffix)
+        if not fits or len(prefix) < best or len(specifier) < len(prefix) + len(suffix):
+            continue
+        if len(prefix) > best:
+            best, out = len(prefix), []
+        middle = specifier[len(prefix) : len(specifier) - len(suffix)]
+        out.append(target.replace("*", middle, 1))
+    return out
+
+
+class JsModules:
+    """The project's JS/TS module names, from the facts of its files and manifests."""
+
+    def __init__(self, files: Mapping[str, FileFacts]) -> None:
+        self.files = files
+        self.packages: dict[str, Entries] = {}  # package.json's folder -> its exports
+        self.configs: dict[str, Entries] = {}  # tsconfig path -> its paths
+        self.extends: dict[str, list[str]] = defaultdict(list)  # tsconfig -> configs it extends
+        for path, facts in files.items():
+            if facts.language == "json" and is_manifest(path):
+                self._read(path, facts)
+        self._bare: dict[tuple[str, str], list[str] | None] = {}
+
+    def _read(self, path: str, facts: FileFacts) -> None:
+        folder = posixpath.dirname(path)
+        for imp in facts.imports:
+            target = posixpath.normpath(posixpath.join(folder, imp.module))
+            if imp.name == EXPORTS:
+                self.packages.setdefault(folder, []).append((imp.alias, target))
+            elif imp.name == PATHS:
+                self.configs.setdefault(path, []).append((imp.alias, target))
+            elif imp.name == EXTENDS and imp.module.startswith("."):
+                parent = target if target.endswith(".json") else target + ".json"
+                self.extends[path].append(parent)
+
+    def file(self, target: str) -> str | None:
+        """The project file a path names: as written, with an extension, as a folder's index,
+        or the TypeScript source a `.js` name is compiled from."""
+        stem, ext = posixpath.splitext(target)
+        candidates = [target, *(stem + e for e in _COMPILED.get(ext, ()))]
+        candidates += [target + e for e in _JS_EXT]
+        if ext in _COMPILED:
+            candidates += [stem + e for e in _JS_EXT]
+        candidates += [f"{target}/index{e}" for e in _JS_EXT]
+        return next((c for c in candidates if c in self.files and not is_manifest(c)), None)
+
+    def resolve(self, importer: str, specifier: str) -> list[str] | None:
+        """Project files an import names; None when it lies outside the project."""
+        if specifier.startswith("."):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+            found = self.file(target)
+            return [found] if found else None
+        if specifier.startswith("/") or not (self.packages or self.configs):
+            return None
+        key = (posixpath.dirname(importer), specifier)
+        if key not in self._bare:
+            self._bare[key] = self._resolve_bare(key[0], specifier)
+        return self._bare[key]
+
+    def _resolve_bare(self, folder: str, specifier: str) -> list[str] | None:
+        for target in _match(self._paths(folder), specifier):
+            if found := self.file(target):
+                return [found]
+        for package in self._packages_seen_from(folder):
+            for target in _match(self.packages[package], specifier):
+                if found := self.file(target):
+                    return [found]
+        return None
+
+    def _paths(self, folder: str) -> Entries:
+        """The `paths` a file's nearest tsconfig gives (its own, else the nearest config it
+        extends that has some)."""
+        config = self._nearest_config(folder)
+        seen: set[str] = set()
+        while config and config not in seen and len(seen) < MAX_EXTENDS:
+            seen.add(config)
+            if entries := self.configs.get(config):
+                return entries
+            config = next(iter(self.extends.get(config, [])), "")
+        return []
+
+    def _nearest_config(self, folder: str) -> str:
+        while True:
+            for name in _CONFIG_NAMES:
+                path = posixpath.join(folder, name) if folder else name
+                if path in self.configs or path in self.extends:
+                    return path
+            if not folder:
+                return ""
+            folder = posixpath.dirname(folder)
+
+    def _packages_seen_from(self, folder: str) -> list[str]:
+        """Package folders in the order a name is looked for: the importer's own package
+        (a package may import itself by name) and its ancestors first, then the rest."""
+
+        def inside(package: str) -> bool:
+            return not package or folder == package or folder.startswith(package + "/")
+
+        return sorted(self.packages, key=lambda p: (not inside(p), -len(p) if inside(p) else 0, p))
+
+    def touches(self, changed: Collection[str]) -> bool:
+        """Whether a change can move what a bare import names in ways the names of the
+        changed files do not show: a manifest, or a file a package names exactly."""
+        exact = {
+            target
+            for entries in (*self.packages.values(), *self.configs.values())
+            for key, target in entries
+            if "*" not in key
+        }
+        for path in changed:
+            if is_manifest(path):
+                return True
+            stem = posixpath.splitext(path)[0]
+            for target in exact:
+                if path == target or stem in (target, posixpath.splitext(target)[0]):
+                    return True
+                if posixpath.dirname(path) == target:  # the folder's index
+                    return True
+        return False
