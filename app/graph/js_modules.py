@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Collection, Mapping
+from typing import Any
 
 from app.graph.facts import FileFacts
 from app.parse.manifests import EXPORTS, EXTENDS, PATHS, is_manifest
@@ -149,3 +150,102 @@ class JsModules:
                 if posixpath.dirname(path) == target:  # the folder's index
                     return True
         return False
+
+
+class Reach:
+    """Which files each JS/TS file reaches through its imports, transitively (re-exports
+    included): the modules whose classes its objects can come from. Built once, on first
+    use, as bit sets over the import graph's strongly connected components."""
+
+    def __init__(self, modules: JsModules) -> None:
+        self.modules = modules
+        self._index: dict[str, int] = {}
+        self._bits: list[int] = []
+
+    def reaches(self, importer: str, target: str) -> bool:
+        if not self._bits:
+            self._build()
+        i, j = self._index.get(importer), self._index.get(target)
+        return i is not None and j is not None and bool(self._bits[i] >> j & 1)
+
+    def _build(self) -> None:
+        paths = [p for p, f in self.modules.files.items() if f.language in _JS_LANGUAGES]
+        self._index = {p: i for i, p in enumerate(paths)}
+        edges: list[list[int]] = [[] for _ in paths]
+        for i, path in enumerate(paths):
+            for imp in self.modules.files[path].imports:
+                for target in self.modules.resolve(path, imp.module) or []:
+                    if (j := self._index.get(target)) is not None:
+                        edges[i].append(j)
+        self._bits = _closure(edges)
+
+
+_JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+
+
+def _closure(edges: list[list[int]]) -> list[int]:
+    """Per node, the bit set of the nodes it reaches (itself included): Tarjan's components,
+    found iteratively, each the union of its members and of the components it points to."""
+    n = len(edges)
+    index, low, comp = [-1] * n, [0] * n, [-1] * n
+    stack: list[int] = []
+    on_stack = [False] * n
+    comp_bits: list[int] = []  # per component, in the order found (successors first)
+    counter = 0
+    for start in range(n):
+        if index[start] != -1:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            if child < len(edges[node]):
+                work.append((node, child + 1))
+                nxt = edges[node][child]
+                if index[nxt] == -1:
+                    work.append((nxt, 0))
+                elif on_stack[nxt]:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                members, bits = [], 0
+                while True:
+                    top = stack.pop()
+                    on_stack[top] = False
+                    comp[top] = len(comp_bits)
+                    members.append(top)
+                    bits |= 1 << top
+                    if top == node:
+                        break
+                for m in members:
+                    for nxt in edges[m]:
+                        if comp[nxt] != len(comp_bits):
+                            bits |= comp_bits[comp[nxt]]
+                comp_bits.append(bits)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return [comp_bits[comp[i]] for i in range(n)]
+
+
+def imports_moved(
+    old: Mapping[str, dict[str, Any]], new: Mapping[str, FileFacts], changed: Collection[str]
+) -> bool:
+    """Whether a change moves the JS/TS import graph (a file added or removed, or the modules
+    one imports): what every file reaches may then change, which the names of the changed
+    files do not show."""
+    for path in changed:
+        before = FileFacts.from_row(old[path]) if path in old else None
+        after = new.get(path)
+        facts = after or before
+        if facts is None or facts.language not in _JS_LANGUAGES:
+            continue
+        if before is None or after is None:
+            return True
+        if {i.module for i in before.imports} != {i.module for i in after.imports}:
+            return True
+    return False

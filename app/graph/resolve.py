@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.graph.js_modules import JsModules
+from app.graph.js_modules import JsModules, Reach
 from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
@@ -26,6 +26,7 @@ RULES = {
     "same-package": 0.9,
     "unique-name": 0.75,
     "unique-method": 0.7,
+    "reachable-method": 0.7,
 }
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
@@ -45,6 +46,7 @@ _JS = frozenset({"javascript", "typescript", "tsx"})
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
+Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
 
 
 def _dir(path: str) -> str:
@@ -87,6 +89,7 @@ class Resolver:
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
+        self.reach = Reach(self.js)
         self._base_cache: dict[ClassKey, list[ClassKey]] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
@@ -424,6 +427,10 @@ class Resolver:
                 target = self.module_files(facts, imp.module)
                 if target is None:
                     return [], "", f"external module {imp.module}"
+                if lang in _JS and receiver != imp.alias and target:  # z.iso.datetime()
+                    if nested := self._js_nested(target, receiver.split(".")[1:], name):
+                        return nested
+                    target = None  # not the module's own `name`; a method, maybe
             else:
                 continue
             if target and (ids := self._top(target, name)[0]):
@@ -437,14 +444,52 @@ class Resolver:
             keys = self.type_keys(facts, receiver)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
                 return ids, "class-member", ""
-            if not keys and receiver.isidentifier():
+            if not keys and receiver.isidentifier() and lang not in _JS:
+                # JS/TS: a capitalised name is as often a value (`const FoodEnum = z.enum()`)
                 return [], "", f"{receiver} is not a type defined in the project"
         if self._is_external(facts, receiver):  # `from lib import client; client.get()`
             head = receiver.split(".", 1)[0]
             return [], "", f"method of {head}, imported from outside the project"
         candidates = self.methods.get(name, [])
+        if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):
+            return narrowed
         if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
             return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
+
+    def _js_reachable(
+        self, path: str, name: str, candidates: list[str]
+    ) -> tuple[list[str], str, str] | None:
+        """JS/TS, a method on a receiver of unknown type: its object comes from a module the
+        caller's imports reach, so of several methods of that name the one a class defines
+        there is probable (a guess, never certain; a method of an object built inside a
+        function is no such evidence); a unique one defined out of reach stays uncertain."""
+        near = [c for c in candidates if self.reach.reaches(path, self.symbols[c].path)]
+        if len(candidates) == 1 and not near:
+            return candidates, "unreachable-method", ""
+        if len(candidates) < 2 or not near or len(near) == len(candidates):
+            return None
+        builtin = name in BUILTIN_METHODS.get(self.files[path].language, ())
+        if len(near) == 1 and not builtin and self._of_class(near[0]):
+            return near, "reachable-method", ""
+        return near, "ambiguous-method", ""
+
+    def _of_class(self, sid: str) -> bool:
+        sym = self.symbols[sid]
+        parent = self.symbols.get(symbol_id(sym.path, sym.parent))
+        return parent is not None and parent.kind in CLASS_KINDS
+
+    def _js_nested(self, files: list[str], parts: list[str], name: str) -> Result3 | None:
+        """`z.iso.datetime()`: each part a namespace the module re-exports (`export * as iso`),
+        the last one possibly an exported class or object holding the member."""
+        for i, part in enumerate(parts):
+            inner = self._namespace(files, part)
+            if inner is None:
+                if i == len(parts) - 1 and (ids := self._imported_member(files, part, name)):
+                    return ids, "class-member", ""
+                return None
+            files = inner
+        ids = self._top(files, name)[0]
+        return (ids, "module-attribute", "") if ids else None

@@ -185,3 +185,111 @@ def test_a_changed_package_json_moves_the_edges_as_a_rebuild_would(
 
 def _edges(rows: list[dict[str, Any]]) -> set[tuple[Any, ...]]:
     return {(r["path"], r["line"], r["callee"], r["confidence"], r["rule"]) for r in rows}
+
+
+REACH = {
+    "a/model.ts": (
+        "export class Schema {\n  parse(x: any): any {\n    return x;\n  }\n}\n"
+        "export function make(): Schema {\n  return new Schema();\n}\n"
+    ),
+    "a/index.ts": 'export * from "./model";\n',
+    "b/other.ts": "export class Other {\n  parse(x: any): any {\n    return x;\n  }\n}\n",
+    "c/lonely.ts": "export class Lonely {\n  only(): void {}\n}\n",
+    "use.ts": """\
+import { make } from "./a/index";
+
+export function f(): void {
+  const s = make();
+  s.parse(1);
+  s.only();
+}
+""",
+    "lib/model.js": "class Schema {\n  parse(x) {}\n}\nfunction make() {\n"
+    "  return new Schema();\n}\nmodule.exports = { make };\n",
+    "lib/other.js": "class Other {\n  parse(x) {}\n}\n",
+    "lib/app.js": "const { make } = require('./model');\n\nfunction run() {\n"
+    "  make().parse(1);\n}\n",
+}
+
+
+def test_a_method_of_an_unknown_receiver_is_the_one_the_imports_reach(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, REACH)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    # Two classes define parse; only one is reachable through use.ts's imports: probable.
+    assert rows_at(rows, "use.ts", 5) == [("a/model.ts::Schema.parse", "reachable-method")]
+    assert ("lib/model.js::Schema.parse", "reachable-method") in rows_at(rows, "lib/app.js", 4)
+    assert ("lib/other.js::Other.parse", "ambiguous-method") not in rows_at(rows, "lib/app.js", 4)
+    assert max(r["confidence"] for r in rows if r["path"] == "use.ts" and r["line"] == 5) < 0.9
+    # The one method of its name, in a module use.ts never reaches: no longer probable.
+    assert rows_at(rows, "use.ts", 6) == [("c/lonely.ts::Lonely.only", "unreachable-method")]
+    assert max(r["confidence"] for r in rows if r["path"] == "use.ts" and r["line"] == 6) < 0.7
+
+
+def test_an_import_added_elsewhere_moves_what_a_file_reaches_as_a_rebuild_would(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = dict(REACH)
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        files[f"other/f{i}.ts"] = f"export function f{i}(): void {{}}\n"
+    files["a/index.ts"] = 'export * from "./model";\nimport * as extra from "./extra";\n'
+    files["a/extra.ts"] = "export const tag = 1;\n"
+    service, _ = build(tmp_path, settings, files)
+    # use.ts names nothing of extra.ts, yet now reaches b/other.ts through it.
+    (service.root / "a/extra.ts").write_text(
+        'import { Other } from "../b/other";\nexport const tag = new Other();\n'
+    )
+    service.index(with_vectors=False)
+    live = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert {c for c, _ in rows_at(live, "use.ts", 5)} == {
+        "a/model.ts::Schema.parse",
+        "b/other.ts::Other.parse",
+    }
+    fresh = Service(service.root, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    rebuilt = Store.open(fresh.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert _edges(live) == _edges(rebuilt)
+
+
+NESTED = {
+    "lib/iso.ts": "export function datetime(): void {}\n",
+    "lib/core.ts": "export function toDotPath(): void {}\n",
+    "lib/enum.ts": "export class ZodEnum {\n  exclude(): void {}\n}\n"
+    "export function make(): ZodEnum {\n  return new ZodEnum();\n}\n",
+    "lib/external.ts": 'export * as iso from "./iso";\nexport * as core from "./core";\n'
+    'export * from "./enum";\n',
+    "lib/index.ts": (
+        'import * as z from "./external";\nexport { z };\nexport * from "./external";\n'
+    ),
+    "other/enum.ts": "export class OtherEnum {\n  exclude(): void {}\n}\n",
+    "use.ts": """\
+import * as z from "./lib/index";
+
+export function f(): void {
+  z.iso.datetime();
+  z.core.toDotPath();
+  const FoodEnum = z.make();
+  FoodEnum.exclude();
+}
+""",
+    "use.js": """\
+import * as z from "./lib/index.js";
+
+export function g() {
+  z.iso.datetime();
+}
+""",
+}
+
+
+def test_namespaces_inside_namespaces_and_capitalised_values(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, NESTED)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert certain(rows, "use.ts", 4) == {"lib/iso.ts::datetime"}
+    assert certain(rows, "use.ts", 5) == {"lib/core.ts::toDotPath"}
+    assert certain(rows, "use.js", 4) == {"lib/iso.ts::datetime"}
+    # A capitalised value is no type, but its method is still found (probable, a guess).
+    assert rows_at(rows, "use.ts", 7) == [("lib/enum.ts::ZodEnum.exclude", "reachable-method")]
