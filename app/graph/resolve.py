@@ -57,6 +57,12 @@ def _scope(path: str, language: str) -> str:
     return _dir(path) if language in ("go", "rust") else path
 
 
+def _encloses_names(sym: Symbol, language: str) -> bool:
+    """Whether names defined inside `sym` are in scope for code inside it: a function's, and
+    in JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`)."""
+    return sym.kind in FUNCTION_KINDS or (language in _JS and sym.kind == "variable")
+
+
 def _names_module(receiver: str, alias: str) -> bool:
     """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
     `mod.make()` returns, which is no definition of the module."""
@@ -322,7 +328,7 @@ class Resolver:
         qualified = caller
         while qualified:  # closures and nested definitions see their enclosing function's names
             sym = self.symbols.get(symbol_id(path, qualified))
-            if sym is None or sym.kind not in FUNCTION_KINDS:
+            if sym is None or not _encloses_names(sym, facts.language):
                 break
             if ids := scoped.get((qualified, name)):
                 return ids, "local-scope"

@@ -293,3 +293,32 @@ def test_namespaces_inside_namespaces_and_capitalised_values(
     assert certain(rows, "use.js", 4) == {"lib/iso.ts::datetime"}
     # A capitalised value is no type, but its method is still found (probable, a guess).
     assert rows_at(rows, "use.ts", 7) == [("lib/enum.ts::ZodEnum.exclude", "reachable-method")]
+
+
+def test_a_spread_object_is_no_builtin_and_a_factory_s_callback_sees_its_own_names(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "iso.ts": "export function datetime(): void {}\n",
+        "use.ts": """\
+import * as _iso from "./iso";
+
+const z = { ..._iso };
+const plain = {};
+
+export function h(): void {
+  z.datetime();
+  plain.hasOwnProperty("a");
+}
+
+export const Maker = factory("Maker", (inst: any) => {
+  const fastpass = (shape: any) => shape;
+  fastpass(inst);
+});
+""",
+    }
+    _, store = build(tmp_path, settings, files)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "use.ts", 7) != [("", "builtin receiver: Object")]
+    assert rows_at(rows, "use.ts", 8) == [("", "builtin receiver: Object")]
+    assert rows_at(rows, "use.ts", 13) == [("use.ts::Maker.fastpass", "local-scope")]
