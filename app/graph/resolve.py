@@ -406,6 +406,9 @@ class Resolver:
                     return [], "", f"{why} {name} on {key[1]}"
         if not receiver:
             ids, rule = self.lookup(facts, call.caller, name)
+            guessed = rule in ("", "unique-name", "ambiguous-name")
+            if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
+                return found, "local-scope", ""
             return ids, rule, "external import" if rule == "external" else "no definition"
         if call.receiver_type:  # `c = Client()` earlier in the same function
             keys = self.type_keys(facts, call.receiver_type)
@@ -499,3 +502,18 @@ class Resolver:
             files = inner
         ids = self._top(files, name)[0]
         return (ids, "module-attribute", "") if ids else None
+
+    def _js_enclosing(self, facts: FileFacts, line: int, name: str) -> list[str]:
+        """A name defined in a function whose lines hold the call, innermost first: JS/TS
+        callbacks assigned onto objects (`inst._zod.parse = () => {...}`) are named by the
+        object, not by the function they are written in, whose locals they still see."""
+        scoped = self.scoped[facts.path]
+        holding = [
+            s
+            for s in facts.symbols
+            if s.start_line <= line <= s.end_line and _encloses_names(s, facts.language)
+        ]
+        for sym in sorted(holding, key=lambda s: s.end_line - s.start_line):
+            if ids := scoped.get((sym.qualified_name, name)):
+                return ids
+        return []

@@ -315,6 +315,16 @@ export const Maker = factory("Maker", (inst: any) => {
   const fastpass = (shape: any) => shape;
   fastpass(inst);
 });
+
+export const First = factory("First", (inst: any) => {
+  inst._zod.parse = (payload: any) => payload;
+});
+export const Outer = factory("Outer", (inst: any) => {
+  const fastpass2 = (x: any) => x;
+  inst._zod.parse = (payload: any) => {
+    fastpass2(payload);
+  };
+});
 """,
     }
     _, store = build(tmp_path, settings, files)
@@ -322,3 +332,6 @@ export const Maker = factory("Maker", (inst: any) => {
     assert rows_at(rows, "use.ts", 7) != [("", "builtin receiver: Object")]
     assert rows_at(rows, "use.ts", 8) == [("", "builtin receiver: Object")]
     assert rows_at(rows, "use.ts", 13) == [("use.ts::Maker.fastpass", "local-scope")]
+    # A callback assigned onto an object still sees the locals of the function around it,
+    # though an earlier one of the same name (`inst._zod.parse`) stands for both in the graph.
+    assert rows_at(rows, "use.ts", 22) == [("use.ts::Outer.fastpass2", "local-scope")]
