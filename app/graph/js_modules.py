@@ -21,6 +21,12 @@ MAX_EXTENDS = 8
 Entries = list[tuple[str, str]]  # (pattern or specifier, target path from the root)
 
 
+def _package_name(specifier: str) -> str:
+    """`@trpc/server/http` -> `@trpc/server`, `zod/v4` -> `zod` (npm's two forms of a name)."""
+    parts = specifier.split("/")
+    return "/".join(parts[:2]) if specifier.startswith("@") else parts[0]
+
+
 def _match(entries: Entries, specifier: str) -> list[str]:
     """Targets of the entry an import matches: the exact one, else the pattern with the
     longest prefix (`*` replaced by what it stands for), as TypeScript and Node pick."""
@@ -47,12 +53,13 @@ class JsModules:
     def __init__(self, files: Mapping[str, FileFacts]) -> None:
         self.files = files
         self.packages: dict[str, Entries] = {}  # package.json's folder -> its exports
+        self.named: dict[str, list[str]] = {}  # package name -> folders of that name
         self.configs: dict[str, Entries] = {}  # tsconfig path -> its paths
         self.extends: dict[str, list[str]] = defaultdict(list)  # tsconfig -> configs it extends
         for path, facts in files.items():
             if facts.language == "json" and is_manifest(path):
                 self._read(path, facts)
-        self._bare: dict[tuple[str, str], list[str] | None] = {}
+        self._resolved: dict[tuple[str, str], list[str] | None] = {}
 
     def _read(self, path: str, facts: FileFacts) -> None:
         folder = posixpath.dirname(path)
@@ -60,6 +67,9 @@ class JsModules:
             target = posixpath.normpath(posixpath.join(folder, imp.module))
             if imp.name == EXPORTS:
                 self.packages.setdefault(folder, []).append((imp.alias, target))
+                named = self.named.setdefault(_package_name(imp.alias), [])
+                if folder not in named:
+                    named.append(folder)
             elif imp.name == PATHS:
                 self.configs.setdefault(path, []).append((imp.alias, target))
             elif imp.name == EXTENDS and imp.module.startswith("."):
@@ -78,23 +88,26 @@ class JsModules:
         return next((c for c in candidates if c in self.files and not is_manifest(c)), None)
 
     def resolve(self, importer: str, specifier: str) -> list[str] | None:
-        """Project files an import names; None when it lies outside the project."""
+        """Project files an import names; None when it lies outside the project (asked for
+        every import of every call's file: kept per folder and specifier)."""
+        key = (posixpath.dirname(importer), specifier)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(key[0], specifier)
+        return self._resolved[key]
+
+    def _resolve(self, folder: str, specifier: str) -> list[str] | None:
         if specifier.startswith("."):
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-            found = self.file(target)
+            found = self.file(posixpath.normpath(posixpath.join(folder, specifier)))
             return [found] if found else None
         if specifier.startswith("/") or not (self.packages or self.configs):
             return None
-        key = (posixpath.dirname(importer), specifier)
-        if key not in self._bare:
-            self._bare[key] = self._resolve_bare(key[0], specifier)
-        return self._bare[key]
+        return self._resolve_bare(folder, specifier)
 
     def _resolve_bare(self, folder: str, specifier: str) -> list[str] | None:
         for target in _match(self._paths(folder), specifier):
             if found := self.file(target):
                 return [found]
-        for package in self._packages_seen_from(folder):
+        for package in self._packages_seen_from(folder, _package_name(specifier)):
             for target in _match(self.packages[package], specifier):
                 if found := self.file(target):
                     return [found]
@@ -122,14 +135,16 @@ class JsModules:
                 return ""
             folder = posixpath.dirname(folder)
 
-    def _packages_seen_from(self, folder: str) -> list[str]:
-        """Package folders in the order a name is looked for: the importer's own package
-        (a package may import itself by name) and its ancestors first, then the rest."""
+    def _packages_seen_from(self, folder: str, name: str) -> list[str]:
+        """Folders of the packages named so, in the order a name is looked for: the
+        importer's own package (a package may import itself by name) and its ancestors
+        first, then the rest."""
 
         def inside(package: str) -> bool:
             return not package or folder == package or folder.startswith(package + "/")
 
-        return sorted(self.packages, key=lambda p: (not inside(p), -len(p) if inside(p) else 0, p))
+        folders = self.named.get(name, [])
+        return sorted(folders, key=lambda p: (not inside(p), -len(p) if inside(p) else 0, p))
 
     def touches(self, changed: Collection[str]) -> bool:
         """Whether a change can move what a bare import names in ways the names of the

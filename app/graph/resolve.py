@@ -97,6 +97,7 @@ class Resolver:
         self.js = JsModules(files)
         self.reach = Reach(self.js)
         self._base_cache: dict[ClassKey, list[ClassKey]] = {}
+        self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
@@ -176,7 +177,14 @@ class Resolver:
         return None
 
     def _top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:
-        """A top-level definition named `name` in these files, following re-exports."""
+        """A top-level definition named `name` in these files, following re-exports (kept:
+        every call through a barrel asks the same)."""
+        key = (tuple(paths), name, hops)
+        if key not in self._top_cache:
+            self._top_cache[key] = self._find_top(key[0], name, hops)
+        return self._top_cache[key]
+
+    def _find_top(self, paths: tuple[str, ...], name: str, hops: int) -> Result:
         ids = [sid for p in paths for sid in self.scoped[p].get(("", name), [])]
         if ids:
             return ids, "import" if hops == 0 else "re-export"
