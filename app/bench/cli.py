@@ -117,7 +117,13 @@ def cmd_graph_oracle(args: argparse.Namespace) -> int:
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
     try:
         report = run_oracle(
-            Path(args.path), settings, args.language, args.sample, args.seed, args.node_dir
+            Path(args.path),
+            settings,
+            args.language,
+            args.sample,
+            args.seed,
+            args.node_dir,
+            args.examples,
         )
     except OracleUnavailable as error:
         print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
@@ -219,6 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language", choices=("python", "typescript", "javascript"), default="python")
     p.add_argument("--sample", type=int, default=300, help="call sites sampled")
     p.add_argument("--seed", type=int, default=1, help="the sample's random seed")
+    p.add_argument(
+        "--examples",
+        type=int,
+        default=8,
+        help="disagreements listed per kind (wrong edges, false reasons, misses)",
+    )
     p.add_argument(
         "--node-dir",
         type=Path,

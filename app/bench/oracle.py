@@ -252,9 +252,11 @@ def score(
     graph: OurGraph,
     sites: list[Site],
     answers: list[list[Target]] | list[list[Target] | None],
+    examples_kept: int = EXAMPLES,
 ) -> OracleReport:
     """Fill the report from each site's oracle answer (None: the oracle failed on that
-    site, which counts as unresolved by the oracle) and our graph's record of it."""
+    site, which counts as unresolved by the oracle) and our graph's record of it; keep
+    `examples_kept` disagreements of each kind."""
     edges_by_tier: Counter[str] = Counter()
     correct_by_tier: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -296,10 +298,10 @@ def score(
             found = [e for e in ours.edges if same_target(e[0], ids)]
             recall_all += bool(found)
             recall_cp += any(e[1] >= 0.7 for e in found)
-            if not ours.edges:
+            if not any(e[1] >= 0.7 for e in found):
                 examples["missed"].append(
                     f"{_where(site)}: oracle {literal(', '.join(sorted(ids)))}, "
-                    f"ours {literal(ours.reason or 'not extracted')}"
+                    f"ours {literal(_ours(ours))}"
                 )
         if not ours.edges:
             if not ours.reason:
@@ -322,8 +324,17 @@ def score(
     report.reasons = dict(reasons.most_common())
     report.false_reasons = dict(false_reasons.most_common())
     report.false_reason_share = _ratio(sum(false_reasons.values()), report.ours_unresolved)
-    report.examples = {kind: lines[:EXAMPLES] for kind, lines in examples.items()}
+    report.examples = {kind: lines[:examples_kept] for kind, lines in examples.items()}
     return report
+
+
+def _ours(ours: OurCall) -> str:
+    """Our answer in a few words: the edges (callee, confidence, rule) or the reason."""
+    if not ours.edges:
+        return ours.reason or "not extracted"
+    shown = ", ".join(f"{callee} {conf} {rule}" for callee, conf, rule in ours.edges[:3])
+    more = len(ours.edges) - 3
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _elsewhere(project: list[Target]) -> str:
@@ -388,6 +399,7 @@ def run_oracle(
     sample: int,
     seed: int,
     node_dir: Path | None = None,
+    examples: int = EXAMPLES,
 ) -> OracleReport:
     """Index `root` (no vectors), sample its call sites, ask the oracle, score our graph."""
     import time
@@ -429,4 +441,4 @@ def run_oracle(
     seconds["oracle"] = round(time.perf_counter() - started, 1)
     report = OracleReport(str(service.root), language, name)
     report.seconds = seconds
-    return score(report, OurGraph.from_store(store), picked, answers)
+    return score(report, OurGraph.from_store(store), picked, answers, examples)

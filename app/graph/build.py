@@ -11,6 +11,7 @@ from typing import Any
 
 from app.core.models import Edge, tier_of
 from app.graph.facts import FileFacts, symbol_id
+from app.graph.js_modules import imports_moved
 from app.graph.rank import rank_symbols
 from app.graph.resolve import ClassKey, Resolver
 from app.store.graph_tables import (
@@ -133,6 +134,7 @@ def update_graph(
     resolver = Resolver(files)
     report = GraphReport(files=len(files), symbols=len(resolver.symbols))
     full = full or not old or len(changed) > FULL_REBUILD_SHARE * max(len(files), 1)
+    full = full or resolver.js.touches(changed) or imports_moved(old, parsed, changed)
     if full:
         todo = {(p, i) for p, f in files.items() for i in range(len(f.calls))}
         kept: list[dict[str, Any]] = []

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
+from app.graph.js_modules import JsModules, Reach
 from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
@@ -25,6 +26,7 @@ RULES = {
     "same-package": 0.9,
     "unique-name": 0.75,
     "unique-method": 0.7,
+    "reachable-method": 0.7,
 }
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
@@ -40,11 +42,11 @@ PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
-_JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _JS = frozenset({"javascript", "typescript", "tsx"})
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
+Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
 
 
 def _dir(path: str) -> str:
@@ -53,6 +55,18 @@ def _dir(path: str) -> str:
 
 def _scope(path: str, language: str) -> str:
     return _dir(path) if language in ("go", "rust") else path
+
+
+def _encloses_names(sym: Symbol, language: str) -> bool:
+    """Whether names defined inside `sym` are in scope for code inside it: a function's, and
+    in JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`)."""
+    return sym.kind in FUNCTION_KINDS or (language in _JS and sym.kind == "variable")
+
+
+def _names_module(receiver: str, alias: str) -> bool:
+    """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
+    `mod.make()` returns, which is no definition of the module."""
+    return receiver.split(".", 1)[0] == alias and "(" not in receiver
 
 
 class Resolver:
@@ -80,7 +94,10 @@ class Resolver:
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         for path, facts in files.items():
             self._index_file(path, facts)
+        self.js = JsModules(files)
+        self.reach = Reach(self.js)
         self._base_cache: dict[ClassKey, list[ClassKey]] = {}
+        self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
@@ -147,18 +164,7 @@ class Resolver:
                 module = ".".join(base + rest)
             return self.py_modules.get(module) or None
         if lang in _JS:
-            if not module.startswith("."):
-                return None
-            target = posixpath.normpath(posixpath.join(_dir(facts.path), module))
-            stem = target.removesuffix(".js") if target.endswith(".js") else target
-            for cand in (
-                target,
-                *(stem + e for e in _JS_EXT),
-                *(f"{stem}/index{e}" for e in _JS_EXT),
-            ):
-                if cand in self.files:
-                    return [cand]
-            return None
+            return self.js.resolve(facts.path, module)
         if lang == "rust":
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
@@ -171,7 +177,14 @@ class Resolver:
         return None
 
     def _top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:
-        """A top-level definition named `name` in these files, following re-exports."""
+        """A top-level definition named `name` in these files, following re-exports (kept:
+        every call through a barrel asks the same)."""
+        key = (tuple(paths), name, hops)
+        if key not in self._top_cache:
+            self._top_cache[key] = self._find_top(key[0], name, hops)
+        return self._top_cache[key]
+
+    def _find_top(self, paths: tuple[str, ...], name: str, hops: int) -> Result:
         ids = [sid for p in paths for sid in self.scoped[p].get(("", name), [])]
         if ids:
             return ids, "import" if hops == 0 else "re-export"
@@ -323,7 +336,7 @@ class Resolver:
         qualified = caller
         while qualified:  # closures and nested definitions see their enclosing function's names
             sym = self.symbols.get(symbol_id(path, qualified))
-            if sym is None or sym.kind not in FUNCTION_KINDS:
+            if sym is None or not _encloses_names(sym, facts.language):
                 break
             if ids := scoped.get((qualified, name)):
                 return ids, "local-scope"
@@ -401,6 +414,9 @@ class Resolver:
                     return [], "", f"{why} {name} on {key[1]}"
         if not receiver:
             ids, rule = self.lookup(facts, call.caller, name)
+            guessed = rule in ("", "unique-name", "ambiguous-name")
+            if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
+                return found, "local-scope", ""
             return ids, rule, "external import" if rule == "external" else "no definition"
         if call.receiver_type:  # `c = Client()` earlier in the same function
             keys = self.type_keys(facts, call.receiver_type)
@@ -424,10 +440,14 @@ class Resolver:
                 target = self._namespace(files, imp.name)
                 if target is None and (ids := self._imported_member(files, imp.name, name)):
                     return ids, "class-member", ""
-            elif not imp.name and imp.alias in (receiver, head):
+            elif not imp.name and (imp.alias == receiver or _names_module(receiver, imp.alias)):
                 target = self.module_files(facts, imp.module)
                 if target is None:
                     return [], "", f"external module {imp.module}"
+                if lang in _JS and receiver != imp.alias and target:  # z.iso.datetime()
+                    if nested := self._js_nested(target, receiver.split(".")[1:], name):
+                        return nested
+                    target = None  # not the module's own `name`; a method, maybe
             else:
                 continue
             if target and (ids := self._top(target, name)[0]):
@@ -441,14 +461,67 @@ class Resolver:
             keys = self.type_keys(facts, receiver)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
                 return ids, "class-member", ""
-            if not keys and receiver.isidentifier():
+            if not keys and receiver.isidentifier() and lang not in _JS:
+                # JS/TS: a capitalised name is as often a value (`const FoodEnum = z.enum()`)
                 return [], "", f"{receiver} is not a type defined in the project"
         if self._is_external(facts, receiver):  # `from lib import client; client.get()`
             head = receiver.split(".", 1)[0]
             return [], "", f"method of {head}, imported from outside the project"
         candidates = self.methods.get(name, [])
+        if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):
+            return narrowed
         if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
             return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
+
+    def _js_reachable(
+        self, path: str, name: str, candidates: list[str]
+    ) -> tuple[list[str], str, str] | None:
+        """JS/TS, a method on a receiver of unknown type: its object comes from a module the
+        caller's imports reach, so of several methods of that name the one a class defines
+        there is probable (a guess, never certain; a method of an object built inside a
+        function is no such evidence); a unique one defined out of reach stays uncertain."""
+        near = [c for c in candidates if self.reach.reaches(path, self.symbols[c].path)]
+        if len(candidates) == 1 and not near:
+            return candidates, "unreachable-method", ""
+        if len(candidates) < 2 or not near or len(near) == len(candidates):
+            return None
+        builtin = name in BUILTIN_METHODS.get(self.files[path].language, ())
+        if len(near) == 1 and not builtin and self._of_class(near[0]):
+            return near, "reachable-method", ""
+        return near, "ambiguous-method", ""
+
+    def _of_class(self, sid: str) -> bool:
+        sym = self.symbols[sid]
+        parent = self.symbols.get(symbol_id(sym.path, sym.parent))
+        return parent is not None and parent.kind in CLASS_KINDS
+
+    def _js_nested(self, files: list[str], parts: list[str], name: str) -> Result3 | None:
+        """`z.iso.datetime()`: each part a namespace the module re-exports (`export * as iso`),
+        the last one possibly an exported class or object holding the member."""
+        for i, part in enumerate(parts):
+            inner = self._namespace(files, part)
+            if inner is None:
+                if i == len(parts) - 1 and (ids := self._imported_member(files, part, name)):
+                    return ids, "class-member", ""
+                return None
+            files = inner
+        ids = self._top(files, name)[0]
+        return (ids, "module-attribute", "") if ids else None
+
+    def _js_enclosing(self, facts: FileFacts, line: int, name: str) -> list[str]:
+        """A name defined in a function whose lines hold the call, innermost first: JS/TS
+        callbacks assigned onto objects (`inst._zod.parse = () => {...}`) are named by the
+        object, not by the function they are written in, whose locals they still see."""
+        scoped = self.scoped[facts.path]
+        holding = [
+            s
+            for s in facts.symbols
+            if s.start_line <= line <= s.end_line and _encloses_names(s, facts.language)
+        ]
+        for sym in sorted(holding, key=lambda s: s.end_line - s.start_line):
+            if ids := scoped.get((sym.qualified_name, name)):
+                return ids
+        return []

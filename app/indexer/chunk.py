@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.core.models import DEFINITION_KINDS, Chunk, ParsedFile, Symbol
@@ -35,6 +35,7 @@ from app.parse.languages import (
     has_definitions,
     language_for_path,
 )
+from app.parse.manifests import is_manifest, manifest_imports
 from app.parse.text import clip_doc, strip_comment
 from app.parse.thin import FUNCTION_KINDS, thinness
 
@@ -228,6 +229,15 @@ def parse_file(
 ) -> ParsedFile:
     """Chunk one file. Never raises: anything the parser cannot handle gets line windows."""
     lang = language or language_for_path(path) or "text"
+    parsed = _parse(path, text, lang, max_chunk_lines, window_lines, window_overlap)
+    if is_manifest(path):  # a package.json / tsconfig names the project's own modules
+        return replace(parsed, imports=manifest_imports(path, text))
+    return parsed
+
+
+def _parse(
+    path: str, text: str, lang: str, max_chunk_lines: int, window_lines: int, window_overlap: int
+) -> ParsedFile:
     lines = text.split("\n")
     try:
         if lang in MARKDOWN_LANGUAGES:

@@ -22,9 +22,11 @@ from app.indexer.files import is_cache_folder, is_undecodable, printable_path
 from app.indexer.walk import (
     WalkedFile,
     _file_deny_reason,
+    _ignored_by,
     _is_denied_dir,
     _is_ignored,
     _load_spec,
+    _own_manifest,
     _Spec,
 )
 
@@ -154,7 +156,8 @@ def _classify(root_real: str, rel: str, rules: _Rules, max_file_bytes: int, out:
         return f"a directory changed: {rel}"
     if stat.S_ISLNK(st.st_mode):
         return f"a symbolic link changed: {rel}"
-    if _is_ignored(rel, False, rules.chain(parent)):
+    by = _ignored_by(rel, False, rules.chain(parent))
+    if by is not None and not _own_manifest(parts[-1], parent, by, [*rules.top, *rules.bottom]):
         out.skipped.append(SkippedFile(rel, "ignored"))
         return ""
     denied = _file_deny_reason(parts[-1])

@@ -156,15 +156,28 @@ def _load_spec(path: str, base: str) -> _Spec | None:
     return (base, spec) if spec.patterns else None
 
 
-def _is_ignored(rel: str, is_dir: bool, specs: Sequence[_Spec]) -> bool:
-    """`specs` run highest priority first; the first one with a matching pattern decides."""
+def _ignored_by(rel: str, is_dir: bool, specs: Sequence[_Spec]) -> _Spec | None:
+    """The spec that ignores `rel`, or None. `specs` run highest priority first; the first
+    one with a matching pattern decides."""
     path = rel + "/" if is_dir else rel
     for base, spec in specs:
         sub = path[len(base) + 1 :] if base else path
         decision = spec.check_file(sub).include
         if decision is not None:
-            return decision
-    return False
+            return (base, spec) if decision else None
+    return None
+
+
+def _is_ignored(rel: str, is_dir: bool, specs: Sequence[_Spec]) -> bool:
+    return _ignored_by(rel, is_dir, specs) is not None
+
+
+def _own_manifest(name: str, dir_rel: str, by: _Spec, configured: Sequence[_Spec]) -> bool:
+    """A package.json ignored by the .gitignore beside it: that pattern is meant for the
+    manifests a build writes below (zod's `**/package.json`), not for the one git tracks
+    there, which names the package's modules. `configured` (ignore settings and
+    .git/info/exclude) always apply."""
+    return name == "package.json" and by[0] == dir_rel and not any(by is s for s in configured)
 
 
 def _readlink(path: str) -> str:
@@ -317,7 +330,8 @@ def walk(
                 skip(rel, "unreadable", exc.strerror or str(exc))
                 continue
 
-            if specs and _is_ignored(rel, is_dir, specs):
+            by = _ignored_by(rel, is_dir, specs) if specs else None
+            if by is not None and not _own_manifest(name, dir_rel, by, [*top, *bottom]):
                 skip(rel, "ignored")
                 continue
             if name == ".git" or (is_dir and _is_denied_dir(name)):

@@ -127,6 +127,8 @@ def _literal_type(language: str, node: Node) -> str:
     if language in ("javascript", "typescript", "tsx"):
         if node.type == "predefined_type":
             return _TS_PREDEFINED.get(node_text(node), "")
+        if node.type == "object" and any(c.type == "spread_element" for c in node.children):
+            return ""  # `{ ...schemas }`: its methods are the spread module's, not Object's
         return _JS_LITERALS.get(node.type, "")
     return ""
 

@@ -16,8 +16,9 @@ from typing import IO, Any
 
 # Bump when the tables' columns or meaning change; older indexes are rebuilt, newer refused.
 SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) for `delegates`
-# Bump when chunking, token text or embedded text changes: every file is re-processed.
-STRATEGY_VERSION = "chunk-10"  # 10: `Type.member` names, namespaces kept apart
+# Bump when chunking, token text, embedded text or graph facts change: every file is
+# re-processed.
+STRATEGY_VERSION = "chunk-11"  # 11: package.json / tsconfig module names for the graph
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -141,6 +141,9 @@ def test_scoring_counts_each_tier_recall_and_false_reasons(tmp_path: Path) -> No
     assert report.examples["wrong probable"] == [
         "pkg/app.py:8 get: ours pkg/core.py::Store.get (unique-method), oracle outside the project"
     ]
+    # Every disagreement can be listed, or none: the count kept per kind is the caller's.
+    none = score(OracleReport("tiny", "python", "jedi"), graph, sites, answers, examples_kept=0)
+    assert none.examples["wrong probable"] == [] and none.false_reasons == report.false_reasons
 
 
 def test_the_bench_indexes_samples_and_scores_a_real_project(

@@ -529,3 +529,23 @@ def test_builtin_receivers_never_resolve_into_the_project(
     for line, kind in lines.items():
         found = at(rows, path, line)
         assert [(r["callee"], r["rule"]) for r in found] == [("", f"builtin receiver: {kind}")]
+
+
+def test_a_method_of_what_a_module_function_returns_is_no_function_of_the_module(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # zod's tests: `z.string().nullish()` is ZodString's method, not the module's `nullish`.
+    files = {
+        "schemas.ts": "export function string(): any {}\nexport function nullish(): void {}\n",
+        "use.ts": 'import * as z from "./schemas";\n\nexport function f(): void {\n'
+        "  z.string().nullish();\n  z.nullish();\n}\n",
+        "schemas.py": "def string():\n    pass\n\n\ndef nullish():\n    pass\n",
+        "use.py": "import schemas\n\n\ndef f():\n    schemas.string().nullish()\n"
+        "    schemas.nullish()\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    for path, line in (("use.ts", 4), ("use.py", 5)):
+        nullish = [r for r in at(rows, path, line) if r["callee_text"].endswith("nullish")]
+        assert not [r for r in nullish if r["confidence"] >= 0.9], nullish
+    assert edges_at(rows, "use.ts", 5) == {("schemas.ts::nullish", True)}
+    assert edges_at(rows, "use.py", 6) == {("schemas.py::nullish", True)}

@@ -18,6 +18,7 @@ import pytest
 
 from app.core.paths import write_cache_tag
 from app.indexer.files import printable_path
+from app.indexer.targets import classify_paths
 from app.indexer.walk import (
     CACHE_FOLDER,
     INDEX_FOLDER,
@@ -524,3 +525,21 @@ def test_skip_reasons_cover_all_codes() -> None:
         "not-regular",
         "undecodable-name",
     }
+
+
+def test_a_package_json_ignored_only_by_the_gitignore_beside_it_is_walked(tmp_path: Path) -> None:
+    # zod's packages/zod/.gitignore holds `**/package.json` for the manifests its build writes
+    # below; the one beside it is tracked and names the package's modules.
+    write(tmp_path, "pkg/.gitignore", "**/package.json\n*.js\n")
+    write(tmp_path, ".gitignore", "other/package.json\n")
+    for rel in ["pkg/package.json", "pkg/v4/package.json", "pkg/a.js", "other/package.json"]:
+        write(tmp_path, rel, "{}\n")
+    found = paths(tmp_path)
+    assert "pkg/package.json" in found
+    assert not {"pkg/v4/package.json", "pkg/a.js", "other/package.json"} & set(found)
+    configured = walk(tmp_path, extra_ignores=["package.json"]).files
+    assert "pkg/package.json" not in [f.path for f in configured]
+    # The live index decides a changed path as the walk does.
+    live = classify_paths(tmp_path, ["pkg/package.json", "pkg/v4/package.json"])
+    assert [f.path for f in live.files] == ["pkg/package.json"]
+    assert [s.path for s in live.skipped] == ["pkg/v4/package.json"]

@@ -1,0 +1,337 @@
+"""JS/TS imports of the project's own package names: a package.json's `exports` (conditions,
+subpaths, patterns, `main`), tsconfig `paths` (through `extends`, JSONC), `.js` naming `.ts`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from app.core.settings import Settings
+from app.parse.manifests import manifest_imports
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+
+LIB_PACKAGE = {
+    "name": "@demo/lib",
+    "type": "module",
+    "exports": {
+        "./package.json": "./package.json",
+        ".": {"@demo/source": "./src/index.ts", "import": "./dist/index.js"},
+        "./extra": {"import": "./dist/extra.js", "default": "./src/extra.ts"},
+        "./feat/*": "./src/feat/*",
+    },
+}
+
+TSCONFIG = """\
+{
+  // comments and trailing commas, as tsconfig files are written
+  "compilerOptions": {
+    /* the apps' sources by name */
+    "paths": {
+      "@demo/app": ["./packages/app/src"],
+      "@demo/app/*": ["./packages/app/src/*"],
+    },
+  },
+}
+"""
+
+MONOREPO = {
+    "package.json": json.dumps({"name": "demo-root", "private": True}),
+    "tsconfig.json": TSCONFIG,
+    "packages/corelib/package.json": json.dumps(LIB_PACKAGE),
+    "packages/corelib/src/index.ts": (
+        'import * as z from "./external.js";\nexport * from "./external.js";\nexport { z };\n'
+    ),
+    "packages/corelib/src/external.ts": 'export * from "./schemas.js";\n',
+    "packages/corelib/src/schemas.ts": (
+        "export function string(): void {}\nexport function object(): void {}\n"
+    ),
+    "packages/corelib/src/extra.ts": "export function extra(): void {}\n",
+    "packages/corelib/src/feat/one.ts": "export function one(): void {}\n",
+    "packages/corelib/tests/use.test.ts": """\
+import * as z from "@demo/lib";
+import { z as zz } from "@demo/lib";
+import { extra } from "@demo/lib/extra";
+import { one } from "@demo/lib/feat/one.js";
+import { render } from "react";
+
+export function check(): void {
+  z.string();
+  zz.object();
+  extra();
+  one();
+  render();
+}
+""",
+    "packages/app/tsconfig.json": (
+        '{\n  // the root config\'s paths apply\n  "extends": "../../tsconfig.json"\n}\n'
+    ),
+    "packages/app/src/index.ts": "export function boot(): void {}\n",
+    "packages/app/src/util/fmt.ts": "export function fmt(): void {}\n",
+    "packages/app/src/main.ts": """\
+import { boot } from "@demo/app";
+import { fmt } from "@demo/app/util/fmt";
+
+export function main(): void {
+  boot();
+  fmt();
+}
+""",
+    "packages/js/package.json": json.dumps({"name": "jslib", "main": "./lib/main.js"}),
+    "packages/js/lib/main.js": "function hello() {}\nmodule.exports = { hello };\n",
+    "packages/js/lib/part.js": "export function part() {}\n",
+    "packages/js/app.js": """\
+const { hello } = require("jslib");
+import { part } from "jslib/lib/part.js";
+
+function run() {
+  hello();
+  part();
+}
+""",
+}
+
+
+def build(tmp_path: Path, settings: Settings, files: dict[str, str]) -> tuple[Service, Store]:
+    repo = tmp_path / "repo"
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    return service, Store.open(service.index_dir)
+
+
+def rows_at(rows: list[dict[str, Any]], path: str, line: int) -> list[tuple[str, str]]:
+    return sorted((r["callee"], r["rule"]) for r in rows if r["path"] == path and r["line"] == line)
+
+
+def certain(rows: list[dict[str, Any]], path: str, line: int) -> set[str]:
+    return {
+        r["callee"]
+        for r in rows
+        if r["path"] == path and r["line"] == line and r["callee"] and r["confidence"] >= 0.9
+    }
+
+
+def test_a_package_imports_itself_and_its_subpaths_by_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, MONOREPO)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    use = "packages/corelib/tests/use.test.ts"
+    # The source condition the project holds, not the built output it does not.
+    assert certain(rows, use, 8) == {"packages/corelib/src/schemas.ts::string"}
+    # `export { z }` of a namespace import, through two barrels.
+    assert certain(rows, use, 9) == {"packages/corelib/src/schemas.ts::object"}
+    assert certain(rows, use, 10) == {"packages/corelib/src/extra.ts::extra"}
+    assert certain(rows, use, 11) == {"packages/corelib/src/feat/one.ts::one"}  # a pattern, .js
+    assert rows_at(rows, use, 12) == [("", "external import")]  # react stays outside
+
+
+def test_tsconfig_paths_through_extends_name_the_project_s_sources(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, MONOREPO)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    main = "packages/app/src/main.ts"
+    assert certain(rows, main, 5) == {"packages/app/src/index.ts::boot"}
+    assert certain(rows, main, 6) == {"packages/app/src/util/fmt.ts::fmt"}
+
+
+def test_a_package_without_exports_is_found_by_main_and_by_path(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, MONOREPO)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert certain(rows, "packages/js/app.js", 5) == {"packages/js/lib/main.js::hello"}
+    assert certain(rows, "packages/js/app.js", 6) == {"packages/js/lib/part.js::part"}
+    external = [r for r in rows if not r["callee"] and "external" in r["rule"]]
+    where = [(r["path"], r["line"]) for r in external]
+    assert where == [("packages/corelib/tests/use.test.ts", 12)]
+
+
+def test_an_unreadable_manifest_names_nothing_and_breaks_nothing() -> None:
+    assert manifest_imports("package.json", "{ not json") == ()
+    assert manifest_imports("package.json", '["a list"]') == ()
+    assert manifest_imports("tsconfig.json", '{"compilerOptions": {"paths": 3}}') == ()
+    assert manifest_imports("package.json", json.dumps({"exports": "./a.js"})) == ()  # no name
+
+
+def test_a_changed_package_json_moves_the_edges_as_a_rebuild_would(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = dict(MONOREPO)
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        files[f"packages/other/f{i}.ts"] = f"export function f{i}(): void {{}}\n"
+    files["packages/corelib/src/extra2.ts"] = "export function extra(): void {}\n"
+    service, store = build(tmp_path, settings, files)
+    # The package's folder (corelib) is no part of its name (@demo/lib): only the manifest
+    # says which calls the edit moves.
+    package = dict(LIB_PACKAGE, exports={**LIB_PACKAGE["exports"], "./extra": "./src/extra2.ts"})
+    (service.root / "packages/corelib/package.json").write_text(json.dumps(package))
+    service.index(with_vectors=False)
+    live = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert certain(live, "packages/corelib/tests/use.test.ts", 10) == {
+        "packages/corelib/src/extra2.ts::extra"
+    }
+    fresh = Service(service.root, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    rebuilt = Store.open(fresh.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert _edges(live) == _edges(rebuilt)
+
+
+def _edges(rows: list[dict[str, Any]]) -> set[tuple[Any, ...]]:
+    return {(r["path"], r["line"], r["callee"], r["confidence"], r["rule"]) for r in rows}
+
+
+REACH = {
+    "a/model.ts": (
+        "export class Schema {\n  parse(x: any): any {\n    return x;\n  }\n}\n"
+        "export function make(): Schema {\n  return new Schema();\n}\n"
+    ),
+    "a/index.ts": 'export * from "./model";\n',
+    "b/other.ts": "export class Other {\n  parse(x: any): any {\n    return x;\n  }\n}\n",
+    "c/lonely.ts": "export class Lonely {\n  only(): void {}\n}\n",
+    "use.ts": """\
+import { make } from "./a/index";
+
+export function f(): void {
+  const s = make();
+  s.parse(1);
+  s.only();
+}
+""",
+    "lib/model.js": "class Schema {\n  parse(x) {}\n}\nfunction make() {\n"
+    "  return new Schema();\n}\nmodule.exports = { make };\n",
+    "lib/other.js": "class Other {\n  parse(x) {}\n}\n",
+    "lib/app.js": "const { make } = require('./model');\n\nfunction run() {\n"
+    "  make().parse(1);\n}\n",
+}
+
+
+def test_a_method_of_an_unknown_receiver_is_the_one_the_imports_reach(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, REACH)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    # Two classes define parse; only one is reachable through use.ts's imports: probable.
+    assert rows_at(rows, "use.ts", 5) == [("a/model.ts::Schema.parse", "reachable-method")]
+    assert ("lib/model.js::Schema.parse", "reachable-method") in rows_at(rows, "lib/app.js", 4)
+    assert ("lib/other.js::Other.parse", "ambiguous-method") not in rows_at(rows, "lib/app.js", 4)
+    assert max(r["confidence"] for r in rows if r["path"] == "use.ts" and r["line"] == 5) < 0.9
+    # The one method of its name, in a module use.ts never reaches: no longer probable.
+    assert rows_at(rows, "use.ts", 6) == [("c/lonely.ts::Lonely.only", "unreachable-method")]
+    assert max(r["confidence"] for r in rows if r["path"] == "use.ts" and r["line"] == 6) < 0.7
+
+
+def test_an_import_added_elsewhere_moves_what_a_file_reaches_as_a_rebuild_would(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = dict(REACH)
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        files[f"other/f{i}.ts"] = f"export function f{i}(): void {{}}\n"
+    files["a/index.ts"] = 'export * from "./model";\nimport * as extra from "./extra";\n'
+    files["a/extra.ts"] = "export const tag = 1;\n"
+    service, _ = build(tmp_path, settings, files)
+    # use.ts names nothing of extra.ts, yet now reaches b/other.ts through it.
+    (service.root / "a/extra.ts").write_text(
+        'import { Other } from "../b/other";\nexport const tag = new Other();\n'
+    )
+    service.index(with_vectors=False)
+    live = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert {c for c, _ in rows_at(live, "use.ts", 5)} == {
+        "a/model.ts::Schema.parse",
+        "b/other.ts::Other.parse",
+    }
+    fresh = Service(service.root, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    rebuilt = Store.open(fresh.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert _edges(live) == _edges(rebuilt)
+
+
+NESTED = {
+    "lib/iso.ts": "export function datetime(): void {}\n",
+    "lib/core.ts": "export function toDotPath(): void {}\n",
+    "lib/enum.ts": "export class ZodEnum {\n  exclude(): void {}\n}\n"
+    "export function make(): ZodEnum {\n  return new ZodEnum();\n}\n",
+    "lib/external.ts": 'export * as iso from "./iso";\nexport * as core from "./core";\n'
+    'export * from "./enum";\n',
+    "lib/index.ts": (
+        'import * as z from "./external";\nexport { z };\nexport * from "./external";\n'
+    ),
+    "other/enum.ts": "export class OtherEnum {\n  exclude(): void {}\n}\n",
+    "use.ts": """\
+import * as z from "./lib/index";
+
+export function f(): void {
+  z.iso.datetime();
+  z.core.toDotPath();
+  const FoodEnum = z.make();
+  FoodEnum.exclude();
+}
+""",
+    "use.js": """\
+import * as z from "./lib/index.js";
+
+export function g() {
+  z.iso.datetime();
+}
+""",
+}
+
+
+def test_namespaces_inside_namespaces_and_capitalised_values(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, NESTED)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert certain(rows, "use.ts", 4) == {"lib/iso.ts::datetime"}
+    assert certain(rows, "use.ts", 5) == {"lib/core.ts::toDotPath"}
+    assert certain(rows, "use.js", 4) == {"lib/iso.ts::datetime"}
+    # A capitalised value is no type, but its method is still found (probable, a guess).
+    assert rows_at(rows, "use.ts", 7) == [("lib/enum.ts::ZodEnum.exclude", "reachable-method")]
+
+
+def test_a_spread_object_is_no_builtin_and_a_factory_s_callback_sees_its_own_names(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "iso.ts": "export function datetime(): void {}\n",
+        "use.ts": """\
+import * as _iso from "./iso";
+
+const z = { ..._iso };
+const plain = {};
+
+export function h(): void {
+  z.datetime();
+  plain.hasOwnProperty("a");
+}
+
+export const Maker = factory("Maker", (inst: any) => {
+  const fastpass = (shape: any) => shape;
+  fastpass(inst);
+});
+
+export const First = factory("First", (inst: any) => {
+  inst._zod.parse = (payload: any) => payload;
+});
+export const Outer = factory("Outer", (inst: any) => {
+  const fastpass2 = (x: any) => x;
+  inst._zod.parse = (payload: any) => {
+    fastpass2(payload);
+  };
+});
+""",
+    }
+    _, store = build(tmp_path, settings, files)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "use.ts", 7) != [("", "builtin receiver: Object")]
+    assert rows_at(rows, "use.ts", 8) == [("", "builtin receiver: Object")]
+    assert rows_at(rows, "use.ts", 13) == [("use.ts::Maker.fastpass", "local-scope")]
+    # A callback assigned onto an object still sees the locals of the function around it,
+    # though an earlier one of the same name (`inst._zod.parse`) stands for both in the graph.
+    assert rows_at(rows, "use.ts", 22) == [("use.ts::Outer.fastpass2", "local-scope")]
