@@ -38,6 +38,12 @@ def cmd_fit(args: argparse.Namespace) -> int:
     return run_fit(args)
 
 
+def cmd_fit_fields(args: argparse.Namespace) -> int:
+    from app.bench.fields import run_field_fit
+
+    return run_field_fit(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.bench.speed import format_report, load_queries, measure
     from app.core.settings import load_settings
@@ -190,6 +196,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weights", type=Path, help="write the weights fitted on every repo here")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_fit)
+
+    p = sub.add_parser(
+        "fit-fields", help="BM25F field weights over a grid on every set, leave-one-repository-out"
+    )
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    for name in ("dev", "dev2", "semble"):
+        p.add_argument(f"--{name}-corpora", type=Path, help=f"the {name} corpora (else skipped)")
+    p.add_argument("--repo", action="append", help="semble: only this repo (default: core)")
+    p.add_argument(
+        "--apart",
+        action="append",
+        choices=["name", "path", "doc"],
+        help="this field saturates on its own, a BM25 column (repeatable)",
+    )
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(run=cmd_fit_fields)
 
     p = sub.add_parser("bench", help="index throughput and search latency, beside baselines")
     p.add_argument("path")

@@ -223,10 +223,17 @@ class Explanation:
     fused_score: float
     signals: tuple[Signal, ...] = ()
     final_score: float = 0.0
+    bm25_fields: tuple[str, ...] = ()  # weighed fields beside the text a query word met
+
+    @property
+    def bm25(self) -> str:
+        """`bm25 #3`, with the fields that lifted it: `bm25 #3 (name, path)`."""
+        fields = f" ({', '.join(self.bm25_fields)})" if self.bm25_fields else ""
+        return f"bm25 #{self.bm25_rank or '-'}{fields}"
 
     def summary(self) -> str:
         """One line: the two retrievers' ranks, then each signal's factor and name."""
-        parts = [f"bm25 #{self.bm25_rank or '-'}", f"vector #{self.vector_rank or '-'}"]
+        parts = [self.bm25, f"vector #{self.vector_rank or '-'}"]
         parts += [f"x{signal.factor:g} {signal.name}" for signal in self.signals]
         return " · ".join(parts)
 

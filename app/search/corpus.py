@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
 from app.search import rerank
-from app.search.lexical import Counted, Postings, count_in_slices
+from app.search.lexical import FieldPostings, Fields, count_fields
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
 from app.store.store import CHUNK_COLUMNS, Store
@@ -43,7 +43,7 @@ class PathsChange:
     table: pa.Table
     stamps: dict[str, tuple[int, int]]
     vectors: tuple[list[str], np.ndarray]
-    tokens: list[Counted]  # the rows' search tokens, counted
+    tokens: list[Fields]  # the rows' search tokens, counted per field
 
 
 class Corpus:
@@ -70,13 +70,13 @@ class Corpus:
         # Vector blocks (matrix, row numbers); rows removed later are masked at search time.
         self.dense: list[tuple[np.ndarray, np.ndarray]] = []
         self.missing: dict[str, list[int]] = {}  # embed key -> live rows still without a vector
-        self.postings = Postings()
+        self.postings = FieldPostings()
         table = store.chunk_table(LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if model_id is not None:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(model_id, keys)
-        self._append(table, vectors, count_in_slices(table.column("search_text")))
+        self._append(table, vectors, count_fields(table))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -205,6 +205,11 @@ class Corpus:
         ids = self.columns["id"]
         return [ids[row] for row in self.postings.search(words, self.alive, limit)]
 
+    def fields_holding(self, chunk_id: str, words: list[str]) -> tuple[str, ...]:
+        """The weighed fields beside the whole text (name, path, doc) where the chunk holds
+        a word of the query's `words`."""
+        return tuple(self.postings.fields_holding(self.position[chunk_id], words))
+
     def nearest(self, query_vector: np.ndarray, limit: int) -> list[str]:
         """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
         if not self.dense:
@@ -227,7 +232,7 @@ class Corpus:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(self.model_id, keys)
         stamps = {f.path: (f.size, f.mtime_ns) for f in store.files_for_paths(paths)}
-        tokens = count_in_slices(table.column("search_text"))
+        tokens = count_fields(table)
         return PathsChange(paths, table, stamps, vectors, tokens)
 
     def replace_paths(self, change: PathsChange) -> None:
@@ -292,7 +297,7 @@ class Corpus:
         self,
         table: pa.Table,
         vectors: tuple[list[str], np.ndarray],
-        tokens: list[Counted],
+        tokens: list[Fields],
     ) -> None:
         """Add the rows of `table`; `vectors` holds (at least) the stored vectors they have,
         `tokens` their search tokens counted."""

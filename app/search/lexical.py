@@ -1,8 +1,11 @@
-"""BM25 over the chunks in memory: blocks of rows grouped by token, one more per change.
+"""BM25F over the chunks in memory: per field, blocks of rows grouped by token, one more per
+change.
 
-The tokens are the index's own (`search_text`, made by app.search.tokenize), so a query's
-tokens meet them exactly. Rows removed by a change stay in their block and are skipped
-through the corpus's alive mask, until the corpus is compacted and built afresh.
+The fields are a chunk's whole token text (`search_text`, made by app.search.tokenize, so a
+query's tokens meet them exactly) and, again, the parts that say what the chunk is: its
+definition's name, its file's path and its doc comment. Rows removed by a change stay in
+their blocks and are skipped through the corpus's alive mask, until the corpus is compacted
+and built afresh.
 """
 
 from __future__ import annotations
@@ -10,17 +13,27 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from app.search.tokenize import token_text
+
 SLICE_ROWS = 10_000  # rows counted at a time: bounds the memory counting takes
 MAX_BLOCKS = 32  # small blocks (one per change) kept apart before they are merged into one
 K1 = 1.2  # how quickly repeats of a token stop adding to the score
-B = 0.75  # how much a long chunk is discounted for being long
+B = 0.75  # how much a long chunk (or name, path, doc) is discounted for being long
+TEXT = "text"  # every token of the chunk: header, name, doc and body
+FIELDS = (TEXT, "name", "path", "doc")
+# How much a token counts in each field, against 1 in the whole text (where it is counted
+# too): fitted on dev, dev2 and semble-dev together (app/bench/RESULTS.md, 2026-12-01).
+WEIGHTS: Mapping[str, float] = {TEXT: 1.0, "name": 1.0, "path": 1.0, "doc": 0.0}
+# Fields whose weighed BM25 is added on its own (a column of its own, saturating apart);
+# the others' counts join the whole text's before saturation, as BM25F has them.
+APART: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,27 +86,51 @@ def count_tokens(texts: pa.Array | Sequence[str]) -> Counted:
     )
 
 
-def count_in_slices(texts: pa.ChunkedArray) -> list[Counted]:
-    """`count_tokens` over consecutive slices of SLICE_ROWS rows."""
+Fields = dict[str, Counted]  # one set of rows counted in each field of FIELDS
+
+
+def field_texts(table: pa.Table) -> dict[str, pa.Array]:
+    """Each field's token text per chunk row (columns search_text, qualified_name, symbol,
+    path and doc): the name with its owner (`Client.send` -> client send)."""
+    names = [
+        token_text(qualified or symbol or "")
+        for qualified, symbol in zip(
+            table.column("qualified_name").to_pylist(),
+            table.column("symbol").to_pylist(),
+            strict=True,
+        )
+    ]
+    by_path: dict[str, str] = {}
+    paths = [
+        by_path.get(path) or by_path.setdefault(path, token_text(path))
+        for path in table.column("path").to_pylist()
+    ]
+    docs = [token_text(doc) if doc else "" for doc in table.column("doc").to_pylist()]
+    return {
+        TEXT: table.column("search_text").combine_chunks(),
+        "name": pa.array(names, pa.string()),
+        "path": pa.array(paths, pa.string()),
+        "doc": pa.array(docs, pa.string()),
+    }
+
+
+def count_fields(table: pa.Table) -> list[Fields]:
+    """Every field's tokens counted (`count_tokens`), over consecutive slices of SLICE_ROWS
+    rows."""
+    texts = field_texts(table)
     return [
-        count_tokens(texts.slice(start, SLICE_ROWS).combine_chunks())
-        for start in range(0, len(texts), SLICE_ROWS)
+        {field: count_tokens(texts[field].slice(start, SLICE_ROWS)) for field in FIELDS}
+        for start in range(0, table.num_rows, SLICE_ROWS)
     ]
 
 
 class Postings:
-    """Blocks of counted rows (each with the number of its first row), and each row's
-    length in tokens. A change adds a block; past MAX_BLOCKS the small ones are merged."""
+    """One field's blocks of counted rows (each with the number of its first row), and each
+    row's length in tokens. A change adds a block; past MAX_BLOCKS the small ones are merged."""
 
     def __init__(self) -> None:
         self.blocks: list[tuple[int, Counted]] = []
         self.lengths: array[float] = array("f")
-
-    def add_slices(self, first_row: int, slices: list[Counted]) -> None:
-        """Consecutive slices of rows, the first numbered `first_row`."""
-        for counted in slices:
-            self.add(first_row, counted)
-            first_row += len(counted.lengths)
 
     def add(self, first_row: int, counted: Counted) -> None:
         """Rows `first_row`, `first_row + 1`, ... with their tokens counted (`count_tokens`)."""
@@ -118,26 +155,101 @@ class Postings:
         return np.concatenate(rows), np.concatenate(counts)
 
     def search(self, words: Iterable[str], alive: np.ndarray, limit: int) -> list[int]:
-        """The `limit` live rows scoring best for `words` by BM25, best first (ties: row)."""
-        live = int(alive.sum())
-        if not live:
-            return []
-        lengths = np.array(self.lengths, dtype=np.float32)
-        average = float(lengths[alive].mean()) or 1.0
-        scores = np.zeros(len(lengths), dtype=np.float32)
-        for word, asked in Counter(words).items():
-            rows, counts = self.holding(word)
-            keep = alive[rows]
-            rows, counts = rows[keep], counts[keep]
-            if not len(rows):
-                continue
-            idf = math.log(1 + (live - len(rows) + 0.5) / (len(rows) + 0.5))
-            norm = K1 * (1 - B + B * lengths[rows] / average)
-            scores[rows] += asked * idf * counts * (K1 + 1) / (counts + norm)
-        found = np.flatnonzero(scores)
-        if len(found) > limit:
-            found = found[np.argpartition(-scores[found], limit)[:limit]]
-        return found[np.lexsort((found, -scores[found]))].tolist()
+        """The `limit` live rows scoring best for `words` by plain BM25 (this one field)."""
+        return bm25f([(self, 1.0, False)], words, alive, limit)
+
+    def length_norms(self, alive: np.ndarray) -> np.ndarray:
+        """Each row's length against the field's average over the live rows that have it:
+        what BM25 divides a token's count by."""
+        lengths = np.array(self.lengths, dtype=np.float64)
+        held = lengths[alive & (lengths > 0)]
+        average = float(held.mean()) if len(held) else 1.0
+        return 1 - B + B * lengths / average
+
+
+class FieldPostings:
+    """One Postings per field of FIELDS, rows numbered alike; searched by BM25F with
+    `weights` (a field missing from them or weighed 0 is not read); the fields in `apart`
+    add a weighed BM25 of their own instead."""
+
+    def __init__(
+        self, weights: Mapping[str, float] = WEIGHTS, apart: frozenset[str] = APART
+    ) -> None:
+        self.fields = {field: Postings() for field in FIELDS}
+        self.weights = dict(weights)
+        self.apart = apart
+
+    def add_slices(self, first_row: int, slices: list[Fields]) -> None:
+        """Consecutive slices of rows, the first numbered `first_row`."""
+        for counted in slices:
+            for field, postings in self.fields.items():
+                postings.add(first_row, counted[field])
+            first_row += len(counted[TEXT].lengths)
+
+    def search(self, words: Iterable[str], alive: np.ndarray, limit: int) -> list[int]:
+        """The `limit` live rows scoring best for `words` by BM25F, best first (ties: row)."""
+        weighed = [(self.fields[f], w, f in self.apart) for f, w in self.weights.items() if w > 0]
+        return bm25f(weighed, words, alive, limit)
+
+    def fields_holding(self, row: int, words: Iterable[str]) -> list[str]:
+        """The weighed fields other than the whole text in which `row` holds a word of
+        `words`: what made a definition's name, path or doc count."""
+        wanted = set(words)
+        return [
+            field
+            for field, postings in self.fields.items()
+            if field != TEXT
+            and self.weights.get(field, 0) > 0
+            and any(row in postings.holding(word)[0] for word in wanted)
+        ]
+
+
+def bm25f(
+    fields: Sequence[tuple[Postings, float, bool]],
+    words: Iterable[str],
+    alive: np.ndarray,
+    limit: int,
+) -> list[int]:
+    """The `limit` live rows scoring best for `words` by BM25F over `fields` (postings,
+    weight, whether it saturates apart), best first (ties: row). Per word, its counts in
+    each field, divided by that field's length norm and weighed, are summed before BM25's
+    saturation; a field apart adds its own saturated count, weighed. One IDF per word, from
+    the live rows holding it in any field."""
+    live = int(alive.sum())
+    if not live or not fields:
+        return []
+    norms = [(postings, w, apart, postings.length_norms(alive)) for postings, w, apart in fields]
+    scores = np.zeros(len(alive), dtype=np.float64)
+    weighed = np.zeros(len(alive), dtype=np.float64)  # the word's weighed count, per row
+    added = np.zeros(len(alive), dtype=np.float64)  # its fields apart, saturated and weighed
+    for word, asked in Counter(words).items():
+        held = []
+        for postings, weight, apart, norm in norms:
+            rows, counts = postings.holding(word)
+            rows, counts = rows[alive[rows]], counts[alive[rows]]
+            if len(rows):
+                tf = counts / norm[rows]
+                if apart:
+                    added[rows] += weight * _saturated(tf)
+                else:
+                    weighed[rows] += weight * tf
+                held.append(rows)
+        if not held:
+            continue
+        rows = held[0] if len(held) == 1 else np.unique(np.concatenate(held))
+        idf = math.log(1 + (live - len(rows) + 0.5) / (len(rows) + 0.5))
+        scores[rows] += asked * idf * (_saturated(weighed[rows]) + added[rows])
+        weighed[rows] = 0
+        added[rows] = 0
+    found = np.flatnonzero(scores)
+    if len(found) > limit:
+        found = found[np.argpartition(-scores[found], limit)[:limit]]
+    return found[np.lexsort((found, -scores[found]))].tolist()
+
+
+def _saturated(tf: np.ndarray) -> np.ndarray:
+    """BM25's term frequency part: 0 at 0, rising towards K1 + 1 as repeats add less."""
+    return tf * (K1 + 1) / (K1 + tf)
 
 
 def _merge(blocks: list[tuple[int, Counted]]) -> tuple[int, Counted]:

@@ -126,7 +126,8 @@ class Searcher:
         if self.embedder is not None and self.corpus.dense:
             embedding = _QUERY_EMBEDDER.submit(_timed, self.embedder.embed_query, query)
         started = time.perf_counter()
-        lexical = self.corpus.bm25(tokens(query), CANDIDATES)
+        words = tokens(query)
+        lexical = self.corpus.bm25(words, CANDIDATES)
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []
@@ -177,6 +178,10 @@ class Searcher:
         packed = pack(
             [self._packable(chunk_id, ranked[:k]) for chunk_id in ranked[: k * 3]], budget_tokens, k
         )
+        for item in packed:  # what lifted each hit BM25 ranked, said for the few shown
+            if explained[item.chunk_id].bm25_rank is not None:
+                fields = self.corpus.fields_holding(item.chunk_id, words)
+                explained[item.chunk_id] = replace(explained[item.chunk_id], bm25_fields=fields)
         hits = [
             self._hit(item.chunk_id, item.text, item.form, explained[item.chunk_id])
             for item in packed

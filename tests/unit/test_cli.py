@@ -60,9 +60,14 @@ def test_search_json_indexes_first_and_keeps_the_contract(
     assert hit["path"] == "web/cookies.js" and hit["kind"] == "method"
     lines = (sample_repo / hit["path"]).read_text().split("\n")
     assert hit["text"].split("\n")[-1] == lines[hit["end_line"] - 1]
-    assert {"bm25_rank", "vector_rank", "fused_score", "signals", "final_score"} == set(
-        hit["explain"]
-    )
+    assert {
+        "bm25_rank",
+        "bm25_fields",
+        "vector_rank",
+        "fused_score",
+        "signals",
+        "final_score",
+    } == set(hit["explain"])
     assert {"bm25", "total"} <= set(payload["timings_ms"])
     scores = [h["score"] for h in payload["hits"]]
     assert scores == sorted(scores, reverse=True)
