@@ -7,7 +7,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 
-from app.core.models import CallSite, Edge, Symbol, Unresolved
+from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
 from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
@@ -265,19 +265,30 @@ class Resolver:
             qualified = sym.parent
         return None
 
-    def type_keys(self, facts: FileFacts, text: str) -> list[ClassKey]:
-        """Classes a written type name (`Base`, `mod.Base`) means from this file."""
+    def type_keys(self, facts: FileFacts, text: str, caller: str = "") -> list[ClassKey]:
+        """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
+        `caller`, whose local classes it sees)."""
         head, _, name = text.rpartition(".")
         if head:  # mod.Base: the module's own definition
             for imp in facts.imports:
-                if imp.alias == head and not imp.name:
-                    target = self.module_files(facts, imp.module) or []
-                    return [self._key(sid) for sid in self._top(target, name)[0]]
-        ids, rule = self.lookup(facts, "", name, types_only=True)
+                target = self._module_named(facts, imp) if imp.alias == head else None
+                if target is not None or (imp.alias == head and not imp.name):
+                    return [self._key(sid) for sid in self._top(target or [], name)[0]]
+        ids, rule = self.lookup(facts, caller, name, types_only=True)
         if not ids or RULES.get(rule, 0) < 0.9:
             keys = self.classes.get(name, [])
             return keys if len(keys) == 1 else []
         return [self._key(sid) for sid in ids]
+
+    def _module_named(self, facts: FileFacts, imp: Import) -> list[str] | None:
+        """The project files a module import binds (`import a.b`, Python's `from a import b`
+        when `b` is a module); None when it binds no module of the project."""
+        if not imp.name:
+            return self.module_files(facts, imp.module)
+        if facts.language != "python":
+            return None
+        dots = imp.module if not imp.module.strip(".") else imp.module + "."
+        return self.module_files(facts, dots + imp.name)
 
     def _key(self, sid: str) -> ClassKey:
         sym = self.symbols[sid]
@@ -325,7 +336,10 @@ class Resolver:
             sym = self.symbols.get(symbol_id(path, qualified))
             if sym is None or sym.kind not in FUNCTION_KINDS:
                 break
-            if ids := scoped.get((qualified, name)):
+            ids: list[str] = scoped.get((qualified, name), [])
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
                 return ids, "local-scope"
             qualified = sym.parent
         if facts.language in NAMESPACE_LANGUAGES:
@@ -340,7 +354,7 @@ class Resolver:
                 ids, rule = self._top(target, imp.name)
                 if ids:
                     return ids, rule
-        if ids := scoped.get(("", name)):
+        if ids := scoped.get(("", name), []):
             return ids, "same-module"
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
@@ -403,7 +417,7 @@ class Resolver:
             ids, rule = self.lookup(facts, call.caller, name)
             return ids, rule, "external import" if rule == "external" else "no definition"
         if call.receiver_type:  # `c = Client()` earlier in the same function
-            keys = self.type_keys(facts, call.receiver_type)
+            keys = self.type_keys(facts, call.receiver_type, call.caller)
             if keys:
                 order, outside = self.hierarchy(keys[0])
                 if ids := self.member(order, name):
@@ -417,8 +431,7 @@ class Resolver:
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
             if imp.name and imp.alias == receiver and lang == "python":
-                dots = imp.module if not imp.module.strip(".") else imp.module + "."
-                target = self.module_files(facts, dots + imp.name)
+                target = self._module_named(facts, imp)
             elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
                 files = self.module_files(facts, imp.module) or []
                 target = self._namespace(files, imp.name)
@@ -438,7 +451,7 @@ class Resolver:
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
-            keys = self.type_keys(facts, receiver)
+            keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
                 return ids, "class-member", ""
             if not keys and receiver.isidentifier():

@@ -257,6 +257,8 @@ def _attribute(
                 receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
         if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
+            if not said and receiver.startswith(("self.", "this.")):
+                said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
@@ -268,6 +270,13 @@ def _attribute(
         rest = len(ordered) - MAX_CALLS_PER_FILE
         out.append(CallSite("", f"{rest} more calls", TRUNCATED, ordered[MAX_CALLS_PER_FILE][1][1]))
     return tuple(out)
+
+
+def _class_attribute(types: dict[int, dict[str, str]], stack: list[Any], name: str) -> str:
+    """What the innermost enclosing class's body binds `name` to (`factory = Factory()`
+    there types `self.factory` in its methods), or ""."""
+    classes = [d for d in stack if d.kind in CLASS_LIKE]
+    return types.get(id(classes[-1]), {}).get(name, "") if classes else ""
 
 
 def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list[Any], Any]]:
