@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
-from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
+from app.parse.calls import ALIAS, BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -75,6 +75,10 @@ class Resolver:
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
+        # class -> attribute -> (path, type text) it is bound to there
+        self.attributes: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
@@ -114,6 +118,8 @@ class Resolver:
                 self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
+        for a in facts.attributes:
+            self.attributes[(_scope(path, lang), a.owner)][a.name].append((path, a.type_text))
         if lang == "python":
             parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
             if parts[-1] == "__init__":
@@ -318,6 +324,46 @@ class Resolver:
                 return facts.language in ("python", "javascript", "typescript", "tsx", "go", "java")
         return False
 
+    def attribute_type(
+        self, facts: FileFacts, caller: str, name: str, depth: int = 0
+    ) -> tuple[FileFacts, str]:
+        """What `self.name` holds, read through the caller's class and then its bases: the
+        file that says so and the type as written there (ALIAS + a name when it holds the
+        class or function itself); "" when no class of the hierarchy says."""
+        key = self.class_of(facts, caller)
+        for k in self.hierarchy(key)[0] if key is not None else []:
+            said = self.attributes.get(k, {}).get(name)
+            if not said:
+                continue
+            path, text = said[0]
+            if text.startswith("self.") and depth < 2:  # `self.client = self.client_class()`
+                owner, held = self.attribute_type(facts, caller, text[5:], depth + 1)
+                return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
+            return self.files[path], text
+        return facts, ""
+
+    def _attribute_receiver(self, facts: FileFacts, call: CallSite) -> tuple[FileFacts, str]:
+        """The type of a call's receiver and the file that names it: the call's own evidence,
+        else what the class hierarchy says of a `self.x` receiver (Python)."""
+        text = call.receiver_type
+        if facts.language != "python":
+            return facts, text
+        if not text and call.receiver.startswith("self.") and call.receiver[5:].isidentifier():
+            owner, text = self.attribute_type(facts, call.caller, call.receiver[5:])
+            return owner, text.removeprefix(ALIAS)  # a class held itself: its members
+        if text.startswith("self."):  # `c = self.client_class()`: an instance of what it holds
+            owner, held = self.attribute_type(facts, call.caller, text[5:])
+            return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
+        return facts, text
+
+    def _held_by_self(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`self.name()` where the class binds `name = function` (or a class) in its body."""
+        owner, held = self.attribute_type(facts, call.caller, call.callee)
+        if not held.startswith(ALIAS) or not held[len(ALIAS) :].isidentifier():
+            return []
+        ids, rule = self.lookup(owner, "", held[len(ALIAS) :])
+        return ids if RULES.get(rule, 0) >= 0.9 else []
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -410,24 +456,31 @@ class Resolver:
                     keys = keys[1:]
                 if ids := self.member(keys, name):
                     return ids, "super" if receiver == "super" else "self-method", ""
+                if (
+                    receiver == "self"
+                    and lang == "python"
+                    and (ids := self._held_by_self(facts, call))
+                ):
+                    return ids, "self-method", ""
                 if receiver:
                     why = "inherited from a class outside the project" if outside else "no method"
                     return [], "", f"{why} {name} on {key[1]}"
         if not receiver:
             ids, rule = self.lookup(facts, call.caller, name)
             return ids, rule, "external import" if rule == "external" else "no definition"
-        if call.receiver_type:  # `c = Client()` earlier in the same function
-            keys = self.type_keys(facts, call.receiver_type, call.caller)
+        owner, type_text = self._attribute_receiver(facts, call)
+        if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
+            keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 order, outside = self.hierarchy(keys[0])
                 if ids := self.member(order, name):
                     return ids, "typed-receiver", ""
                 if not outside:
-                    return [], "", f"no method {name} on {call.receiver_type}"
-            elif call.receiver_type in BUILTIN_TYPES.get(lang, ()):
-                return [], "", f"builtin receiver: {call.receiver_type}"
-            elif self._is_external(facts, call.receiver_type):
-                return [], "", f"method of {call.receiver_type}, a type outside the project"
+                    return [], "", f"no method {name} on {type_text}"
+            elif type_text in BUILTIN_TYPES.get(lang, ()):
+                return [], "", f"builtin receiver: {type_text}"
+            elif self._is_external(owner, type_text):
+                return [], "", f"method of {type_text}, a type outside the project"
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
             if imp.name and imp.alias == receiver and lang == "python":

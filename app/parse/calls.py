@@ -10,7 +10,7 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
-from app.core.models import CallSite, Import, Inheritance
+from app.core.models import Attribute, CallSite, Import, Inheritance
 from app.parse.definitions import CLASS_LIKE, Found, node_text
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
@@ -96,6 +96,7 @@ PARAMETER = "(parameter)"
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
+_SELF_ATTRIBUTE = re.compile(r"self\.\w+")
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -145,6 +146,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return ""  # Optional[T], A | B: no single class to claim
     if type_text in BUILTIN_TYPES.get(language, ()):
         return type_text
+    if language == "python" and _SELF_ATTRIBUTE.fullmatch(type_text):
+        return type_text  # `self.client_class()`: whatever class that attribute holds
     if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
         return type_text
     return ""
@@ -171,11 +174,14 @@ def _go_receiver_name(core: Node) -> str:
 
 def extract(
     language: str, root: Node, found: Found
-) -> tuple[tuple[Import, ...], tuple[CallSite, ...], tuple[Inheritance, ...]]:
-    """Imports, call sites (each with its innermost enclosing definition) and bases."""
+) -> tuple[
+    tuple[Import, ...], tuple[CallSite, ...], tuple[Inheritance, ...], tuple[Attribute, ...]
+]:
+    """Imports, call sites (each with its innermost enclosing definition), bases, and what
+    classes say of their attributes' types."""
     query = _query(language)
     if query is None:
-        return (), (), ()
+        return (), (), (), ()
     by_core = {(d.core.start_byte, d.core.type): d for d in found.definitions}
     raw: dict[tuple[int, int], tuple[int, int, str, str, str]] = {}  # call range -> (rank, ...)
     import_nodes: list[Node] = []
@@ -211,27 +217,30 @@ def extract(
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
-    calls = _attribute(language, raw, found, binds, params)
-    imports = tuple(i for node in import_nodes for i in parse_import(language, node))
-    return imports, calls, tuple(dict.fromkeys(bases))
-
-
-def _attribute(
-    language: str,
-    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
-    found: Found,
-    binds: list[tuple[int, str, str]],
-    params: list[tuple[int, str]],
-) -> tuple[CallSite, ...]:
-    """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
-    and the receiver's type when a binding in an enclosing definition names it; a bare call
-    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
-    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
-    for stack, param in _sweep(defs, sorted(params)):
-        if stack:
-            parameters.setdefault(id(stack[-1]), set()).add(param)
-    types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
+    types = _scope_types(defs, binds)
+    calls = _attribute(language, raw, defs, types, params)
+    imports = tuple(i for node in import_nodes for i in parse_import(language, node))
+    return imports, calls, tuple(dict.fromkeys(bases)), _class_attributes(defs, types)
+
+
+def _class_attributes(defs: list[Any], types: dict[int, dict[str, str]]) -> tuple[Attribute, ...]:
+    """Each class's attributes with a type claim, for the resolver to read through subclasses."""
+    out = []
+    for d in defs:
+        if d.kind not in CLASS_LIKE:
+            continue
+        for var, type_text in types.get(id(d), {}).items():
+            name = var.removeprefix("self.").removeprefix("this.")
+            if type_text and name.isidentifier():
+                out.append(Attribute(d.qualified, name, type_text))
+    return tuple(out)
+
+
+def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
+    """id(definition) or 0 (module) -> variable -> its type (or ALIAS + a name); a variable
+    bound to two different things says nothing."""
+    types: dict[int, dict[str, str]] = {}
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
         if "." in var:  # `self.client = Client()`: known to every method of the class
@@ -242,6 +251,23 @@ def _attribute(
         if scope.get(var, type_text) != type_text:
             type_text = ""  # rebound to another type: no claim
         scope[var] = type_text
+    return types
+
+
+def _attribute(
+    language: str,
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
+    defs: list[Any],
+    types: dict[int, dict[str, str]],
+    params: list[tuple[int, str]],
+) -> tuple[CallSite, ...]:
+    """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
+    and the receiver's type when a binding in an enclosing definition names it; a bare call
+    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
+    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
+    for stack, param in _sweep(defs, sorted(params)):
+        if stack:
+            parameters.setdefault(id(stack[-1]), set()).add(param)
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
@@ -253,7 +279,9 @@ def _attribute(
             said = next((scope[name] for scope in scopes if name in scope), "")
             if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
-            elif any(name in parameters.get(id(d), ()) for d in stack):
+            elif said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier():
+                name = said[len(ALIAS) :]  # `_ = gettext` ... `_("text")`
+            if not receiver and any(name in parameters.get(id(d), ()) for d in stack):
                 receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
         if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")

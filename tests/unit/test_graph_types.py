@@ -7,6 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.core.settings import Settings
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+from tests.unit.test_graph import _edge_set
 from tests.unit.test_graph_resolution import at, edges_at, graph
 
 FILES = {
@@ -117,3 +121,108 @@ def test_a_class_attribute_types_self_attribute_in_its_methods(
     rows = graph(tmp_path, settings, FILES)
     found = edges_at(rows, "tests/test_mail.py", 21)
     assert found == {("pkg/client.py::Factory.get", True)}, at(rows, "tests/test_mail.py", 21)
+
+
+INHERITED = {
+    "pkg/__init__.py": "",
+    "pkg/client.py": """\
+class Client:
+    def get(self, path):
+        return path
+
+    def post(self, path):
+        return path
+""",
+    "pkg/other.py": """\
+class Client:
+    def get(self, path):
+        return path
+
+    def post(self, path):
+        return path
+""",
+    "pkg/testcases.py": """\
+from pkg.client import Client
+
+
+def hashed(test, path):
+    return path
+
+
+class SimpleTestCase:
+    client_class = Client
+    hashed = hashed
+
+    def setup(self):
+        self.client = self.client_class()
+
+
+class TestCase(SimpleTestCase):
+    pass
+""",
+    "tests/test_views.py": """\
+from pkg.testcases import TestCase
+
+
+class ViewTests(TestCase):
+    def test_get(self):
+        self.client.get("/")
+        self.client.post("/")
+        self.hashed("a")
+""",
+}
+
+
+def test_an_attribute_set_in_a_base_class_types_it_in_subclasses(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, INHERITED)
+    assert edges_at(rows, "tests/test_views.py", 6) == {("pkg/client.py::Client.get", True)}
+    assert edges_at(rows, "tests/test_views.py", 7) == {("pkg/client.py::Client.post", True)}
+
+
+def test_a_function_bound_in_a_class_body_is_its_method(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, INHERITED)
+    assert edges_at(rows, "tests/test_views.py", 8) == {("pkg/testcases.py::hashed", True)}
+
+
+def test_a_name_bound_to_a_function_calls_that_function(tmp_path: Path, settings: Settings) -> None:
+    files = {
+        "trans.py": "def gettext(s):\n    return s\n",
+        "models.py": (
+            "from trans import gettext\n\n_ = gettext\n\n\ndef label():\n    return _('x')\n"
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "models.py", 7) == {("trans.py::gettext", True)}
+
+
+def test_an_edit_of_a_base_class_attribute_re_resolves_its_subclasses_calls(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    files = dict(INHERITED)
+    files["pkg/cases.py"] = (
+        "from pkg.testcases import SimpleTestCase\n\n\nclass TestCase(SimpleTestCase):\n    pass\n"
+    )
+    files["tests/test_views.py"] = files["tests/test_views.py"].replace(
+        "pkg.testcases", "pkg.cases"
+    )
+    # The test file names nothing of testcases.py: only the hierarchy leads there.
+    files["pkg/testcases.py"] = files["pkg/testcases.py"].split("\n\nclass TestCase")[0]
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        files[f"pkg/extra{i}.py"] = f"def helper{i}():\n    return abs({i})\n"
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    base = repo / "pkg/testcases.py"
+    base.write_text(base.read_text().replace("pkg.client", "pkg.other"))
+    report = service.index(with_vectors=False)
+    assert report.graph["resolved_calls"] < report.graph["calls"]  # an update, not a rebuild
+    fresh = Service(repo, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    assert _edge_set(service) == _edge_set(fresh)
+    rows = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert edges_at(rows, "tests/test_views.py", 6) == {("pkg/other.py::Client.get", True)}
