@@ -17,7 +17,7 @@ from typing import IO, Any
 # Bump when the tables' columns or meaning change; older indexes are rebuilt, newer refused.
 SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) for `delegates`
 # Bump when chunking, token text or embedded text changes: every file is re-processed.
-STRATEGY_VERSION = "chunk-10"  # 10: `Type.member` names, namespaces kept apart
+STRATEGY_VERSION = "chunk-11"  # 11: class attributes in the call-graph facts
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
