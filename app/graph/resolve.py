@@ -40,6 +40,9 @@ PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
+# Languages whose type's members may be defined in several files of one folder (Go and Rust
+# receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
+_FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS_EXT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 _JS = frozenset({"javascript", "typescript", "tsx"})
 
@@ -52,7 +55,7 @@ def _dir(path: str) -> str:
 
 
 def _scope(path: str, language: str) -> str:
-    return _dir(path) if language in ("go", "rust") else path
+    return _dir(path) if language in _FOLDER_SCOPED else path
 
 
 class Resolver:

@@ -26,6 +26,7 @@ _SELF = {
     "rust": {"self", "Self"},
     "ruby": {"self"},
     "php": {"$this", "self", "static"},
+    "swift": {"self"},
 }
 _DEFAULT_SELF = {"this"}
 # Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
@@ -55,6 +56,10 @@ BUILTIN_TYPES: dict[str, frozenset[str]] = {
         {"String", "str", "Vec", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque",
          "Option", "Result"}
     ),
+    "swift": frozenset(
+        {"Array", "Dictionary", "Set", "String", "Substring", "Int", "Double", "Bool",
+         "Optional", "Data"}
+    ),
 }  # fmt: skip
 # Methods of those types: a call of one on a receiver of unknown type is no evidence for the
 # one project method of that name.
@@ -75,6 +80,10 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
     "javascript": _JS_METHODS,
     "typescript": _JS_METHODS,
     "tsx": _JS_METHODS,
+    "swift": frozenset(
+        {"append", "insert", "remove", "removeAll", "contains", "map", "filter", "reduce",
+         "forEach", "first", "sorted", "joined", "split", "hasPrefix", "hasSuffix", "index"}
+    ),
 }  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.
 _LITERALS = {
@@ -88,6 +97,11 @@ _JS_LITERALS = {
     "array_type": "Array", "regex": "RegExp", "rest_pattern": "Array",
 }  # fmt: skip
 _TS_PREDEFINED = {"string": "String", "number": "Number"}
+_SWIFT_LITERALS = {
+    "array_literal": "Array", "array_type": "Array", "dictionary_literal": "Dictionary",
+    "dictionary_type": "Dictionary", "line_string_literal": "String",
+    "multi_line_string_literal": "String",
+}  # fmt: skip
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
@@ -129,6 +143,8 @@ def _literal_type(language: str, node: Node) -> str:
         if node.type == "predefined_type":
             return _TS_PREDEFINED.get(node_text(node), "")
         return _JS_LITERALS.get(node.type, "")
+    if language == "swift":
+        return _SWIFT_LITERALS.get(node.type, "")
     return ""
 
 
@@ -234,7 +250,7 @@ def _class_attributes(defs: list[Any], types: dict[int, dict[str, str]]) -> tupl
             name = var.removeprefix("self.").removeprefix("this.")
             if type_text and name.isidentifier():
                 out.append(Attribute(d.qualified, name, type_text))
-    return tuple(out)
+    return tuple(dict.fromkeys(out))  # `self.x` and a declared `x` may both say it
 
 
 def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
@@ -378,6 +394,9 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return _csharp_using(text, line)
     if language == "php":
         return _php_use(text, line)
+    if language == "swift":  # `import Foundation`, `import struct Mod.Type`: a module, by name
+        module = text.split()[-1].split(".")[0] if text.split() else ""
+        return [Import(module, "", module, line)] if module else []
     if language == "rust":
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
