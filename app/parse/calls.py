@@ -60,6 +60,15 @@ BUILTIN_TYPES: dict[str, frozenset[str]] = {
         {"Array", "Dictionary", "Set", "String", "Substring", "Int", "Double", "Bool",
          "Optional", "Data"}
     ),
+    "csharp": frozenset(
+        {"string", "String", "object", "List", "Dictionary", "HashSet", "IEnumerable", "IList",
+         "IDictionary", "ICollection", "StringBuilder", "Array"}
+    ),
+    "kotlin": frozenset(
+        {"String", "List", "MutableList", "Map", "MutableMap", "Set", "MutableSet", "ArrayList",
+         "HashMap", "Array", "Any"}
+    ),
+    "ruby": frozenset({"Array", "String", "Hash", "Symbol", "Integer"}),
 }  # fmt: skip
 # Methods of those types: a call of one on a receiver of unknown type is no evidence for the
 # one project method of that name.
@@ -97,6 +106,18 @@ _JS_LITERALS = {
     "array_type": "Array", "regex": "RegExp", "rest_pattern": "Array",
 }  # fmt: skip
 _TS_PREDEFINED = {"string": "String", "number": "Number"}
+_OTHER_LITERALS = {
+    "csharp": {"string_literal": "string", "verbatim_string_literal": "string",
+               "interpolated_string_expression": "string"},
+    "kotlin": {"string_literal": "String"},
+    "ruby": {"array": "Array", "string": "String", "hash": "Hash", "simple_symbol": "Symbol"},
+}  # fmt: skip
+# Kotlin's collection factories: `val xs = mutableListOf(1)` makes a builtin list.
+_KOTLIN_FACTORIES = {
+    "listOf": "List", "mutableListOf": "MutableList", "arrayListOf": "ArrayList",
+    "mapOf": "Map", "mutableMapOf": "MutableMap", "hashMapOf": "HashMap", "setOf": "Set",
+    "mutableSetOf": "MutableSet",
+}  # fmt: skip
 _SWIFT_LITERALS = {
     "array_literal": "Array", "array_type": "Array", "dictionary_literal": "Dictionary",
     "dictionary_type": "Dictionary", "line_string_literal": "String",
@@ -145,15 +166,17 @@ def _literal_type(language: str, node: Node) -> str:
         return _JS_LITERALS.get(node.type, "")
     if language == "swift":
         return _SWIFT_LITERALS.get(node.type, "")
-    return ""
+    if language == "kotlin" and node.type == "call_expression" and node.named_children:
+        return _KOTLIN_FACTORIES.get(node_text(node.named_children[0]), "")
+    return _OTHER_LITERALS.get(language, {}).get(node.type, "")
 
 
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
-    if alias := captures.get("alias"):
-        return ALIAS + _clean(node_text(alias[0]))
+    if alias := captures.get("alias"):  # `util::square` reads as `util.square`
+        return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if language == "rust":
@@ -210,8 +233,8 @@ def extract(
             if callee := captures.get("callee"):
                 recv = captures.get("receiver")
                 rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
-                if recv:
-                    receiver = _clean(node_text(recv[0]))
+                if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
+                    receiver = _clean(node_text(recv[0])) or recv[0].type
                     literal = _literal_type(language, recv[0])  # `", ".join(...)`
             elif dynamic := captures.get("dynamic"):
                 # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.

@@ -148,3 +148,139 @@ def test_cpp_overloads_are_one_target(tmp_path: Path, settings: Settings) -> Non
         found = edges_at(rows, "main.cpp", line)
         assert found and all(certain for _, certain in found), at(rows, "main.cpp", line)
         assert {callee.split("::", 1)[1] for callee, _ in found} == {"Calc.add"}
+
+
+BUILTINS = {
+    "rb/lib/app.rb": """\
+class App
+  def run
+    s = Shapes::Circle.new
+    s.area
+    [1, 2].push(3)
+    'a,b'.split(',')
+    { a: 1 }.each { |k| k }
+  end
+end
+""",
+    "rb/lib/shapes.rb": """\
+module Shapes
+  class Circle
+    def area
+    end
+  end
+end
+
+class Bag
+  def area
+  end
+
+  def push(x)
+  end
+
+  def split(x)
+  end
+
+  def each
+  end
+end
+""",
+    "cs/Program.cs": """\
+using System.Collections.Generic;
+
+namespace App
+{
+    public class Program
+    {
+        public void Main(string s, List<int> xs)
+        {
+            s.Trim();
+            xs.Add(1);
+            var t = "abc";
+            t.Trim();
+        }
+    }
+}
+""",
+    "cs/Bag.cs": """\
+namespace App
+{
+    public class Bag
+    {
+        public void Trim() {}
+        public void Add(int x) {}
+    }
+}
+""",
+    "kt/src/Main.kt": """\
+package demo
+
+fun main(s: String) {
+    val xs = mutableListOf(1)
+    xs.add(2)
+    s.trim()
+    val t = "x"
+    t.trim()
+}
+""",
+    "kt/src/Bag.kt": "package demo\n\nclass Bag {\n    fun add(x: Int) {}\n    fun trim() {}\n}\n",
+    "go/go.mod": "module example.com/demo\n",
+    "go/main.go": """\
+package main
+
+import (
+	"strings"
+
+	"example.com/demo/shapes"
+)
+
+func main() {
+	f := shapes.Area
+	f(1)
+	var sb strings.Builder
+	sb.WriteString("x")
+}
+""",
+    "go/shapes/a.go": "package shapes\n\nfunc Area(x int) int { return x }\n",
+    "go/shapes/b.go": "package shapes\n\ntype B struct{}\n\nfunc (b B) WriteString(s string) {}\n",
+    "rs/src/main.rs": "mod util;\n\nfn main() {\n    let f = util::square;\n    f(2);\n}\n",
+    "rs/src/util.rs": "pub fn square(x: u8) -> u8 {\n    x\n}\n",
+}
+
+
+def project(language: str) -> dict[str, str]:
+    prefix = f"{language}/"
+    return {p[len(prefix) :]: t for p, t in BUILTINS.items() if p.startswith(prefix)}
+
+
+def test_builtin_receivers_in_ruby_csharp_kotlin_and_go_call_nothing_of_the_project(
+    tmp_path: Path, settings: Settings
+) -> None:
+    for language, path, lines in (
+        ("rb", "lib/app.rb", {5: "Array", 6: "String", 7: "Hash"}),
+        ("cs", "Program.cs", {9: "string", 10: "List", 12: "string"}),
+        ("kt", "src/Main.kt", {5: "MutableList", 6: "String", 8: "String"}),
+    ):
+        rows = graph(tmp_path / language, settings, project(language))
+        for line, kind in lines.items():
+            found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
+            assert found == [("", f"builtin receiver: {kind}")], (language, line, found)
+    # Go already said so (a guard): a type of an imported package is outside the project.
+    rows = graph(tmp_path / "go", settings, project("go"))
+    found = [(r["callee"], r["rule"]) for r in at(rows, "main.go", 13)]
+    assert found == [("", "method of strings.Builder, a type outside the project")]
+
+
+def test_ruby_constructor_types_its_variable(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, project("rb"))
+    assert edges_at(rows, "lib/app.rb", 4) == {("lib/shapes.rb::Circle.area", True)}
+
+
+def test_local_aliases_of_package_functions_in_go_and_rust(
+    tmp_path: Path, settings: Settings
+) -> None:
+    for language, path, line, target in (
+        ("go", "main.go", 11, "shapes/a.go::Area"),
+        ("rs", "src/main.rs", 5, "src/util.rs::square"),
+    ):
+        rows = graph(tmp_path / language, settings, project(language))
+        assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
