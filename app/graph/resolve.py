@@ -186,6 +186,8 @@ class Resolver:
             return ids, "import" if hops == 0 else "re-export"
         if hops >= MAX_REEXPORT_HOPS:
             return [], ""
+        if found := self._module_alias(paths, name, hops):
+            return found, "re-export"
         for p in paths:
             facts = self.files[p]
             for imp in facts.imports:
@@ -197,6 +199,17 @@ class Resolver:
                         if found:
                             return found, "re-export"
         return [], ""
+
+    def _module_alias(self, paths: Iterable[str], name: str, hops: int) -> list[str]:
+        """Python's `D = Distance` at module level: importing `D` imports `Distance`."""
+        for p in paths:
+            if self.files[p].language != "python":
+                continue
+            for _, said in self.attributes.get((p, ""), {}).get(name, []):
+                target = said[len(ALIAS) :]
+                if target != name and (found := self._top([p], target, hops + 1)[0]):
+                    return found
+        return []
 
     def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
         """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,

@@ -264,8 +264,13 @@ def extract(
 
 
 def _class_attributes(defs: list[Any], types: dict[int, dict[str, str]]) -> tuple[Attribute, ...]:
-    """Each class's attributes with a type claim, for the resolver to read through subclasses."""
-    out = []
+    """Each class's attributes with a type claim, for the resolver to read through subclasses,
+    and the module's names bound to another name (`D = Distance`, owner "")."""
+    out = [
+        Attribute("", var, said)
+        for var, said in types.get(0, {}).items()
+        if said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier()
+    ]
     for d in defs:
         if d.kind not in CLASS_LIKE:
             continue

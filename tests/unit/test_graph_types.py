@@ -226,3 +226,16 @@ def test_an_edit_of_a_base_class_attribute_re_resolves_its_subclasses_calls(
     assert _edge_set(service) == _edge_set(fresh)
     rows = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
     assert edges_at(rows, "tests/test_views.py", 6) == {("pkg/other.py::Client.get", True)}
+
+
+def test_a_module_level_alias_is_what_importing_it_imports(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "measure.py": "class Distance:\n    pass\n\n\nD = Distance\n",
+        "other.py": "class D:\n    pass\n",
+        "more.py": "class D:\n    pass\n",
+        "use.py": "from measure import D\n\n\ndef run():\n    return D(1)\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "use.py", 5) == {("measure.py::Distance", True)}
