@@ -87,7 +87,8 @@ class Resolver:
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         for path, facts in files.items():
             self._index_file(path, facts)
-        self._base_cache: dict[ClassKey, list[ClassKey]] = {}
+        # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
+        self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
@@ -318,6 +319,8 @@ class Resolver:
 
     def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its bases, breadth first, bounded; True when a base is outside."""
+        if (known := self._hierarchies.get(key)) is not None:
+            return known
         order, seen, outside = [key], {key}, False
         i = 0
         while i < len(order) and len(order) < MAX_HIERARCHY:
@@ -330,6 +333,7 @@ class Resolver:
                     if base not in seen:
                         seen.add(base)
                         order.append(base)
+        self._hierarchies[key] = (order, outside)
         return order, outside
 
     def _is_external(self, facts: FileFacts, type_text: str) -> bool:
