@@ -384,6 +384,17 @@ class Resolver:
         ids, rule = self.lookup(owner, "", held[len(ALIAS) :])
         return ids if RULES.get(rule, 0) >= 0.9 else []
 
+    def _module_class_member(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`views.AuthorCreate.as_view()`: a method of a class named through a module the
+        file imports (`from . import views`), found in the class or its bases."""
+        head, _, cls = call.receiver.rpartition(".")
+        if not head or not cls[:1].isupper():
+            return []
+        if not any(i.alias == head and self._module_named(facts, i) for i in facts.imports):
+            return []
+        keys = self.type_keys(facts, call.receiver, call.caller)
+        return self.member(self.hierarchy(keys[0])[0], call.callee) if keys else []
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -501,6 +512,8 @@ class Resolver:
                 return [], "", f"builtin receiver: {type_text}"
             elif self._is_external(owner, type_text):
                 return [], "", f"method of {type_text}, a type outside the project"
+        if lang == "python" and (ids := self._module_class_member(facts, call)):
+            return ids, "class-member", ""
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
             if imp.name and imp.alias == receiver and lang == "python":

@@ -239,3 +239,17 @@ def test_a_module_level_alias_is_what_importing_it_imports(
     }
     rows = graph(tmp_path, settings, files)
     assert edges_at(rows, "use.py", 5) == {("measure.py::Distance", True)}
+
+
+def test_a_method_of_a_class_named_through_a_module_is_found_in_its_bases(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/base.py": "class View:\n    @classmethod\n    def as_view(cls):\n        return cls\n",
+        "app/handlers.py": "class Handler:\n    def as_view(self):\n        return self\n",
+        "app/views.py": "from app.base import View\n\n\nclass AuthorCreate(View):\n    pass\n",
+        "app/urls.py": "from . import views\n\nurls = [views.AuthorCreate.as_view()]\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "app/urls.py", 3) == {("app/base.py::View.as_view", True)}
