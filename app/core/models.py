@@ -115,6 +115,16 @@ class Inheritance:
 
 
 @dataclass(frozen=True, slots=True)
+class Attribute:
+    """What a class says of one of its attributes: `self.client = Client()` in a method or
+    `factory = Factory()` in its body (an instance), `client_class = Client` (the class)."""
+
+    owner: str  # qualified name of the class
+    name: str  # "client"
+    type_text: str  # "Client"; calls.ALIAS + "Client" when it names the class itself
+
+
+@dataclass(frozen=True, slots=True)
 class Edge:
     """A resolved call, with its evidence: where the call is and which rule resolved it.
 
@@ -194,6 +204,7 @@ class ParsedFile:
     imports: tuple[Import, ...] = ()
     calls: tuple[CallSite, ...] = ()
     bases: tuple[Inheritance, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,9 @@ def _affected(
         )
         for i, call in enumerate(facts.calls):
             hit = file_hit or call.callee in names or call.receiver.split(".", 1)[0] in names
-            if not hit and call.receiver in ("self", "super", ""):
+            # `self.x.m()` reads x's type through the class hierarchy too.
+            through_self = "self." in (call.receiver[:5], call.receiver_type[:5])
+            if not hit and (call.receiver in ("self", "super", "") or through_self):
                 key = resolver.class_of(facts, call.caller)
                 hit = key is not None and through_change(key)
             if hit:

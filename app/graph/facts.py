@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.models import CallSite, Import, Inheritance, ParsedFile, Symbol
+from app.core.models import Attribute, CallSite, Import, Inheritance, ParsedFile, Symbol
 from app.parse.calls import has_calls
 
 
@@ -34,6 +34,7 @@ class FileFacts:
     imports: tuple[Import, ...]
     calls: tuple[CallSite, ...]
     bases: tuple[Inheritance, ...]
+    attributes: tuple[Attribute, ...] = ()
 
     @classmethod
     def from_parsed(cls, parsed: ParsedFile) -> FileFacts:
@@ -44,6 +45,7 @@ class FileFacts:
             parsed.imports,
             parsed.calls,
             parsed.bases,
+            parsed.attributes,
         )
 
     def to_row(self) -> dict[str, Any]:
@@ -65,6 +67,7 @@ class FileFacts:
                 for c in self.calls
             ],
             "bases": [[b.child, b.base, b.line] for b in self.bases],
+            "attributes": [[a.owner, a.name, a.type_text] for a in self.attributes],
         }
         return {"path": self.path, "language": self.language, "facts": json.dumps(data)}
 
@@ -79,6 +82,7 @@ class FileFacts:
             tuple(Import(*i) for i in data["imports"]),
             tuple(CallSite(*c) for c in data["calls"]),
             tuple(Inheritance(*b) for b in data["bases"]),
+            tuple(Attribute(*a) for a in data.get("attributes", ())),
         )
 
     def names(self) -> set[str]:

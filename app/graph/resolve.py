@@ -7,10 +7,10 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 
-from app.core.models import CallSite, Edge, Symbol, Unresolved
+from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
 from app.graph.js_modules import JsModules, Reach
-from app.parse.calls import BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
+from app.parse.calls import ALIAS, BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -42,6 +42,9 @@ PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
 IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
+# Languages whose type's members may be defined in several files of one folder (Go and Rust
+# receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
+_FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
@@ -54,7 +57,7 @@ def _dir(path: str) -> str:
 
 
 def _scope(path: str, language: str) -> str:
-    return _dir(path) if language in ("go", "rust") else path
+    return _dir(path) if language in _FOLDER_SCOPED else path
 
 
 def _encloses_names(sym: Symbol, language: str) -> bool:
@@ -89,6 +92,10 @@ class Resolver:
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
+        # class -> attribute -> (path, type text) it is bound to there
+        self.attributes: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
@@ -96,8 +103,9 @@ class Resolver:
             self._index_file(path, facts)
         self.js = JsModules(files)
         self.reach = Reach(self.js)
-        self._base_cache: dict[ClassKey, list[ClassKey]] = {}
         self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
+        # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
+        self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
@@ -131,6 +139,8 @@ class Resolver:
                 self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
+        for a in facts.attributes:
+            self.attributes[(_scope(path, lang), a.owner)][a.name].append((path, a.type_text))
         if lang == "python":
             parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
             if parts[-1] == "__init__":
@@ -190,6 +200,8 @@ class Resolver:
             return ids, "import" if hops == 0 else "re-export"
         if hops >= MAX_REEXPORT_HOPS:
             return [], ""
+        if found := self._module_alias(paths, name, hops):
+            return found, "re-export"
         for p in paths:
             facts = self.files[p]
             for imp in facts.imports:
@@ -201,6 +213,17 @@ class Resolver:
                         if found:
                             return found, "re-export"
         return [], ""
+
+    def _module_alias(self, paths: Iterable[str], name: str, hops: int) -> list[str]:
+        """Python's `D = Distance` at module level: importing `D` imports `Distance`."""
+        for p in paths:
+            if self.files[p].language != "python":
+                continue
+            for _, said in self.attributes.get((p, ""), {}).get(name, []):
+                target = said[len(ALIAS) :]
+                if target != name and (found := self._top([p], target, hops + 1)[0]):
+                    return found
+        return []
 
     def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
         """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,
@@ -278,19 +301,30 @@ class Resolver:
             qualified = sym.parent
         return None
 
-    def type_keys(self, facts: FileFacts, text: str) -> list[ClassKey]:
-        """Classes a written type name (`Base`, `mod.Base`) means from this file."""
+    def type_keys(self, facts: FileFacts, text: str, caller: str = "") -> list[ClassKey]:
+        """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
+        `caller`, whose local classes it sees)."""
         head, _, name = text.rpartition(".")
         if head:  # mod.Base: the module's own definition
             for imp in facts.imports:
-                if imp.alias == head and not imp.name:
-                    target = self.module_files(facts, imp.module) or []
-                    return [self._key(sid) for sid in self._top(target, name)[0]]
-        ids, rule = self.lookup(facts, "", name, types_only=True)
+                target = self._module_named(facts, imp) if imp.alias == head else None
+                if target is not None or (imp.alias == head and not imp.name):
+                    return [self._key(sid) for sid in self._top(target or [], name)[0]]
+        ids, rule = self.lookup(facts, caller, name, types_only=True)
         if not ids or RULES.get(rule, 0) < 0.9:
             keys = self.classes.get(name, [])
             return keys if len(keys) == 1 else []
         return [self._key(sid) for sid in ids]
+
+    def _module_named(self, facts: FileFacts, imp: Import) -> list[str] | None:
+        """The project files a module import binds (`import a.b`, Python's `from a import b`
+        when `b` is a module); None when it binds no module of the project."""
+        if not imp.name:
+            return self.module_files(facts, imp.module)
+        if facts.language != "python":
+            return None
+        dots = imp.module if not imp.module.strip(".") else imp.module + "."
+        return self.module_files(facts, dots + imp.name)
 
     def _key(self, sid: str) -> ClassKey:
         sym = self.symbols[sid]
@@ -298,6 +332,8 @@ class Resolver:
 
     def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its bases, breadth first, bounded; True when a base is outside."""
+        if (known := self._hierarchies.get(key)) is not None:
+            return known
         order, seen, outside = [key], {key}, False
         i = 0
         while i < len(order) and len(order) < MAX_HIERARCHY:
@@ -310,6 +346,7 @@ class Resolver:
                     if base not in seen:
                         seen.add(base)
                         order.append(base)
+        self._hierarchies[key] = (order, outside)
         return order, outside
 
     def _is_external(self, facts: FileFacts, type_text: str) -> bool:
@@ -319,6 +356,57 @@ class Resolver:
             if imp.alias == head and self.module_files(facts, imp.module) is None:
                 return facts.language in ("python", "javascript", "typescript", "tsx", "go", "java")
         return False
+
+    def attribute_type(
+        self, facts: FileFacts, caller: str, name: str, depth: int = 0
+    ) -> tuple[FileFacts, str]:
+        """What `self.name` holds, read through the caller's class and then its bases: the
+        file that says so and the type as written there (ALIAS + a name when it holds the
+        class or function itself); "" when no class of the hierarchy says."""
+        key = self.class_of(facts, caller)
+        for k in self.hierarchy(key)[0] if key is not None else []:
+            said = self.attributes.get(k, {}).get(name)
+            if not said:
+                continue
+            path, text = said[0]
+            if text.startswith("self.") and depth < 2:  # `self.client = self.client_class()`
+                owner, held = self.attribute_type(facts, caller, text[5:], depth + 1)
+                return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
+            return self.files[path], text
+        return facts, ""
+
+    def _attribute_receiver(self, facts: FileFacts, call: CallSite) -> tuple[FileFacts, str]:
+        """The type of a call's receiver and the file that names it: the call's own evidence,
+        else what the class hierarchy says of a `self.x` receiver (Python)."""
+        text = call.receiver_type
+        if facts.language != "python":
+            return facts, text
+        if not text and call.receiver.startswith("self.") and call.receiver[5:].isidentifier():
+            owner, text = self.attribute_type(facts, call.caller, call.receiver[5:])
+            return owner, text.removeprefix(ALIAS)  # a class held itself: its members
+        if text.startswith("self."):  # `c = self.client_class()`: an instance of what it holds
+            owner, held = self.attribute_type(facts, call.caller, text[5:])
+            return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
+        return facts, text
+
+    def _held_by_self(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`self.name()` where the class binds `name = function` (or a class) in its body."""
+        owner, held = self.attribute_type(facts, call.caller, call.callee)
+        if not held.startswith(ALIAS) or not held[len(ALIAS) :].isidentifier():
+            return []
+        ids, rule = self.lookup(owner, "", held[len(ALIAS) :])
+        return ids if RULES.get(rule, 0) >= 0.9 else []
+
+    def _module_class_member(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`views.AuthorCreate.as_view()`: a method of a class named through a module the
+        file imports (`from . import views`), found in the class or its bases."""
+        head, _, cls = call.receiver.rpartition(".")
+        if not head or not cls[:1].isupper():
+            return []
+        if not any(i.alias == head and self._module_named(facts, i) for i in facts.imports):
+            return []
+        keys = self.type_keys(facts, call.receiver, call.caller)
+        return self.member(self.hierarchy(keys[0])[0], call.callee) if keys else []
 
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
@@ -338,7 +426,10 @@ class Resolver:
             sym = self.symbols.get(symbol_id(path, qualified))
             if sym is None or not _encloses_names(sym, facts.language):
                 break
-            if ids := scoped.get((qualified, name)):
+            ids: list[str] = scoped.get((qualified, name), [])
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
                 return ids, "local-scope"
             qualified = sym.parent
         if facts.language in NAMESPACE_LANGUAGES:
@@ -353,7 +444,7 @@ class Resolver:
                 ids, rule = self._top(target, imp.name)
                 if ids:
                     return ids, rule
-        if ids := scoped.get(("", name)):
+        if ids := scoped.get(("", name), []):
             return ids, "same-module"
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
@@ -409,6 +500,12 @@ class Resolver:
                     keys = keys[1:]
                 if ids := self.member(keys, name):
                     return ids, "super" if receiver == "super" else "self-method", ""
+                if (
+                    receiver == "self"
+                    and lang == "python"
+                    and (ids := self._held_by_self(facts, call))
+                ):
+                    return ids, "self-method", ""
                 if receiver:
                     why = "inherited from a class outside the project" if outside else "no method"
                     return [], "", f"{why} {name} on {key[1]}"
@@ -418,23 +515,25 @@ class Resolver:
             if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
                 return found, "local-scope", ""
             return ids, rule, "external import" if rule == "external" else "no definition"
-        if call.receiver_type:  # `c = Client()` earlier in the same function
-            keys = self.type_keys(facts, call.receiver_type)
+        owner, type_text = self._attribute_receiver(facts, call)
+        if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
+            keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 order, outside = self.hierarchy(keys[0])
                 if ids := self.member(order, name):
                     return ids, "typed-receiver", ""
                 if not outside:
-                    return [], "", f"no method {name} on {call.receiver_type}"
-            elif call.receiver_type in BUILTIN_TYPES.get(lang, ()):
-                return [], "", f"builtin receiver: {call.receiver_type}"
-            elif self._is_external(facts, call.receiver_type):
-                return [], "", f"method of {call.receiver_type}, a type outside the project"
+                    return [], "", f"no method {name} on {type_text}"
+            elif type_text in BUILTIN_TYPES.get(lang, ()):
+                return [], "", f"builtin receiver: {type_text}"
+            elif self._is_external(owner, type_text):
+                return [], "", f"method of {type_text}, a type outside the project"
+        if lang == "python" and (ids := self._module_class_member(facts, call)):
+            return ids, "class-member", ""
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
             if imp.name and imp.alias == receiver and lang == "python":
-                dots = imp.module if not imp.module.strip(".") else imp.module + "."
-                target = self.module_files(facts, dots + imp.name)
+                target = self._module_named(facts, imp)
             elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
                 files = self.module_files(facts, imp.module) or []
                 target = self._namespace(files, imp.name)
@@ -458,7 +557,7 @@ class Resolver:
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
-            keys = self.type_keys(facts, receiver)
+            keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
                 return ids, "class-member", ""
             if not keys and receiver.isidentifier() and lang not in _JS:

@@ -202,20 +202,22 @@ def _tree_sitter(
             for d in found.definitions
         )
     # A file without definitions still matters: a barrel re-exports, a script calls.
-    imports, calls, bases = (
+    imports, calls, bases, attributes = (
         _graph_facts(language, tree.root_node, found)
         if language not in DATA_LANGUAGES
-        else ((), (), ())
+        else ((), (), (), ())
     )
-    return ParsedFile(path, language, tuple(chunks), symbols, "tree-sitter", imports, calls, bases)
+    return ParsedFile(
+        path, language, tuple(chunks), symbols, "tree-sitter", imports, calls, bases, attributes
+    )
 
 
-def _graph_facts(language: str, root: Any, found: Found) -> tuple[Any, Any, Any]:
+def _graph_facts(language: str, root: Any, found: Found) -> tuple[Any, Any, Any, Any]:
     """Call-graph facts from the same tree; a failure there must not cost the file its chunks."""
     try:
         return extract(language, root, found)
     except Exception:  # noqa: BLE001 - the file then simply has no call sites in the graph
-        return (), (), ()
+        return (), (), (), ()
 
 
 def parse_file(

@@ -10,7 +10,7 @@ from typing import Any
 from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
-from app.core.models import CallSite, Import, Inheritance
+from app.core.models import Attribute, CallSite, Import, Inheritance
 from app.parse.definitions import CLASS_LIKE, Found, node_text
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
@@ -26,6 +26,7 @@ _SELF = {
     "rust": {"self", "Self"},
     "ruby": {"self"},
     "php": {"$this", "self", "static"},
+    "swift": {"self"},
 }
 _DEFAULT_SELF = {"this"}
 # Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
@@ -55,6 +56,19 @@ BUILTIN_TYPES: dict[str, frozenset[str]] = {
         {"String", "str", "Vec", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque",
          "Option", "Result"}
     ),
+    "swift": frozenset(
+        {"Array", "Dictionary", "Set", "String", "Substring", "Int", "Double", "Bool",
+         "Optional", "Data"}
+    ),
+    "csharp": frozenset(
+        {"string", "String", "object", "List", "Dictionary", "HashSet", "IEnumerable", "IList",
+         "IDictionary", "ICollection", "StringBuilder", "Array"}
+    ),
+    "kotlin": frozenset(
+        {"String", "List", "MutableList", "Map", "MutableMap", "Set", "MutableSet", "ArrayList",
+         "HashMap", "Array", "Any"}
+    ),
+    "ruby": frozenset({"Array", "String", "Hash", "Symbol", "Integer"}),
 }  # fmt: skip
 # Methods of those types: a call of one on a receiver of unknown type is no evidence for the
 # one project method of that name.
@@ -75,6 +89,10 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
     "javascript": _JS_METHODS,
     "typescript": _JS_METHODS,
     "tsx": _JS_METHODS,
+    "swift": frozenset(
+        {"append", "insert", "remove", "removeAll", "contains", "map", "filter", "reduce",
+         "forEach", "first", "sorted", "joined", "split", "hasPrefix", "hasSuffix", "index"}
+    ),
 }  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.
 _LITERALS = {
@@ -88,6 +106,23 @@ _JS_LITERALS = {
     "array_type": "Array", "regex": "RegExp", "rest_pattern": "Array",
 }  # fmt: skip
 _TS_PREDEFINED = {"string": "String", "number": "Number"}
+_OTHER_LITERALS = {
+    "csharp": {"string_literal": "string", "verbatim_string_literal": "string",
+               "interpolated_string_expression": "string"},
+    "kotlin": {"string_literal": "String"},
+    "ruby": {"array": "Array", "string": "String", "hash": "Hash", "simple_symbol": "Symbol"},
+}  # fmt: skip
+# Kotlin's collection factories: `val xs = mutableListOf(1)` makes a builtin list.
+_KOTLIN_FACTORIES = {
+    "listOf": "List", "mutableListOf": "MutableList", "arrayListOf": "ArrayList",
+    "mapOf": "Map", "mutableMapOf": "MutableMap", "hashMapOf": "HashMap", "setOf": "Set",
+    "mutableSetOf": "MutableSet",
+}  # fmt: skip
+_SWIFT_LITERALS = {
+    "array_literal": "Array", "array_type": "Array", "dictionary_literal": "Dictionary",
+    "dictionary_type": "Dictionary", "line_string_literal": "String",
+    "multi_line_string_literal": "String",
+}  # fmt: skip
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
@@ -96,6 +131,7 @@ PARAMETER = "(parameter)"
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
+_SELF_ATTRIBUTE = re.compile(r"self\.\w+")
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -130,15 +166,19 @@ def _literal_type(language: str, node: Node) -> str:
         if node.type == "object" and any(c.type == "spread_element" for c in node.children):
             return ""  # `{ ...schemas }`: its methods are the spread module's, not Object's
         return _JS_LITERALS.get(node.type, "")
-    return ""
+    if language == "swift":
+        return _SWIFT_LITERALS.get(node.type, "")
+    if language == "kotlin" and node.type == "call_expression" and node.named_children:
+        return _KOTLIN_FACTORIES.get(node_text(node.named_children[0]), "")
+    return _OTHER_LITERALS.get(language, {}).get(node.type, "")
 
 
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
-    if alias := captures.get("alias"):
-        return ALIAS + _clean(node_text(alias[0]))
+    if alias := captures.get("alias"):  # `util::square` reads as `util.square`
+        return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if language == "rust":
@@ -147,6 +187,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return ""  # Optional[T], A | B: no single class to claim
     if type_text in BUILTIN_TYPES.get(language, ()):
         return type_text
+    if language == "python" and _SELF_ATTRIBUTE.fullmatch(type_text):
+        return type_text  # `self.client_class()`: whatever class that attribute holds
     if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
         return type_text
     return ""
@@ -173,11 +215,14 @@ def _go_receiver_name(core: Node) -> str:
 
 def extract(
     language: str, root: Node, found: Found
-) -> tuple[tuple[Import, ...], tuple[CallSite, ...], tuple[Inheritance, ...]]:
-    """Imports, call sites (each with its innermost enclosing definition) and bases."""
+) -> tuple[
+    tuple[Import, ...], tuple[CallSite, ...], tuple[Inheritance, ...], tuple[Attribute, ...]
+]:
+    """Imports, call sites (each with its innermost enclosing definition), bases, and what
+    classes say of their attributes' types."""
     query = _query(language)
     if query is None:
-        return (), (), ()
+        return (), (), (), ()
     by_core = {(d.core.start_byte, d.core.type): d for d in found.definitions}
     raw: dict[tuple[int, int], tuple[int, int, str, str, str]] = {}  # call range -> (rank, ...)
     import_nodes: list[Node] = []
@@ -190,8 +235,8 @@ def extract(
             if callee := captures.get("callee"):
                 recv = captures.get("receiver")
                 rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
-                if recv:
-                    receiver = _clean(node_text(recv[0]))
+                if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
+                    receiver = _clean(node_text(recv[0])) or recv[0].type
                     literal = _literal_type(language, recv[0])  # `", ".join(...)`
             elif dynamic := captures.get("dynamic"):
                 # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
@@ -213,27 +258,35 @@ def extract(
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
-    calls = _attribute(language, raw, found, binds, params)
-    imports = tuple(i for node in import_nodes for i in parse_import(language, node))
-    return imports, calls, tuple(dict.fromkeys(bases))
-
-
-def _attribute(
-    language: str,
-    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
-    found: Found,
-    binds: list[tuple[int, str, str]],
-    params: list[tuple[int, str]],
-) -> tuple[CallSite, ...]:
-    """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
-    and the receiver's type when a binding in an enclosing definition names it; a bare call
-    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
-    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
-    for stack, param in _sweep(defs, sorted(params)):
-        if stack:
-            parameters.setdefault(id(stack[-1]), set()).add(param)
-    types: dict[int, dict[str, str]] = {}  # id(definition) or 0 (module) -> var -> type
+    types = _scope_types(defs, binds)
+    calls = _attribute(language, raw, defs, types, params)
+    imports = tuple(i for node in import_nodes for i in parse_import(language, node))
+    return imports, calls, tuple(dict.fromkeys(bases)), _class_attributes(defs, types)
+
+
+def _class_attributes(defs: list[Any], types: dict[int, dict[str, str]]) -> tuple[Attribute, ...]:
+    """Each class's attributes with a type claim, for the resolver to read through subclasses,
+    and the module's names bound to another name (`D = Distance`, owner "")."""
+    out = [
+        Attribute("", var, said)
+        for var, said in types.get(0, {}).items()
+        if said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier()
+    ]
+    for d in defs:
+        if d.kind not in CLASS_LIKE:
+            continue
+        for var, type_text in types.get(id(d), {}).items():
+            name = var.removeprefix("self.").removeprefix("this.")
+            if type_text and name.isidentifier():
+                out.append(Attribute(d.qualified, name, type_text))
+    return tuple(dict.fromkeys(out))  # `self.x` and a declared `x` may both say it
+
+
+def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
+    """id(definition) or 0 (module) -> variable -> its type (or ALIAS + a name); a variable
+    bound to two different things says nothing."""
+    types: dict[int, dict[str, str]] = {}
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
         if "." in var:  # `self.client = Client()`: known to every method of the class
@@ -244,6 +297,23 @@ def _attribute(
         if scope.get(var, type_text) != type_text:
             type_text = ""  # rebound to another type: no claim
         scope[var] = type_text
+    return types
+
+
+def _attribute(
+    language: str,
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
+    defs: list[Any],
+    types: dict[int, dict[str, str]],
+    params: list[tuple[int, str]],
+) -> tuple[CallSite, ...]:
+    """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
+    and the receiver's type when a binding in an enclosing definition names it; a bare call
+    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
+    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
+    for stack, param in _sweep(defs, sorted(params)):
+        if stack:
+            parameters.setdefault(id(stack[-1]), set()).add(param)
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
@@ -255,10 +325,14 @@ def _attribute(
             said = next((scope[name] for scope in scopes if name in scope), "")
             if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
-            elif any(name in parameters.get(id(d), ()) for d in stack):
+            elif said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier():
+                name = said[len(ALIAS) :]  # `_ = gettext` ... `_("text")`
+            if not receiver and any(name in parameters.get(id(d), ()) for d in stack):
                 receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
         if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
+            if not said and receiver.startswith(("self.", "this.")):
+                said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
@@ -270,6 +344,13 @@ def _attribute(
         rest = len(ordered) - MAX_CALLS_PER_FILE
         out.append(CallSite("", f"{rest} more calls", TRUNCATED, ordered[MAX_CALLS_PER_FILE][1][1]))
     return tuple(out)
+
+
+def _class_attribute(types: dict[int, dict[str, str]], stack: list[Any], name: str) -> str:
+    """What the innermost enclosing class's body binds `name` to (`factory = Factory()`
+    there types `self.factory` in its methods), or ""."""
+    classes = [d for d in stack if d.kind in CLASS_LIKE]
+    return types.get(id(classes[-1]), {}).get(name, "") if classes else ""
 
 
 def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list[Any], Any]]:
@@ -343,6 +424,9 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return _csharp_using(text, line)
     if language == "php":
         return _php_use(text, line)
+    if language == "swift":  # `import Foundation`, `import struct Mod.Type`: a module, by name
+        module = text.split()[-1].split(".")[0] if text.split() else ""
+        return [Import(module, "", module, line)] if module else []
     if language == "rust":
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `

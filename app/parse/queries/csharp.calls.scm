@@ -10,3 +10,9 @@
 (variable_declaration type: (identifier) @type (variable_declarator name: (identifier) @var)) @bind
 (variable_declarator name: (identifier) @var (object_creation_expression type: (identifier) @type)) @bind
 (parameter type: (identifier) @type name: (identifier) @var) @bind
+; Builtin types and values: `string s`, `List<int> xs`, `var t = "abc"`.
+(parameter type: [(predefined_type) (generic_name)] @type name: (identifier) @var) @bind
+(variable_declaration type: [(predefined_type) (generic_name)] @type
+  (variable_declarator name: (identifier) @var)) @bind
+(variable_declarator name: (identifier) @var
+  [(string_literal) (verbatim_string_literal) (interpolated_string_expression)] @literal) @bind

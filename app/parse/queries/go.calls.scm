@@ -14,3 +14,6 @@
   right: (expression_list . (unary_expression operand: (composite_literal type: (_) @type)))) @bind
 (var_spec name: (identifier) @var type: (_) @type) @bind
 (parameter_declaration name: (identifier) @var type: (_) @type) @bind
+; Local aliases: `f := shapes.Area` then `f(1)`.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (selector_expression) @alias)) @bind

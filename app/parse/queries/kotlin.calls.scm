@@ -6,3 +6,7 @@
 ; Local types: `val c = Calc()` (a capitalised constructor).
 (property_declaration (variable_declaration (simple_identifier) @var)
   (call_expression (simple_identifier) @type)) @bind
+; Parameters' types, builtin values: `s: String`, `val t = "x"`, `val xs = mutableListOf(1)`.
+(parameter (simple_identifier) @var (user_type) @type) @bind
+(property_declaration (variable_declaration (simple_identifier) @var)
+  [(string_literal) (call_expression)] @literal) @bind

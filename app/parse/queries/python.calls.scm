@@ -18,7 +18,7 @@
   (list_comprehension) (set) (set_comprehension) (string) (concatenated_string) (tuple)] @literal) @bind
 (dictionary_splat_pattern (identifier) @var) @literal @bind
 (list_splat_pattern (identifier) @var) @literal @bind
-(assignment left: (identifier) @var right: (attribute) @alias) @bind
+(assignment left: (identifier) @var right: [(attribute) (identifier)] @alias) @bind
 ; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind

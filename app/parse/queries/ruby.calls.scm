@@ -2,3 +2,6 @@
 (call receiver: (_) @receiver method: (identifier) @callee) @call
 (call !receiver method: (identifier) @callee) @call
 (class superclass: (superclass (_) @base)) @class
+; Local types: `c = Shapes::Circle.new(...)`.
+(assignment left: (identifier) @var right: (call receiver: [(constant) (scope_resolution)] @type
+  method: (identifier) @_new (#eq? @_new "new"))) @bind

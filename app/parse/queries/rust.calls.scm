@@ -17,3 +17,5 @@
   function: (scoped_identifier path: (identifier) @type))) @bind
 (let_declaration pattern: (identifier) @var value: (struct_expression name: (type_identifier) @type)) @bind
 (parameter pattern: (identifier) @var type: (_) @type) @bind
+; Local aliases: `let f = util::square;` then `f(2)`.
+(let_declaration pattern: (identifier) @var value: (scoped_identifier) @alias) @bind

@@ -1,0 +1,286 @@
+"""The call graph in the claimed languages beyond the first few: Swift (calls, overloads,
+properties, local aliases, builtin receivers) and C++ overloads, with real tree-sitter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from tests.unit.test_graph_resolution import at, edges_at, graph
+
+SWIFT = {
+    "Sources/App/Shapes.swift": """\
+class Shape {
+    func area() -> Int { return 0 }
+    func scale(_ by: Int) {}
+    func scale(_ by: Double) {}
+}
+
+class Circle: Shape {
+    override func area() -> Int { return 1 }
+    func draw() {
+        scale(1)
+        self.scale(2)
+        super.area()
+    }
+}
+""",
+    "Sources/App/Helper.swift": """\
+class Helper {
+    func help(_ x: Int) {}
+    func append(_ x: Int) {}
+    func split(_ x: Int) {}
+}
+
+class Other {
+    func help(_ x: Int) {}
+    func append(_ x: Int) {}
+    func split(_ x: Int) {}
+}
+
+func makeRunner() -> Runner { return Runner() }
+""",
+    "Sources/App/Main.swift": """\
+import Foundation
+
+class Runner {
+    var helper: Helper
+
+    init() {
+        self.helper = Helper()
+    }
+
+    func run(names: [String], done: () -> Void) {
+        let c = Circle()
+        c.scale(2.0)
+        helper.help(1)
+        let f = helper.help
+        f(2)
+        names.append("x")
+        let d = ["a": 1]
+        d.removeAll()
+        "a,b".split(separator: ",")
+        makeRunner()
+        done()
+    }
+}
+""",
+}
+
+MAIN = "Sources/App/Main.swift"
+SHAPES = "Sources/App/Shapes.swift"
+
+
+def test_swift_calls_resolve_through_self_types_and_properties(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SWIFT)
+    for path, line, target in (
+        (SHAPES, 10, "Sources/App/Shapes.swift::Shape.scale"),  # implicit self, inherited
+        (SHAPES, 11, "Sources/App/Shapes.swift::Shape.scale"),
+        (SHAPES, 12, "Sources/App/Shapes.swift::Shape.area"),  # super
+        (MAIN, 7, "Sources/App/Helper.swift::Helper"),
+        (MAIN, 11, "Sources/App/Shapes.swift::Circle"),
+        (MAIN, 12, "Sources/App/Shapes.swift::Shape.scale"),  # an overload: one target
+        (MAIN, 13, "Sources/App/Helper.swift::Helper.help"),  # a declared property's type
+        (MAIN, 15, "Sources/App/Helper.swift::Helper.help"),  # a local alias of a method
+        (MAIN, 20, "Sources/App/Helper.swift::makeRunner"),  # same module, another file
+    ):
+        assert edges_at(rows, path, line) == {(target, True)}, (line, at(rows, path, line))
+
+
+def test_swift_builtin_receivers_and_parameters_call_nothing_of_the_project(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SWIFT)
+    for line, why in (
+        (16, "builtin receiver: Array"),
+        (18, "builtin receiver: Dictionary"),
+        (19, "builtin receiver: String"),
+        (21, "call of the parameter done: whatever the caller passes"),
+    ):
+        assert [(r["callee"], r["rule"]) for r in at(rows, MAIN, line)] == [("", why)], line
+
+
+CPP = {
+    "calc.hpp": """\
+#include <string>
+
+class Calc {
+public:
+    int add(int a);
+    std::string add(std::string a);
+};
+""",
+    "calc.cpp": """\
+#include "calc.hpp"
+
+int Calc::add(int a) {
+    return a;
+}
+
+std::string Calc::add(std::string a) {
+    return a;
+}
+""",
+    "other.cpp": """\
+class Other {
+public:
+    int add(int a) { return a; }
+};
+""",
+    "main.cpp": """\
+#include "calc.hpp"
+
+int main() {
+    Calc c;
+    c.add(1);
+    c.add(std::string("x"));
+    return 0;
+}
+""",
+}
+
+
+def test_cpp_overloads_are_one_target(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, CPP)
+    for line in (5, 6):
+        found = edges_at(rows, "main.cpp", line)
+        assert found and all(certain for _, certain in found), at(rows, "main.cpp", line)
+        assert {callee.split("::", 1)[1] for callee, _ in found} == {"Calc.add"}
+
+
+BUILTINS = {
+    "rb/lib/app.rb": """\
+class App
+  def run
+    s = Shapes::Circle.new
+    s.area
+    [1, 2].push(3)
+    'a,b'.split(',')
+    { a: 1 }.each { |k| k }
+  end
+end
+""",
+    "rb/lib/shapes.rb": """\
+module Shapes
+  class Circle
+    def area
+    end
+  end
+end
+
+class Bag
+  def area
+  end
+
+  def push(x)
+  end
+
+  def split(x)
+  end
+
+  def each
+  end
+end
+""",
+    "cs/Program.cs": """\
+using System.Collections.Generic;
+
+namespace App
+{
+    public class Program
+    {
+        public void Main(string s, List<int> xs)
+        {
+            s.Trim();
+            xs.Add(1);
+            var t = "abc";
+            t.Trim();
+        }
+    }
+}
+""",
+    "cs/Bag.cs": """\
+namespace App
+{
+    public class Bag
+    {
+        public void Trim() {}
+        public void Add(int x) {}
+    }
+}
+""",
+    "kt/src/Main.kt": """\
+package demo
+
+fun main(s: String) {
+    val xs = mutableListOf(1)
+    xs.add(2)
+    s.trim()
+    val t = "x"
+    t.trim()
+}
+""",
+    "kt/src/Bag.kt": "package demo\n\nclass Bag {\n    fun add(x: Int) {}\n    fun trim() {}\n}\n",
+    "go/go.mod": "module example.com/demo\n",
+    "go/main.go": """\
+package main
+
+import (
+	"strings"
+
+	"example.com/demo/shapes"
+)
+
+func main() {
+	f := shapes.Area
+	f(1)
+	var sb strings.Builder
+	sb.WriteString("x")
+}
+""",
+    "go/shapes/a.go": "package shapes\n\nfunc Area(x int) int { return x }\n",
+    "go/shapes/b.go": "package shapes\n\ntype B struct{}\n\nfunc (b B) WriteString(s string) {}\n",
+    "rs/src/main.rs": "mod util;\n\nfn main() {\n    let f = util::square;\n    f(2);\n}\n",
+    "rs/src/util.rs": "pub fn square(x: u8) -> u8 {\n    x\n}\n",
+}
+
+
+def project(language: str) -> dict[str, str]:
+    prefix = f"{language}/"
+    return {p[len(prefix) :]: t for p, t in BUILTINS.items() if p.startswith(prefix)}
+
+
+def test_builtin_receivers_in_ruby_csharp_kotlin_and_go_call_nothing_of_the_project(
+    tmp_path: Path, settings: Settings
+) -> None:
+    for language, path, lines in (
+        ("rb", "lib/app.rb", {5: "Array", 6: "String", 7: "Hash"}),
+        ("cs", "Program.cs", {9: "string", 10: "List", 12: "string"}),
+        ("kt", "src/Main.kt", {5: "MutableList", 6: "String", 8: "String"}),
+    ):
+        rows = graph(tmp_path / language, settings, project(language))
+        for line, kind in lines.items():
+            found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
+            assert found == [("", f"builtin receiver: {kind}")], (language, line, found)
+    # Go already said so (a guard): a type of an imported package is outside the project.
+    rows = graph(tmp_path / "go", settings, project("go"))
+    found = [(r["callee"], r["rule"]) for r in at(rows, "main.go", 13)]
+    assert found == [("", "method of strings.Builder, a type outside the project")]
+
+
+def test_ruby_constructor_types_its_variable(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, project("rb"))
+    assert edges_at(rows, "lib/app.rb", 4) == {("lib/shapes.rb::Circle.area", True)}
+
+
+def test_local_aliases_of_package_functions_in_go_and_rust(
+    tmp_path: Path, settings: Settings
+) -> None:
+    for language, path, line, target in (
+        ("go", "main.go", 11, "shapes/a.go::Area"),
+        ("rs", "src/main.rs", 5, "src/util.rs::square"),
+    ):
+        rows = graph(tmp_path / language, settings, project(language))
+        assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)

@@ -1,0 +1,255 @@
+"""Python type evidence the resolver reads: a module imported with `from pkg import mod`, a
+class defined inside a function, a class attribute typing `self.x`. Every class name here is
+defined twice, so no edge can come from a name being unique in the project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+from tests.unit.test_graph import _edge_set
+from tests.unit.test_graph_resolution import at, edges_at, graph
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/tree.py": """\
+class Node:
+    def add(self, x):
+        return x
+
+    def check(self):
+        return []
+""",
+    "pkg/mail.py": """\
+class Backend:
+    def open(self):
+        return 1
+""",
+    "pkg/client.py": """\
+class Factory:
+    def get(self, path):
+        return path
+""",
+    "pkg/other.py": """\
+class Node:
+    def add(self, x):
+        return x
+
+
+class Backend:
+    def open(self):
+        return 2
+
+
+class Model:
+    def check(self):
+        return []
+
+
+class Cache:
+    def get(self, k):
+        return k
+
+    def add(self, x):
+        return x
+
+    def open(self):
+        return 0
+
+    def check(self):
+        return []
+""",
+    "pkg/where.py": """\
+from pkg import tree
+
+
+class WhereNode(tree.Node):
+    pass
+
+
+def build():
+    clause = WhereNode()
+    clause.add(1)
+""",
+    "tests/test_mail.py": """\
+from pkg import mail, tree
+from pkg.client import Factory
+
+
+def test_open():
+    backend = mail.Backend()
+    backend.open()
+
+
+def test_local_model():
+    class Model(tree.Node):
+        pass
+
+    Model.check()
+
+
+class CacheTests:
+    factory = Factory()
+
+    def test_get(self):
+        self.factory.get("/")
+""",
+}
+
+
+def test_a_module_imported_from_its_package_types_its_classes(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, FILES)
+    assert edges_at(rows, "tests/test_mail.py", 7) == {("pkg/mail.py::Backend.open", True)}
+    assert edges_at(rows, "pkg/where.py", 10) == {("pkg/tree.py::Node.add", True)}
+
+
+def test_a_class_defined_in_a_function_is_the_type_its_calls_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, FILES)
+    assert edges_at(rows, "tests/test_mail.py", 14) == {("pkg/tree.py::Node.check", True)}
+
+
+def test_a_class_attribute_types_self_attribute_in_its_methods(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, FILES)
+    found = edges_at(rows, "tests/test_mail.py", 21)
+    assert found == {("pkg/client.py::Factory.get", True)}, at(rows, "tests/test_mail.py", 21)
+
+
+INHERITED = {
+    "pkg/__init__.py": "",
+    "pkg/client.py": """\
+class Client:
+    def get(self, path):
+        return path
+
+    def post(self, path):
+        return path
+""",
+    "pkg/other.py": """\
+class Client:
+    def get(self, path):
+        return path
+
+    def post(self, path):
+        return path
+""",
+    "pkg/testcases.py": """\
+from pkg.client import Client
+
+
+def hashed(test, path):
+    return path
+
+
+class SimpleTestCase:
+    client_class = Client
+    hashed = hashed
+
+    def setup(self):
+        self.client = self.client_class()
+
+
+class TestCase(SimpleTestCase):
+    pass
+""",
+    "tests/test_views.py": """\
+from pkg.testcases import TestCase
+
+
+class ViewTests(TestCase):
+    def test_get(self):
+        self.client.get("/")
+        self.client.post("/")
+        self.hashed("a")
+""",
+}
+
+
+def test_an_attribute_set_in_a_base_class_types_it_in_subclasses(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, INHERITED)
+    assert edges_at(rows, "tests/test_views.py", 6) == {("pkg/client.py::Client.get", True)}
+    assert edges_at(rows, "tests/test_views.py", 7) == {("pkg/client.py::Client.post", True)}
+
+
+def test_a_function_bound_in_a_class_body_is_its_method(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, INHERITED)
+    assert edges_at(rows, "tests/test_views.py", 8) == {("pkg/testcases.py::hashed", True)}
+
+
+def test_a_name_bound_to_a_function_calls_that_function(tmp_path: Path, settings: Settings) -> None:
+    files = {
+        "trans.py": "def gettext(s):\n    return s\n",
+        "models.py": (
+            "from trans import gettext\n\n_ = gettext\n\n\ndef label():\n    return _('x')\n"
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "models.py", 7) == {("trans.py::gettext", True)}
+
+
+def test_an_edit_of_a_base_class_attribute_re_resolves_its_subclasses_calls(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "repo"
+    files = dict(INHERITED)
+    files["pkg/cases.py"] = (
+        "from pkg.testcases import SimpleTestCase\n\n\nclass TestCase(SimpleTestCase):\n    pass\n"
+    )
+    files["tests/test_views.py"] = files["tests/test_views.py"].replace(
+        "pkg.testcases", "pkg.cases"
+    )
+    # The test file names nothing of testcases.py: only the hierarchy leads there.
+    files["pkg/testcases.py"] = files["pkg/testcases.py"].split("\n\nclass TestCase")[0]
+    for i in range(12):  # unrelated files, so one edit is a small share of the project
+        files[f"pkg/extra{i}.py"] = f"def helper{i}():\n    return abs({i})\n"
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    base = repo / "pkg/testcases.py"
+    base.write_text(base.read_text().replace("pkg.client", "pkg.other"))
+    report = service.index(with_vectors=False)
+    assert report.graph["resolved_calls"] < report.graph["calls"]  # an update, not a rebuild
+    fresh = Service(repo, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    assert _edge_set(service) == _edge_set(fresh)
+    rows = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert edges_at(rows, "tests/test_views.py", 6) == {("pkg/other.py::Client.get", True)}
+
+
+def test_a_module_level_alias_is_what_importing_it_imports(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "measure.py": "class Distance:\n    pass\n\n\nD = Distance\n",
+        "other.py": "class D:\n    pass\n",
+        "more.py": "class D:\n    pass\n",
+        "use.py": "from measure import D\n\n\ndef run():\n    return D(1)\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "use.py", 5) == {("measure.py::Distance", True)}
+
+
+def test_a_method_of_a_class_named_through_a_module_is_found_in_its_bases(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/base.py": "class View:\n    @classmethod\n    def as_view(cls):\n        return cls\n",
+        "app/handlers.py": "class Handler:\n    def as_view(self):\n        return self\n",
+        "app/views.py": "from app.base import View\n\n\nclass AuthorCreate(View):\n    pass\n",
+        "app/urls.py": "from . import views\n\nurls = [views.AuthorCreate.as_view()]\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "app/urls.py", 3) == {("app/base.py::View.as_view", True)}
