@@ -25,6 +25,7 @@ BENCH_COMMANDS = frozenset(
         "mcp-bench",
         "signals",
         "fit",
+        "fit-diversity",
     }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
