@@ -161,7 +161,9 @@ class Searcher:
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
         double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
-        ranked = self._spread(ranked, final, explained, double)
+        ranked = self._spread(
+            self._by_file_evidence(ranked, final, explained), final, explained, double
+        )
         if double is not None and double in ranked[k:]:
             # Both retrievers rank it first: no penalty may push it off the list.
             ranked = diversity.keep_in_list(ranked, double, k)
@@ -189,6 +191,21 @@ class Searcher:
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
         return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
+
+    def _by_file_evidence(
+        self, ranked: list[str], final: dict[str, float], explained: dict[str, Explanation]
+    ) -> list[str]:
+        """`ranked` once each chunk is raised by its file's other matching chunks
+        (`diversity.evidence_factors`); `final` and `explained` say so."""
+        raised = diversity.evidence_factors(ranked, final, self._path_of)
+        for chunk_id, factor in raised.items():
+            final[chunk_id] *= factor
+            said = (*explained[chunk_id].signals, diversity.evidence_signal(factor))
+            explained[chunk_id] = replace(
+                explained[chunk_id], signals=said, final_score=final[chunk_id]
+            )
+        place = {chunk_id: i for i, chunk_id in enumerate(ranked)}
+        return sorted(ranked, key=lambda chunk_id: (-final[chunk_id], place[chunk_id]))
 
     def _spread(
         self,

@@ -1,10 +1,12 @@
 """One file's many similar chunks do not fill the hit list; an exact double #1 keeps its
-place."""
+place; a file with several moderately matching chunks outranks one lucky chunk."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.bench import swebench
+from app.bench.devbench import ResultChunk
 from app.search import diversity
 from app.service import Service
 
@@ -88,6 +90,53 @@ def test_an_exact_double_first_loses_nothing_in_a_crowded_file(indexed: Indexed)
     assert all(any(s.name == "same-file" for s in h.explanation.signals) for h in below)
 
 
+MODERATE = (
+    "def {name}(path):\n"
+    '    """The {what} line of a plugin manifest."""\n'
+    "    with open(path) as handle:\n"
+    "        lines = [line for line in handle if line.startswith('{what}')]\n"
+    "    return lines[0] if lines else None\n\n\n"
+)
+
+
+def test_file_evidence_ranks_the_file_with_several_matching_chunks(indexed: Indexed) -> None:
+    manifest = "".join(
+        MODERATE.format(name=f"read_{what}", what=what) for what in ("name", "version", "hooks")
+    )
+    files = {
+        "plugins/manifest.py": manifest,
+        "plugins/loader.py": (
+            "def load_plugin_manifest_file(path):\n"
+            '    """Load a plugin manifest file."""\n'
+            "    with open(path) as handle:\n"
+            "        fields = dict(line.split('=', 1) for line in handle)\n"
+            "    return fields\n"
+        ),
+        "plugins/registry.py": "def register(name, plugin):\n    REGISTRY[name] = plugin\n",
+        "plugins/discover.py": (
+            "def find_plugin_files(folder):\n"
+            '    """Find every plugin file in a folder."""\n'
+            "    found = []\n"
+            "    for name in sorted(os.listdir(folder)):\n"
+            "        if name.endswith('.plugin'):\n"
+            "            found.append(name)\n"
+            "    return found\n"
+        ),
+        "plugins/check.py": (
+            "def check_plugin_file(path):\n"
+            '    """Check that a plugin file can be loaded."""\n'
+            "    if not os.path.exists(path):\n"
+            "        raise FileNotFoundError(path)\n"
+            "    return True\n"
+        ),
+    }
+    hits = indexed(files).search("load a plugin manifest file", k=20, budget_tokens=10**9).hits
+    chunks = [ResultChunk(h.path, h.start_line, h.end_line, h.text, h.score) for h in hits]
+    # One chunk of loader.py ranks first; three of manifest.py follow it closely.
+    assert swebench.ranked_files(chunks)[0] == "plugins/loader.py", [h.symbol for h in hits]
+    assert swebench.evidence_files(chunks)[0] == "plugins/manifest.py"
+
+
 def _record(set_name: str, repo: str, paths: list[str], gold: int) -> dict[str, object]:
     """A `signals` dump record: candidates best first, scores close, one gold candidate."""
     candidates = [
@@ -114,8 +163,21 @@ def test_the_fitted_decay_costs_no_set_more_than_the_limit() -> None:
 
     crowded = ["x.py"] * 12 + ["y.py"]
     helped = [_record("a", "ra", crowded, gold=12) for _ in range(3)]  # y.py's answer at 13
-    hurt = [_record("b", "rb", ["x.py", "x.py", "z.py"], gold=1)]  # x.py's second chunk
-    alone = fit_diversity.best_decay(fit_diversity.questions_of(helped))
-    assert alone < 1.0
-    both = fit_diversity.best_decay(fit_diversity.questions_of(helped + hurt))
-    assert both == 1.0  # any decay that lifts y.py drops set b's answer a rank
+    hurt = [_record("b", "rb", ["x.py", "x.py", "z.py", "z.py"], gold=1)]  # x.py's 2nd chunk
+
+    def fitted(records: list[dict[str, object]]) -> tuple[float, float]:
+        questions = fit_diversity.questions_of(records)
+        measured = fit_diversity.measure(questions)
+        return fit_diversity.best_config(questions, measured, range(len(questions)))
+
+    assert fitted(helped)[0] < 1.0
+    assert fitted(helped + hurt) == (1.0, 0.0)  # any decay that lifts y.py costs set b a rank
+
+
+def test_a_chunk_among_matching_chunks_of_its_file_rises_a_little() -> None:
+    ranked = ["a1", "b1", "a2", "a3"]
+    score = {"a1": 1.0, "b1": 0.9, "a2": 0.5, "a3": 0.5}
+    raised = diversity.evidence_factors(ranked, score, lambda c: c[0], weight=0.5)
+    assert set(raised) == {"a1", "a2", "a3"}  # b.py has one candidate: no evidence
+    assert raised["a1"] == (1.0 + 0.5 * 0.5 + 0.25 * 0.5) ** 0.5
+    assert diversity.evidence_factors(ranked, score, lambda c: c[0], weight=0.0) == {}
