@@ -143,8 +143,8 @@ def ranked_files(chunks: Sequence[ResultChunk]) -> list[str]:
 
 
 def evidence_files(chunks: Sequence[ResultChunk]) -> list[str]:
-    """Files by the evidence of all their chunks (`app.search.diversity.rank_files`): the
-    product's answer to a file-level question. Chunks without a score rank as listed."""
+    """Files by the evidence of all their chunks (`app.search.diversity.rank_files`).
+    Chunks without a score rank as listed."""
     if any(chunk.score is None for chunk in chunks):
         return ranked_files(chunks)
     return diversity.rank_files([(norm_path(c.path), float(c.score or 0.0)) for c in chunks])
