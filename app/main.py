@@ -26,6 +26,7 @@ BENCH_COMMANDS = frozenset(
         "signals",
         "fit",
         "fit-fields",
+        "fit-diversity",
     }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own

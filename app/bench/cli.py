@@ -44,6 +44,12 @@ def cmd_fit_fields(args: argparse.Namespace) -> int:
     return run_field_fit(args)
 
 
+def cmd_fit_diversity(args: argparse.Namespace) -> int:
+    from app.bench.fit_diversity import run_fit_diversity
+
+    return run_fit_diversity(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.bench.speed import format_report, load_queries, measure
     from app.core.settings import load_settings
@@ -213,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_fit_fields)
+
+    p = sub.add_parser(
+        "fit-diversity", help="the per-file decay fitted on a signals dump, every set together"
+    )
+    p.add_argument("dump", type=Path, help="the JSONL file `signals` wrote")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_fit_diversity)
 
     p = sub.add_parser("bench", help="index throughput and search latency, beside baselines")
     p.add_argument("path")

@@ -19,12 +19,14 @@ class ResultChunk:
     """One ranked answer: a line range of a file (relative to the corpus root), and its text.
 
     `text` is what the system actually returned; when None, token counts use the file's lines.
+    `score` is the system's own score of it, where it has one (file-level evidence reads it).
     """
 
     path: str
     start_line: int
     end_line: int
     text: str | None = None
+    score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,9 @@ def _make_searcher(args: argparse.Namespace, budget: int | None) -> Any:
 
         def search(question: str, k: int) -> list[ResultChunk]:
             result = service.search(question, k=k, budget_tokens=budget)
-            return [ResultChunk(h.path, h.start_line, h.end_line, h.text) for h in result.hits]
+            return [
+                ResultChunk(h.path, h.start_line, h.end_line, h.text, h.score) for h in result.hits
+            ]
 
         units = [
             TextUnit(row["path"], row["start_line"], row["end_line"], row["text"])

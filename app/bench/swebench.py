@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.bench.devbench import ResultChunk, norm_path
+from app.search import diversity
 
 MARKER_SUFFIX = ".done"
 
@@ -141,10 +142,23 @@ def ranked_files(chunks: Sequence[ResultChunk]) -> list[str]:
     return list(files)
 
 
+def evidence_files(chunks: Sequence[ResultChunk]) -> list[str]:
+    """Files by the evidence of all their chunks (`app.search.diversity.rank_files`).
+    Chunks without a score rank as listed."""
+    if any(chunk.score is None for chunk in chunks):
+        return ranked_files(chunks)
+    return diversity.rank_files([(norm_path(c.path), float(c.score or 0.0)) for c in chunks])
+
+
 def score_instance(
     instance_id: str, gold_files: Sequence[str], chunks: Sequence[ResultChunk]
 ) -> InstanceScore:
-    files = ranked_files(chunks)
+    """Files ranked by their first chunk."""
+    return score_files(instance_id, gold_files, ranked_files(chunks))
+
+
+def score_files(instance_id: str, gold_files: Sequence[str], files: Sequence[str]) -> InstanceScore:
+    """`files` ranked best first (normalised paths, each once)."""
     position = {f: i for i, f in enumerate(files, 1)}
     gold = tuple(norm_path(g) for g in gold_files)
     ranks = {g: position.get(g) for g in gold}

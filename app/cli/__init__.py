@@ -22,7 +22,7 @@ EPILOG = (
     "`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]` serves the index to coding "
     "agents (Model Context Protocol). The benchmark commands (eval, bench, live-bench, "
     "graph-bench, graph-oracle, graph-replay, tui-bench, fault-bench, mcp-bench, signals, "
-    "fit) are in `repolens-tui-bench`."
+    "fit, fit-diversity) are in `repolens-tui-bench`."
 )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from app.core.models import Explanation, Hit, Signal
-from app.search import overloads, rerank
+from app.search import diversity, overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -161,12 +161,15 @@ class Searcher:
             )
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
-        if lexical and dense and lexical[0] == dense[0] and lexical[0] in ranked[k:]:
+        double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
+        ranked = self._spread(
+            self._by_file_evidence(ranked, final, explained), final, explained, double
+        )
+        if double is not None and double in ranked[k:]:
             # Both retrievers rank it first: no penalty may push it off the list.
-            ranked.remove(lexical[0])
-            ranked.insert(k - 1, lexical[0])
-            said = (*explained[lexical[0]].signals, DOUBLE_FIRST)
-            explained[lexical[0]] = replace(explained[lexical[0]], signals=said)
+            ranked = diversity.keep_in_list(ranked, double, k)
+            said = (*explained[double].signals, DOUBLE_FIRST)
+            explained[double] = replace(explained[double], signals=said)
         for chunk_id, others in folded.items():
             lines = [self.corpus.row(other)["start_line"] for other in others]
             name = self.corpus.row(chunk_id)["qualified_name"]
@@ -193,6 +196,37 @@ class Searcher:
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
         return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
+
+    def _by_file_evidence(
+        self, ranked: list[str], final: dict[str, float], explained: dict[str, Explanation]
+    ) -> list[str]:
+        """`ranked` once each chunk is raised by its file's other matching chunks
+        (`diversity.evidence_factors`); `final` and `explained` say so."""
+        raised = diversity.evidence_factors(ranked, final, self._path_of)
+        for chunk_id, factor in raised.items():
+            final[chunk_id] *= factor
+            said = (*explained[chunk_id].signals, diversity.evidence_signal(factor))
+            explained[chunk_id] = replace(
+                explained[chunk_id], signals=said, final_score=final[chunk_id]
+            )
+        place = {chunk_id: i for i, chunk_id in enumerate(ranked)}
+        return sorted(ranked, key=lambda chunk_id: (-final[chunk_id], place[chunk_id]))
+
+    def _spread(
+        self,
+        ranked: list[str],
+        final: dict[str, float],
+        explained: dict[str, Explanation],
+        double: str | None,
+    ) -> list[str]:
+        """`ranked` spread over files (`diversity.spread`), each chunk lowered saying why."""
+        ranked, earlier = diversity.spread(ranked, final, self._path_of, keep=double)
+        for chunk_id, count in earlier.items():
+            lowered = diversity.signal(count)
+            said = (*explained[chunk_id].signals, lowered)
+            score = final[chunk_id] * lowered.factor
+            explained[chunk_id] = replace(explained[chunk_id], signals=said, final_score=score)
+        return ranked
 
     def _facts(self, query: str, candidates: list[str]) -> rerank.QueryFacts:
         """What the query says about itself, checked against this index: the names it spells
@@ -235,6 +269,9 @@ class Searcher:
         except OSError:
             return True
         return self.corpus.stamps.get(path) != (st.st_size, st.st_mtime_ns)
+
+    def _path_of(self, chunk_id: str) -> str:
+        return str(self.corpus.columns["path"][self.corpus.position[chunk_id]])
 
     def _overload_key(self, chunk_id: str) -> tuple[str, str] | None:
         """(path, qualified name) of a whole function or method: what its overloads share."""

@@ -20,7 +20,7 @@ from app.bench.baselines import (
     question_terms,
 )
 from app.bench.devbench import ResultChunk
-from app.bench.runner import BM25, GREP, Searcher, run_dev, run_swebench
+from app.bench.runner import BM25, BM25_FILES, GREP, Searcher, run_dev, run_swebench, whole_files
 from app.core.paths import is_test_path
 
 REFERENCE_SCORER = Path("/work/shared/bench/dev/score.py")
@@ -398,5 +398,17 @@ def test_run_swebench_materialises_and_scores_files(tmp_path: Path) -> None:
     assert rep.scores["engine"][0].gold_ranks == {"src/a.py": 2}
     assert rep.metrics["engine"].acc5 == 1.0 and rep.metrics["engine"].acc1 == 0.0
     assert rep.metrics[GREP].hit5 == 1.0
+    # BM25 over whole files reads the checkout's non-test files, each one unit: src/a.py.
+    assert rep.scores[BM25_FILES][0].gold_ranks == {"src/a.py": 1}
+    assert [u.path for u in whole_files(tmp_path / "co" / "repo__repo-1", ["src/a.py",
+            "testing/test_a.py"])] == ["src/a.py"]  # fmt: skip
+    assert rep.scores["engine file-evidence"][0].gold_ranks == {"src/a.py": 2}  # no scores
     assert "repo__repo-1" in report.format_swe(rep)
     json.dumps(report.swe_to_dict(rep))
+
+
+def test_file_evidence_needs_every_chunk_scored() -> None:
+    scored = [ResultChunk("a.py", 1, 2, None, 1.0), ResultChunk("b.py", 1, 2, None, 0.9),
+              ResultChunk("b.py", 5, 9, None, 0.8)]  # fmt: skip
+    assert swebench.evidence_files(scored) == ["b.py", "a.py"]  # 0.9 + 0.5 x 0.8 > 1.0
+    assert swebench.evidence_files([*scored, ResultChunk("c.py", 1, 2)])[0] == "a.py"

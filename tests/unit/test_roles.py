@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
-from app.search import rerank
+from app.search import diversity, rerank
 from app.service import Service
 
 Indexed = Callable[[dict[str, str]], Service]
@@ -143,7 +143,9 @@ def test_library_code_outranks_its_tests_and_examples(
     indexed: Indexed, files: dict[str, str], library: str, other: str, signal: str
 ) -> None:
     hits = indexed(files).search("split a record into fields at each delimiter").hits
-    assert hits[0].path == library and not hits[0].explanation.signals
+    # No rerank factor lowers it; file-evidence may raise it (the test file's chunks match too).
+    said = {s.name for s in hits[0].explanation.signals}
+    assert hits[0].path == library and said <= set(diversity.SIGNALS)
     demoted = [h for h in hits[1:] if h.path == other and h.kind != "glue"]
     assert demoted, [(h.path, h.symbol) for h in hits]
     factor = rerank.TEST_FACTOR if signal == "test" else rerank.EXAMPLE_FACTOR
