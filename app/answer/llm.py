@@ -217,6 +217,12 @@ class LocalModel:
             "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared
         )
 
+    def forget_from(self, position: int) -> None:
+        """The warm cache keeps its first `position` tokens only: the next prompt reads the
+        rest again, as after a different question."""
+        with self.lock:
+            self.llm.n_tokens = min(self.llm.n_tokens, position)
+
     def raw_generate(self, tokens: list[int], *, max_tokens: int) -> Generation:
         """The baseline: llama-cpp-python's own streaming on a cold cache, no app around it."""
         with self.lock:

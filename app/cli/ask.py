@@ -50,6 +50,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
     if answer.finish != "no-context" and not answer.grounded:
         print("\n(ungrounded: the answer cites none of the excerpts it was given)")
+    for check in answer.dropped:
+        print(f"\n(left out, unsupported: {printable(check.text)} -> {printable(check.problem)})")
     for check in answer.unsupported:
         print(f"\n(unsupported: {printable(check.text)} -> {printable(check.problem)})")
     if answer.degenerate:
