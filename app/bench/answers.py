@@ -275,13 +275,13 @@ def _label(name: str, constrained: bool, baseline: bool) -> str:
 
 def fixed_prefix_tokens(model: Any) -> int:
     """Prompt tokens every question shares (the instructions and the worked examples): two
-    prompts for different questions over different excerpts agree on these."""
+    prompts for different questions over different excerpts, one and two, agree on these."""
     hits = [
         Hit(f"{n}", f"{n}.py", 1, 2, name, name, "function", "python", 0.0, body, "body")
         for n, name, body in ((1, "alpha", "def alpha(): pass"), (2, "beta", "x = 2"))
     ]
     one, _ = model.prompt_tokens(build_prompt("Where is alpha?", hits[:1]).messages)
-    two, _ = model.prompt_tokens(build_prompt("How is beta set?", hits[1:]).messages)
+    two, _ = model.prompt_tokens(build_prompt("How is beta set?", hits[::-1]).messages)
     shared = 0
     for a, b in zip(one, two, strict=False):
         if a != b:
