@@ -12,23 +12,20 @@ from app.search.tokenize import tokens
 # repository by design: only the question's prose is read.
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _SENTENCE = re.compile(r"(?<=[.?!:;])\s+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+")
-MIN_NUMBER_DIGITS = 3  # `429`, `8080`: a number this long is specific enough to look up
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
 def named_words(question: str) -> list[str]:
     """The words of the question's prose spelled as names: acronyms (`JWT`), PascalCase
-    (`WebSocket`), a capital inside a sentence (`Kerberos`) and long numbers (`429`).
-    A lower camelCase word (`isName`) is code the asker made up, and is left out."""
+    (`WebSocket`) and a capital inside a sentence (`Kerberos`). A lower camelCase word
+    (`isName`) is code the asker made up, and a number (`404`) a value asked about: neither
+    is a name the repository must hold."""
     found: list[str] = []
     for sentence in _SENTENCE.split(_CODE_SPAN.sub(" ", question)):
         for position, match in enumerate(_WORD.finditer(sentence)):
             word = match.group()
-            if word[0].isdigit():
-                named = len(word) >= MIN_NUMBER_DIGITS
-            else:
-                capitals = sum(c.isupper() for c in word)
-                named = word[0].isupper() and (capitals >= 2 or position > 0)
+            capitals = sum(c.isupper() for c in word)
+            named = word[0].isupper() and (capitals >= 2 or position > 0)
             if named and word not in found:
                 found.append(word)
     return found

@@ -88,12 +88,9 @@ def test_the_gate_reads_names_in_the_questions_prose_only() -> None:
     assert named_words("How does NTLM or Kerberos work? Where is it?") == ["NTLM", "Kerberos"]
     # The first word of a sentence, a made-up camelCase name, code spans: none is a name.
     assert named_words("Where is `MyInterface` bound, and isName read?") == []
-    assert named_words("Which code answers 429 Too Many Requests?") == [
-        "429",
-        "Too",
-        "Many",
-        "Requests",
-    ]
+    # A number is a value asked about (`404` need not occur for `should_retry` to answer).
+    assert named_words("Which code answers 429 Too Many Requests?") == ["Too", "Many", "Requests"]
+    assert named_words("What does should_retry return for a 404?") == []
 
 
 @pytest.fixture
