@@ -24,6 +24,7 @@ from app.bench.answers import (
     add_answer_eval_arguments,
     fixed_prefix_tokens,
 )
+from app.cli import main
 from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
@@ -112,6 +113,16 @@ def test_a_question_naming_what_the_repository_never_mentions_abstains_before_th
     assert "prefill" not in answer.timings_ms and time.perf_counter() - started < 5
     assert answer.citations == [] and not answer.grounded
     assert service._answerer is not None and service._answerer.model_file is None  # not loaded
+
+
+def test_ask_prints_the_abstention_decided_before_the_model(
+    service: Service, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ask", str(service.root), "Where are JWT bearer tokens verified before a retry?"]
+    assert main([*argv, "--index-dir", str(settings.index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "The repository never mentions `JWT`, so it cannot answer this." in out
+    assert "ungrounded" not in out
 
 
 class _ScriptedModel:
