@@ -380,8 +380,10 @@ class Service:
         model_file: Path | None = None,
         on_context: ContextCallback | None = None,
         on_progress: ReadingCallback | None = None,
+        constrained: bool | None = None,
     ) -> Answer:
-        """A streamed, cited answer (app.answer.engine.Answer); a newer call cancels this one."""
+        """A streamed, cited answer (app.answer.engine.Answer); a newer call cancels this one.
+        `constrained` overrides the answer_constrained setting."""
         return self.answerer(model_file).ask(
             question,
             lambda query, budget: self.search(
@@ -389,11 +391,13 @@ class Service:
             ),
             budget_tokens=budget_tokens,
             max_tokens=max_tokens,
+            in_repository=lambda word: self.searcher().holds(word),
             on_token=on_token,
             on_citation=on_citation,
             cancel=cancel,
             on_context=on_context,
             on_progress=on_progress,
+            constrained=constrained,
         )
 
     def source(self, path: str) -> str:

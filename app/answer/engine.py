@@ -12,9 +12,18 @@ from pathlib import Path
 from app.answer.checks import LoopGuard, SentenceCheck, check_sentences, degeneration
 from app.answer.citations import Citation, CitationStream, check_citations
 from app.answer.directives import AnswerScreen, RepositoryInstructions
+from app.answer.gate import absent_names, abstention_note
+from app.answer.grammar import answer_grammar
 from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model
 from app.answer.model import resolve_model_file
-from app.answer.prompt import EXAMPLE_MARKERS, Prompt, build_prompt, clip_question
+from app.answer.prompt import (
+    ABSTAIN_ANSWER,
+    EXAMPLE_MARKERS,
+    Excerpt,
+    Prompt,
+    build_prompt,
+    clip_question,
+)
 from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
@@ -33,7 +42,7 @@ class Answer:
     citations: list[Citation]
     context: list[Hit]  # the packed chunks, excerpt n is context[n - 1]
     grounded: bool  # at least one valid citation
-    finish: str  # "stop", "length", "cancelled" or "no-context"
+    finish: str  # "stop", "length", "loop", "cancelled", "no-context" or "abstained" (gate)
     prompt_tokens: int = 0
     tokens: int = 0
     tokens_per_s: float = 0.0
@@ -45,6 +54,10 @@ class Answer:
     # Each sentence of `text` with the excerpts it cites and why it is unsupported, if it is.
     sentences: tuple[SentenceCheck, ...] = ()
     degenerate: tuple[str, ...] = ()  # why the answer is degenerate (a loop, the example, …)
+    # Sentences the model wrote whose key terms the excerpt they cite lacks (or that cite
+    # none): left out of `text` when answers are constrained, listed here with why.
+    dropped: tuple[SentenceCheck, ...] = ()
+    reused_tokens: int = 0  # prompt tokens the warm cache already held
 
     @property
     def all_citations_valid(self) -> bool:
@@ -93,7 +106,12 @@ class Answerer:
         cancel: threading.Event | None = None,
         on_context: ContextCallback | None = None,
         on_progress: ReadingCallback | None = None,
+        in_repository: Callable[[str], bool] | None = None,
+        constrained: bool | None = None,
     ) -> Answer:
+        """`in_repository` says whether a search token occurs anywhere in the index: a
+        constrained answer abstains at once when the question names what it never does.
+        `constrained` overrides the answer_constrained setting (the eval's baseline)."""
         superseded = self._begin()
 
         def cancelled() -> bool:
@@ -111,6 +129,15 @@ class Answerer:
             return Answer(question, NO_CONTEXT, [], [], False, "no-context", timings_ms=timings)
         if on_context is not None:
             on_context(list(result.hits))
+        if constrained is None:
+            constrained = self.settings.answer_constrained
+        absent = absent_names(clipped, in_repository) if constrained and in_repository else []
+        if absent:
+            timings["total"] = _ms(started)
+            note = abstention_note(absent)
+            return Answer(
+                question, note, [], list(result.hits), False, "abstained", timings_ms=timings
+            )
         model = self.model()
         limit = max_tokens or self.settings.answer_max_tokens
         prompt, tokens, stops = _fitted_prompt(model, question, result.hits, limit)
@@ -146,10 +173,15 @@ class Answerer:
             on_text=lambda piece: release(screen.feed(piece)),
             cancelled=lambda: cancelled() or loop.cut is not None,
             on_progress=on_progress,
+            grammar=answer_grammar(prompt.excerpts) if constrained else None,
         )
         finish = "loop" if loop.cut is not None else generation.finish
         release(screen.finish(cut=finish != "stop"))
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
+        checks = check_sentences(text, prompt.excerpts)
+        dropped: list[SentenceCheck] = []
+        if constrained:
+            text, checks, dropped = _leave_out_unsupported(text, checks, prompt.excerpts)
         checked = check_citations(text, prompt.excerpts)
         if _echoes_example(text, prompt):  # its citations point at the example
             checked = [replace(c, valid=False) for c in checked]
@@ -172,8 +204,10 @@ class Answerer:
             question_cut=cut,
             timings_ms=timings,
             left_out=tuple(screen.left_out),
-            sentences=tuple(check_sentences(text, prompt.excerpts)),
+            sentences=tuple(checks),
             degenerate=tuple(degeneration(text, prompt.excerpts, finish)),
+            dropped=tuple(dropped),
+            reused_tokens=generation.reused,
         )
 
 
@@ -197,6 +231,19 @@ def _fitted_prompt(
         prompt = build_prompt(question, kept)
         tokens, stops = model.prompt_tokens(prompt.messages)
     return prompt, tokens, stops
+
+
+def _leave_out_unsupported(
+    text: str, checks: list[SentenceCheck], excerpts: tuple[Excerpt, ...]
+) -> tuple[str, list[SentenceCheck], list[SentenceCheck]]:
+    """The answer without its unsupported sentences (the abstention if none is left), its
+    checks, and the sentences left out."""
+    dropped = [c for c in checks if not c.supported]
+    if not dropped:
+        return text, checks, []
+    kept = [c.text for c in checks if c.supported]
+    text = " ".join(kept) if kept else ABSTAIN_ANSWER
+    return text, check_sentences(text, excerpts), dropped
 
 
 def _echoes_example(text: str, prompt: Prompt) -> bool:

@@ -30,6 +30,7 @@ class Generation:
     first_token_ms: float | None  # from the start of generate to the first text
     decode_ms: float  # from the first text to the end
     finish: str  # "stop", "length" or "cancelled"
+    reused: int = 0  # prompt tokens found in the warm cache (not read again)
 
     @property
     def tokens_per_s(self) -> float:
@@ -133,11 +134,15 @@ class LocalModel:
         on_text: Callable[[str], None],
         cancelled: Callable[[], bool],
         on_progress: ReadingCallback | None = None,
+        grammar: str | None = None,
     ) -> Generation:
+        """`grammar`: GBNF the answer must follow (app.answer.grammar)."""
         with self.lock:
             self._stop = cancelled
             try:
-                return self._generate(tokens, max_tokens, stop, on_text, cancelled, on_progress)
+                return self._generate(
+                    tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar
+                )
             except RuntimeError:  # llama_decode returned "aborted"
                 if not cancelled():
                     raise
@@ -153,7 +158,10 @@ class LocalModel:
         on_text: Callable[[str], None],
         cancelled: Callable[[], bool],
         on_progress: ReadingCallback | None,
+        grammar: str | None,
     ) -> Generation:
+        from llama_cpp import LlamaGrammar
+
         llm = self.llm
         started = time.perf_counter()
         # Keep the cached prefix shared with the last prompt (the instructions and the worked
@@ -183,6 +191,7 @@ class LocalModel:
             repeat_penalty=1.05,
             stop=stop,
             stream=True,
+            grammar=None if grammar is None else LlamaGrammar.from_string(grammar, verbose=False),
         )
         try:
             for chunk in stream:
@@ -205,8 +214,14 @@ class LocalModel:
         first_ms = round((first_at - started) * 1000, 1) if first_at is not None else None
         decode_ms = round((ended - first_at) * 1000, 1) if first_at is not None else 0.0
         return Generation(
-            "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish
+            "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared
         )
+
+    def forget_from(self, position: int) -> None:
+        """The warm cache keeps its first `position` tokens only: the next prompt reads the
+        rest again, as after a different question."""
+        with self.lock:
+            self.llm.n_tokens = min(self.llm.n_tokens, position)
 
     def raw_generate(self, tokens: list[int], *, max_tokens: int) -> Generation:
         """The baseline: llama-cpp-python's own streaming on a cold cache, no app around it."""

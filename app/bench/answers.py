@@ -17,7 +17,7 @@ from typing import Any
 
 from app.answer.checks import abstains, check_sentences, degeneration
 from app.answer.citations import check_citations
-from app.answer.prompt import Excerpt
+from app.answer.prompt import Excerpt, build_prompt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
@@ -55,6 +55,9 @@ class AnswerRecord:
     answer: str
     finish: str
     context: tuple[dict[str, Any], ...]  # the excerpts, so that a results file can be re-judged
+    dropped: tuple[str, ...] = ()  # sentences left out as unsupported ("sentence -> why")
+    gated: bool = False  # abstained before the model ran (the question names what is absent)
+    reused_tokens: int = 0
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -70,7 +73,7 @@ def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRan
         sentences=len(checks),
         supported=sum(c.supported for c in checks),
         degenerate=tuple(degeneration(text, excerpts, finish)),
-        abstained=finish == "no-context" or abstains(text),
+        abstained=finish in {"no-context", "abstained"} or abstains(text),
         unsupported=tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported),
     )
 
@@ -101,6 +104,12 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="answers: each model also answers unconstrained (free text, unsupported sentences "
+        "flagged, not left out: answers as before issue 17) in the same run",
     )
     parser.add_argument(
         "--judge",
@@ -166,12 +175,19 @@ def run_answer_eval(args: argparse.Namespace) -> int:
         print("repolens-tui: error: eval answers needs --corpora DIR", file=sys.stderr)
         return 2
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
-    names = [str(args.model_file or settings.answer_model), *args.compare]
+    models = [str(args.model_file or settings.answer_model), *args.compare]
     try:
-        files = {name: resolve_model_file(name) for name in names}
+        files = {name: resolve_model_file(name) for name in models}
     except AnswerModelUnavailable as error:
         print(f"repolens-tui: error: {error}", file=sys.stderr)
         return 1
+    shapes = [settings.answer_constrained, *([False] if args.baseline else [])]
+    variants = [
+        (_label(name, constrained, args.baseline), name, constrained)
+        for name in models
+        for constrained in dict.fromkeys(shapes)
+    ]
+    names = [label for label, _, _ in variants]
     items = _items(args)
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
@@ -184,15 +200,15 @@ def run_answer_eval(args: argparse.Namespace) -> int:
             print(f"[{item.question.corpus}] indexing {service.root}", file=sys.stderr)
             service.index(ProgressPrinter(quiet=args.quiet))
             services[item.root] = service
-        for name in names:  # each question by every model in turn: the same load for all
-            record = _answer(service, item, name, files[name], args)
+        for label, name, constrained in variants:  # in turn: the same load for all
+            record = _answer(service, item, label, files[name], constrained, args)
             records.append(record)
             if args.results:  # one line per answer as it comes: a stopped run keeps its part
                 with Path(args.results).open("a" if len(records) > 1 else "w") as out:
                     out.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")
             v = record.verdict
             print(
-                f"{item.question.id} [{Path(name).name}]: first token {record.first_token_ms} ms, "
+                f"{item.question.id} [{Path(label).name}]: first token {record.first_token_ms} ms, "
                 f"gold {v.names_gold}/{v.cites_gold}, supported {v.supported}/{v.sentences}, "
                 f"degenerate {list(v.degenerate)}, abstained {v.abstained}",
                 file=sys.stderr,
@@ -251,14 +267,47 @@ def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
     )
 
 
+def _label(name: str, constrained: bool, baseline: bool) -> str:
+    if not baseline:
+        return name
+    return f"{Path(name).name} ({'constrained' if constrained else 'free text'})"
+
+
+def fixed_prefix_tokens(model: Any) -> int:
+    """Prompt tokens every question shares (the instructions and the worked examples): two
+    prompts for different questions over different excerpts, one and two, agree on these."""
+    hits = [
+        Hit(f"{n}", f"{n}.py", 1, 2, name, name, "function", "python", 0.0, body, "body")
+        for n, name, body in ((1, "alpha", "def alpha(): pass"), (2, "beta", "x = 2"))
+    ]
+    one, _ = model.prompt_tokens(build_prompt("Where is alpha?", hits[:1]).messages)
+    two, _ = model.prompt_tokens(build_prompt("How is beta set?", hits[::-1]).messages)
+    shared = 0
+    for a, b in zip(one, two, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared
+
+
 def _answer(
-    service: Any, item: _Item, name: str, model_file: Path, args: argparse.Namespace
+    service: Any,
+    item: _Item,
+    name: str,
+    model_file: Path,
+    constrained: bool,
+    args: argparse.Namespace,
 ) -> AnswerRecord:
+    # Each variant answers the same question: without this the second would find the whole
+    # prompt warm. The cache keeps the fixed prefix, as after any other question.
+    model = service.answerer(model_file).model()
+    model.forget_from(fixed_prefix_tokens(model))
     answer = service.ask(
         item.question.question,
         budget_tokens=args.budget,
         max_tokens=args.max_tokens,
         model_file=model_file,
+        constrained=constrained,
     )
     gold = item.question.gold
     packed = [ResultChunk(h.path, h.start_line, h.end_line) for h in answer.context]
@@ -286,6 +335,9 @@ def _answer(
             }
             for h in answer.context
         ),
+        tuple(f"{c.text} -> {c.problem}" for c in answer.dropped),
+        answer.finish == "abstained",
+        answer.reused_tokens,
     )
 
 
@@ -304,10 +356,21 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
         "supported_sentences": round(sum(r.verdict.supported for r in records) / sentences, 4)
         if sentences
         else float("nan"),
+        "supported_as_written": round(
+            sum(r.verdict.supported for r in records)
+            / (sentences + sum(len(r.dropped) for r in records)),
+            4,
+        )
+        if sentences + sum(len(r.dropped) for r in records)
+        else float("nan"),
         "fully_supported_answers": _share(
             [r.verdict.supported == r.verdict.sentences > 0 for r in answerable]
         ),
         "degenerate": sum(bool(r.verdict.degenerate) for r in records),
+        "dropped_sentences": sum(len(r.dropped) for r in records),
+        "emptied_answers": sum(bool(r.dropped) and r.verdict.sentences == 0 for r in records),
+        "gated": sum(r.gated for r in records),
+        "gated_answerable": sum(r.gated for r in answerable),
         "citations_valid": _share([r.verdict.citations_valid for r in records]),
         "abstains_unanswerable": _share([r.verdict.abstained for r in unanswerable]),
         "abstains_answerable": _share([r.verdict.abstained for r in answerable]),
@@ -335,8 +398,13 @@ _ROWS = (
     ("cites a gold chunk", "cites_gold", "{:.3f}"),
     ("gold chunk in the context", "gold_in_context", "{:.3f}"),
     ("supported sentences", "supported_sentences", "{:.3f}"),
+    ("  as written, before leaving out", "supported_as_written", "{:.3f}"),
     ("answers wholly supported", "fully_supported_answers", "{:.3f}"),
     ("degenerate answers", "degenerate", "{}"),
+    ("sentences left out", "dropped_sentences", "{}"),
+    ("answers left empty by it", "emptied_answers", "{}"),
+    ("abstained before the model", "gated", "{}"),
+    ("  of them answerable", "gated_answerable", "{}"),
     ("citations all valid", "citations_valid", "{:.3f}"),
     ("abstains, unanswerable", "abstains_unanswerable", "{:.3f}"),
     ("abstains, answerable", "abstains_answerable", "{:.3f}"),

@@ -33,7 +33,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(answer_json(answer)))
         return 0
-    if answer.finish == "no-context":
+    if answer.finish in {"no-context", "abstained"}:  # said before the model ran: not streamed
         print(answer.text)
     else:
         print()
@@ -48,8 +48,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
             else "not given"
         )
         print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
-    if answer.finish != "no-context" and not answer.grounded:
+    if answer.finish not in {"no-context", "abstained"} and not answer.grounded:
         print("\n(ungrounded: the answer cites none of the excerpts it was given)")
+    for check in answer.dropped:
+        print(f"\n(left out, unsupported: {printable(check.text)} -> {printable(check.problem)})")
     for check in answer.unsupported:
         print(f"\n(unsupported: {printable(check.text)} -> {printable(check.problem)})")
     if answer.degenerate:

@@ -99,6 +99,12 @@ class Settings(BaseSettings):
     answer_flash_attention: bool = True
     """llama.cpp's fused attention: reads the prompt faster on the CPU."""
 
+    answer_constrained: bool = True
+    """Answers supported by construction: abstain before the model when the question names
+    what the repository never mentions; a grammar makes every sentence open with a name from
+    excerpt k and end citing [k] (at most three); sentences whose key terms their excerpt
+    lacks are left out. False: free text, unsupported sentences only flagged."""
+
     @classmethod
     def settings_customise_sources(
         cls,

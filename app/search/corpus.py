@@ -200,6 +200,11 @@ class Corpus:
     def vectors_ready(self) -> float:
         return self.vector_count / self.embeddable if self.embeddable else 1.0
 
+    def holds(self, word: str) -> bool:
+        """Some live chunk holds this search token."""
+        rows, _ = self.postings.holding(word)
+        return bool(self.alive[rows].any()) if len(rows) else False
+
     def bm25(self, words: list[str], limit: int) -> list[str]:
         """Chunk ids of the `limit` live rows that best match the query's tokens, best first."""
         ids = self.columns["id"]

@@ -102,6 +102,11 @@ class Searcher:
         with self._lock:
             return self.corpus.vectors_ready
 
+    def holds(self, word: str) -> bool:
+        """Some chunk of the index holds this search token (a word the repository uses)."""
+        with self._lock:
+            return self.corpus.holds(word)
+
     def search(
         self,
         query: str,

@@ -45,6 +45,8 @@ def answer_body(answer: Any) -> tuple[str, list[str]]:
             f"**{len(unsupported)} of {len(checks)} sentences unsupported** ({UNSUPPORTED}): "
             "no citation, or the excerpt they cite does not contain what they name."
         )
+    for check in answer.dropped:
+        notes.append(f"**Left out, unsupported:** {check.text} ({_reason(check.problem)})")
     if "```" in answer.text or not checks:
         return answer.text, notes
     body = " ".join(

@@ -1,0 +1,70 @@
+"""The answer's shape as a llama.cpp grammar (GBNF), built per question from its excerpts:
+each sentence opens with a name from excerpt k and ends citing [k], or the one abstention."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
+
+MAX_SENTENCES = 3  # the prompt asks for one to three; the grammar makes it a bound
+SENTENCE_CHARS = 140  # the words between a sentence's name and its citation, at most
+MIN_SENTENCE_CHARS = 8
+# A name the grammar offers must look like code: repository text reaches the grammar only
+# as such names, each a quoted GBNF literal.
+_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
+MAX_NAME_CHARS = 80
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+
+
+def excerpt_names(excerpt: Excerpt) -> list[str]:
+    """The names a sentence citing this excerpt may open with: its symbol, qualified and
+    bare, with `()` for a function or method."""
+    hit = excerpt.hit
+    names: list[str] = []
+    for name in (hit.qualified_name, hit.symbol):
+        name = name.strip()
+        if len(name) <= MAX_NAME_CHARS and _NAME.fullmatch(name) and name not in names:
+            names.append(name)
+    if hit.kind in _CALLABLE_KINDS:
+        names = [f"{n}()" for n in names] + names
+    return names
+
+
+def _literal(text: str) -> str:
+    """A GBNF string literal; `_NAME` already keeps quotes and backslashes out, and this keeps
+    the grammar valid whatever reaches it."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def answer_grammar(excerpts: Sequence[Excerpt]) -> str:
+    """GBNF for one answer over these excerpts: the abstention sentence, or one to
+    MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k. An excerpt with no
+    code name (a document section) is cited by a sentence that opens with a capital."""
+    rules: list[str] = []
+    alternatives: list[str] = []
+    for excerpt in excerpts:
+        names = excerpt_names(excerpt)
+        cite = f'" [{excerpt.n}]."'
+        if names:
+            choice = " | ".join(_literal(f"`{name}`") for name in names)
+            rules.append(f"name{excerpt.n} ::= {choice}")
+            alternatives.append(f"name{excerpt.n} words {cite}")
+        else:
+            alternatives.append(f"[A-Z] words {cite}")
+    repeat = MAX_SENTENCES - 1
+    return "\n".join(
+        [
+            'root ::= abstain | sentence (" " sentence){0,' + str(repeat) + "}",
+            f"abstain ::= {_literal(ABSTAIN_ANSWER)}",
+            "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
+            # No brackets (a citation belongs at the end), no line break, no backtick (a name
+            # the grammar did not offer), and a stop only inside a word (`a.b`, `1.5`), so
+            # that every sentence ends at its citation.
+            f"words ::= wordchar{{{MIN_SENTENCE_CHARS},{SENTENCE_CHARS}}}",
+            "wordchar ::= [^\\[\\]`\\n\\r.!?] | [.!?] [^ \\[\\]`\\n\\r.!?]",
+            *rules,
+        ]
+    )

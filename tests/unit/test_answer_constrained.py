@@ -1,0 +1,223 @@
+"""Answers supported by construction (issue 17): the per-question grammar, the abstention
+decided before the model runs, unsupported sentences left out, the eval's baseline beside it."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.answer.checks import check_sentences
+from app.answer.engine import Answerer
+from app.answer.gate import absent_names, named_words
+from app.answer.grammar import MAX_SENTENCES, answer_grammar, excerpt_names
+from app.answer.llm import Generation
+from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
+from app.bench.answers import (
+    AnswerRecord,
+    Verdict,
+    _model_summary,
+    add_answer_eval_arguments,
+    fixed_prefix_tokens,
+)
+from app.cli import main
+from app.core.models import Hit
+from app.core.settings import Settings
+from app.search.searcher import SearchResult
+from app.service import Service
+from app.tui.answer_view import answer_body
+
+REDIRECT = (
+    "def _redirect_method(self, request, response):\n"
+    '    method = request.method\n    if response.status_code == 303 and method != "HEAD":\n'
+    '        method = "GET"\n    return method\n'
+)
+TEXT_DOC = (
+    "@property\ndef text(self) -> str:\n"
+    '    """Content of the response, decoded with ``charset_normalizer``."""\n'
+    "    return self.content.decode(self.encoding)\n"
+)
+
+
+def _hit(path: str, text: str, qualified: str, kind: str = "method") -> Hit:
+    return Hit(
+        f"{path}:1", path, 1, 9, qualified.rsplit(".", 1)[-1], qualified, kind, "python", 1.0,
+        text, "body",
+    )  # fmt: skip
+
+
+CONTEXT = [
+    _hit("httpx/_client.py", REDIRECT, "BaseClient._redirect_method"),
+    _hit("httpx/_models.py", TEXT_DOC, "Response.text", kind="property"),
+]
+EXCERPTS = [Excerpt(n, hit) for n, hit in enumerate(CONTEXT, 1)]
+
+
+def test_the_grammar_ties_each_opening_name_to_its_excerpts_citation() -> None:
+    grammar = answer_grammar(EXCERPTS)
+    assert excerpt_names(EXCERPTS[0]) == [
+        "BaseClient._redirect_method()",
+        "_redirect_method()",
+        "BaseClient._redirect_method",
+        "_redirect_method",
+    ]
+    assert excerpt_names(EXCERPTS[1]) == ["Response.text", "text"]  # a property: no `()`
+    assert '( name1 words " [1]." ) | ( name2 words " [2]." )' in grammar
+    assert '"`_redirect_method()`"' in re.search(r"^name1 ::= .*$", grammar, re.M).group()  # type: ignore[union-attr]
+    assert f'(" " sentence){{0,{MAX_SENTENCES - 1}}}' in grammar
+    assert f'abstain ::= "{ABSTAIN_ANSWER}"' in grammar
+
+
+def test_repository_names_reach_the_grammar_only_when_they_look_like_code() -> None:
+    hostile = _hit("x.py", "def f(): pass", 'f"] | root ::= "owned', kind="function")
+    heading = _hit("README.md", "# Getting started", "Getting started", kind="section")
+    grammar = answer_grammar([Excerpt(1, hostile), Excerpt(2, heading)])
+    assert "owned" not in grammar and "Getting" not in grammar
+    assert '"`f()`" | "`f`"' not in grammar  # the qualified name was refused, not cut
+    assert '( [A-Z] words " [2]." )' in grammar  # a section is cited by a plain sentence
+
+
+def test_the_gate_reads_names_in_the_questions_prose_only() -> None:
+    assert named_words("Where does the client open an HTTP/3 connection over QUIC?") == [
+        "HTTP",
+        "QUIC",
+    ]
+    assert named_words("How does NTLM or Kerberos work? Where is it?") == ["NTLM", "Kerberos"]
+    # The first word of a sentence, a made-up camelCase name, code spans: none is a name.
+    assert named_words("Where is `MyInterface` bound, and isName read?") == []
+    # A number is a value asked about (`404` need not occur for `should_retry` to answer).
+    assert named_words("Which code answers 429 Too Many Requests?") == ["Too", "Many", "Requests"]
+    assert named_words("What does should_retry return for a 404?") == []
+
+
+@pytest.fixture
+def service(sample_repo: Path, settings: Settings) -> Service:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    return service
+
+
+def test_a_question_naming_what_the_repository_never_mentions_abstains_before_the_model(
+    service: Service,
+) -> None:
+    holds = service.searcher().holds
+    assert absent_names("Where are JWT bearer tokens checked by RetryPolicy?", holds) == ["JWT"]
+    assert absent_names("How long does RetryPolicy wait?", holds) == []
+    started = time.perf_counter()
+    answer = service.ask("Where are JWT bearer tokens verified before a retry?")
+    assert answer.finish == "abstained" and "`JWT`" in answer.text
+    assert "prefill" not in answer.timings_ms and time.perf_counter() - started < 5
+    assert answer.citations == [] and not answer.grounded
+    assert service._answerer is not None and service._answerer.model_file is None  # not loaded
+
+
+def test_ask_prints_the_abstention_decided_before_the_model(
+    service: Service, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ask", str(service.root), "Where are JWT bearer tokens verified before a retry?"]
+    assert main([*argv, "--index-dir", str(settings.index_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "The repository never mentions `JWT`, so it cannot answer this." in out
+    assert "ungrounded" not in out
+
+
+class _ScriptedModel:
+    """Writes a fixed answer: what the engine does with a sentence its excerpt does not
+    support is the point, and the real model's wording cannot be chosen."""
+
+    n_ctx = 4096
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.grammar: str | None = None
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
+        return [1] * 100, []
+
+    def generate(self, tokens: list[int], **options: Any) -> Generation:
+        self.grammar = options["grammar"]
+        options["on_text"](self.text)
+        return Generation(self.text, 100, 20, 1.0, 1.0, 1.0, "stop")
+
+
+def _ask(tmp_path: Path, text: str, constrained: bool) -> tuple[Any, _ScriptedModel]:
+    model = _ScriptedModel(text)
+    answerer = Answerer(Settings(index_dir=tmp_path, answer_constrained=constrained))
+    answerer.model = lambda: model  # type: ignore[method-assign]
+    search = lambda query, budget: SearchResult(query, list(CONTEXT))  # noqa: E731
+    return answerer.ask("How are redirects handled?", search), model
+
+
+GOOD = "`_redirect_method()` turns a 303 into a GET [1]."
+BAD = "`Response.text` guesses the charset with `utf_guess` [2]."
+
+
+def test_unsupported_sentences_are_left_out_of_a_constrained_answer(tmp_path: Path) -> None:
+    answer, model = _ask(tmp_path, f"{GOOD} {BAD}", constrained=True)
+    assert model.grammar == answer_grammar(EXCERPTS)
+    assert answer.text == GOOD
+    assert [c.text for c in answer.dropped] == [BAD]
+    assert answer.dropped[0].problem == "`utf_guess` is not in [2]"
+    assert all(c.supported for c in answer.sentences) and answer.all_citations_valid
+    body, notes = answer_body(answer)
+    assert body == GOOD and any("Left out, unsupported:" in n and "utf_guess" in n for n in notes)
+
+
+def test_an_answer_with_nothing_supported_becomes_the_abstention(tmp_path: Path) -> None:
+    answer, _ = _ask(tmp_path, BAD, constrained=True)
+    assert answer.text == ABSTAIN_ANSWER and len(answer.dropped) == 1
+    assert check_sentences(answer.text, EXCERPTS)[0].claim is False
+
+
+def test_unconstrained_answers_keep_and_flag_unsupported_sentences(tmp_path: Path) -> None:
+    answer, model = _ask(tmp_path, f"{GOOD} {BAD}", constrained=False)
+    assert model.grammar is None and answer.dropped == ()
+    assert answer.text == f"{GOOD} {BAD}" and len(answer.unsupported) == 1
+
+
+def test_the_eval_baseline_answers_each_question_unconstrained_too() -> None:
+    parser = argparse.ArgumentParser()
+    add_answer_eval_arguments(parser)
+    assert parser.parse_args(["--baseline"]).baseline is True
+
+    def record(dropped: tuple[str, ...], sentences: int, gated: bool) -> AnswerRecord:
+        verdict = Verdict(False, False, True, sentences, sentences, (), sentences == 0, ())
+        return AnswerRecord(
+            "q", "dev", "httpx", "m", 1.0, 1.0, 1, 1, 1, True, verdict, "", "stop", (),
+            dropped, gated,
+        )  # fmt: skip
+
+    summary = _model_summary([record(("a -> b",), 0, False), record((), 1, True)])
+    assert summary["dropped_sentences"] == 1 and summary["emptied_answers"] == 1
+    assert summary["gated"] == 1 and summary["gated_answerable"] == 1
+    assert summary["supported_as_written"] == 0.5
+
+
+def test_a_constrained_answer_from_the_real_model_follows_the_grammar(service: Service) -> None:
+    answer = service.ask("How long does RetryPolicy wait before the next attempt?")
+    excerpts = [Excerpt(n, hit) for n, hit in enumerate(answer.context, 1)]
+    assert answer.finish == "stop" and answer.degenerate == ()
+    if answer.text == ABSTAIN_ANSWER and not answer.dropped:
+        return  # the grammar's other alternative
+    written = " ".join([answer.text, *(c.text for c in answer.dropped)])
+    for sentence in re.split(r"(?<=\]\.) ", written):
+        opening = re.match(r"`([^`]+)`", sentence)
+        cited = re.search(r" \[(\d+)\]\.$", sentence)
+        assert opening and cited, sentence
+        assert opening.group(1) in excerpt_names(excerpts[int(cited.group(1)) - 1]), sentence
+
+
+def test_the_fixed_prefix_stays_warm_between_questions(service: Service) -> None:
+    service.ask("How long does RetryPolicy wait before the next attempt?", max_tokens=16)
+    second = service.ask("Where are cookies parsed?", max_tokens=16)
+    model = service.answerer().model()
+    prefix = fixed_prefix_tokens(model)  # the instructions and the worked examples
+    assert prefix > 300 and second.reused_tokens >= prefix
+    assert second.reused_tokens < second.prompt_tokens
+    model.forget_from(prefix)  # what the eval does between the variants of one question
+    again = service.ask("Where are cookies parsed?", max_tokens=16)
+    assert prefix <= again.reused_tokens < second.prompt_tokens - 20
