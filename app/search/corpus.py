@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
 from app.search import rerank
-from app.search.lexical import FieldPostings, Fields, count_fields
+from app.search.lexical import TEXT, FieldPostings, Fields, count_fields
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
 from app.store.store import CHUNK_COLUMNS, Store
@@ -201,8 +201,8 @@ class Corpus:
         return self.vector_count / self.embeddable if self.embeddable else 1.0
 
     def holds(self, word: str) -> bool:
-        """Some live chunk holds this search token."""
-        rows, _ = self.postings.holding(word)
+        """Some live chunk holds this search token (anywhere in its whole text)."""
+        rows, _ = self.postings.fields[TEXT].holding(word)
         return bool(self.alive[rows].any()) if len(rows) else False
 
     def bm25(self, words: list[str], limit: int) -> list[str]:
