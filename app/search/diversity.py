@@ -16,9 +16,10 @@ FILE_DECAY = 0.95
 # moderately matching chunks are evidence for their file. (Ranking swebench-dev's files by it
 # measured below their first chunk's rank at every value tried, RESULTS.md.)
 FILE_EVIDENCE = 0.5
-# In search, each chunk is scored x (its file's score / its file's best chunk's)^EVIDENCE_WEIGHT
-# (at most x1.04): fitted with the decay (`fit-diversity`); 0.2 and above cost dev 0.03.
-EVIDENCE_WEIGHT = 0.05
+# In search, each chunk is scored x (its file's score / its file's best chunk's)^EVIDENCE_WEIGHT:
+# fitted with the decay (`fit-diversity`). It fitted 0.05 over plain BM25; with the BM25F
+# fields every weight above 0 costs dev (0.05: -0.009), so it is 0 until a refit says more.
+EVIDENCE_WEIGHT = 0.0
 SAME_FILE, FILE_EVIDENCE_SIGNAL = "same-file", "file-evidence"
 SIGNALS = (FILE_EVIDENCE_SIGNAL, SAME_FILE)  # what this module says in `--explain`
 
