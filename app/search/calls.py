@@ -71,7 +71,7 @@ def question_of(query: str) -> CallQuestion | None:
     for direction, pattern in _PATTERNS:
         match = pattern.match(query)
         if match:
-            return CallQuestion(direction, as_dotted(match.group("name")))
+            return CallQuestion(direction, as_dotted(match.group("name")).lstrip("$"))
     return None
 
 
