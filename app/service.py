@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from app.core import paths
 from app.core.events import ProgressCallback, RunControl, ignore_progress
+from app.core.models import tier_of
 from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
+from app.graph.facts import split_id
 from app.indexer.pipeline import IndexReport, index_repository
+from app.search import calls
 from app.search.searcher import Searcher, SearchResult
 from app.store.manifest import MANIFEST_NAME, SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.shared_vectors import vectors_note
@@ -334,6 +337,7 @@ class Service:
                 )
                 loading.join()
                 searcher.embedder = self.embedder()  # raises here if the model cannot load
+                searcher.call_graph = self._call_answer
                 self._searcher = searcher
             return self._searcher
 
@@ -445,6 +449,15 @@ class Service:
         self, symbol: str, min_tier: str = "uncertain", *, include_tests: bool = True
     ) -> CallsAnswer:
         return self.graph().callees(symbol, min_tier, include_tests=include_tests)
+
+    def _call_answer(self, question: calls.CallQuestion) -> calls.CallAnswer | None:
+        """The call graph's answer to a search that asks what X calls or what calls X; None
+        when there is no graph yet or X names no definition (the search then ranks as usual)."""
+        try:
+            graph = self.graph()
+        except IndexCorrupt:
+            return None
+        return call_answer(graph, question)
 
     def hotspots(self, n: int = 20, *, include_tests: bool = False) -> list[dict[str, Any]]:
         return list(self.graph().hotspots(n, include_tests=include_tests))
@@ -576,6 +589,51 @@ class Service:
 
         self._needs_source("measure the coverage of")
         return coverage_report(self.root, store)
+
+
+MAX_CALL_TARGETS = 3  # a name that means more definitions than this names none in particular
+
+
+def call_answer(graph: GraphView, question: calls.CallQuestion) -> calls.CallAnswer | None:
+    """The definitions `question` names (by exact name) and their callers or callees."""
+    targets = _named(graph, question.name)
+    if not targets:
+        return None
+    callees = question.direction == calls.CALLEES
+    other, edges = ("callee", graph.outgoing) if callees else ("caller", graph.incoming)
+    neighbours = [
+        calls.Neighbour(
+            _definition(graph, edge[other]), tier_of(edge["confidence"]), edge["confidence"]
+        )
+        for sid in targets
+        for edge in edges.get(sid, ())
+        if edge[other] in graph.symbols
+    ]
+    return calls.CallAnswer(
+        question, tuple(_definition(graph, sid) for sid in targets), tuple(neighbours)
+    )
+
+
+def _named(graph: GraphView, name: str) -> list[str]:
+    """Symbol ids `name` names: the longest tail of `Outer.Owner.member` the graph knows
+    (`Hashie.Mash.custom_writer` is `Mash.custom_writer`), code before tests; a bare member
+    of a dotted name only when one definition has it."""
+    parts = name.split(".")
+    for start in range(len(parts)):
+        found = graph.matches(".".join(parts[start:]))
+        code = [sid for sid in found if not is_test_path(split_id(sid)[0])]
+        found = code or found
+        bare_of_dotted = len(parts) > 1 and start == len(parts) - 1
+        most = 1 if bare_of_dotted else MAX_CALL_TARGETS
+        if found:
+            return found if len(found) <= most else []
+    return []
+
+
+def _definition(graph: GraphView, sid: str) -> calls.Definition:
+    row = graph.symbols[sid]
+    path, qualified = split_id(sid)
+    return calls.Definition(path, qualified, row["start_line"], row["end_line"])
 
 
 def open_repository(path: Path, settings: Settings) -> Service:

@@ -182,6 +182,28 @@ class Corpus:
                 break
         return found
 
+    def chunk_of(self, path: str, qualified_name: str, start_line: int) -> str | None:
+        """The chunk holding the definition that starts at `start_line` of `path`: the one
+        of its name (its first part, when cut), else the smallest chunk around that line."""
+        c, alive = self.columns, self.alive
+        around = [
+            i
+            for i in self.by_path.get(path, ())
+            if alive[i] and c["start_line"][i] <= start_line <= c["end_line"][i]
+        ]
+        named = [i for i in around if c["qualified_name"][i] == qualified_name]
+        if not named:
+            named = [
+                i
+                for i in self.by_path.get(path, ())
+                if alive[i] and c["qualified_name"][i] == qualified_name
+            ]
+        rows = named or around
+        if not rows:
+            return None
+        best = min(rows, key=lambda i: (abs(c["start_line"][i] - start_line), c["end_line"][i]))
+        return str(c["id"][best])
+
     def has_version(self, version: str) -> bool:
         """Whether some indexed file sits under a `v{version}/` folder."""
         return self.version_folders[version] > 0

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from app.core.models import Explanation, Hit, Signal
-from app.search import diversity, overloads, rerank
+from app.search import calls, diversity, overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -72,6 +72,9 @@ class Searcher:
         self.embedder = embedder
         self.embed_tests = embed_tests
         self.model_id = model_id or (None if embedder is None else str(embedder.model_id))
+        # Answers "what does X call" / "who calls X" from the call graph (set by the facade,
+        # which owns the graph); None: such questions rank as any other.
+        self.call_graph: calls.CallGraph | None = None
         self._lock = threading.RLock()
         self.corpus = Corpus(store, self.model_id, embed_tests)
 
@@ -116,11 +119,24 @@ class Searcher:
     ) -> SearchResult:
         """Raises SearchSuperseded, between stages, once `superseded` is set (a newer query
         was typed): the rest of the work would be thrown away."""
+        asked_calls = calls.question_of(query) if self.call_graph is not None else None
+        started = time.perf_counter()
+        # The graph is read before the lock: loading it once must not hold up other searches.
+        answer = self.call_graph(asked_calls) if self.call_graph and asked_calls else None
+        graph_ms = _ms(started)
         with self._lock:
-            return self._search(query, k, budget_tokens, superseded or threading.Event())
+            result = self._search(query, k, budget_tokens, superseded or threading.Event(), answer)
+        if asked_calls is not None:
+            result.timings_ms["graph"] = graph_ms
+        return result
 
     def _search(
-        self, query: str, k: int, budget_tokens: int, superseded: threading.Event
+        self,
+        query: str,
+        k: int,
+        budget_tokens: int,
+        superseded: threading.Event,
+        answer: calls.CallAnswer | None = None,
     ) -> SearchResult:
         timings: dict[str, float] = {}
         begun = time.perf_counter()
@@ -147,7 +163,8 @@ class Searcher:
         started = time.perf_counter()
         fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         facts = self._facts(query, list(fused))
-        for chunk_id in (*facts.members, *facts.traced):  # found even if no retriever did
+        lifted, targets = self._graph_chunks(answer)
+        for chunk_id in (*facts.members, *facts.traced, *lifted, *targets):  # even if unretrieved
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
@@ -164,6 +181,8 @@ class Searcher:
                 tuple(signals),
                 score,
             )
+        if answer is not None and lifted:
+            self._lift(answer, lifted, fused, final, explained)
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
         double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
@@ -175,6 +194,8 @@ class Searcher:
             ranked = diversity.keep_in_list(ranked, double, k)
             said = (*explained[double].signals, DOUBLE_FIRST)
             explained[double] = replace(explained[double], signals=said)
+        for target in targets:  # the definition asked about stays beside its neighbours
+            ranked = diversity.keep_in_list(ranked, target, k)
         for chunk_id, others in folded.items():
             lines = [self.corpus.row(other)["start_line"] for other in others]
             name = self.corpus.row(chunk_id)["qualified_name"]
@@ -201,6 +222,49 @@ class Searcher:
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
         return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
+
+    def _graph_chunks(
+        self, answer: calls.CallAnswer | None
+    ) -> tuple[dict[str, calls.Neighbour], list[str]]:
+        """The chunks of the graph's lifted neighbours (chunk id -> the neighbour, most
+        confident kept) and of the definitions the question names."""
+        if answer is None:
+            return {}, []
+        lifted: dict[str, calls.Neighbour] = {}
+        for neighbour in answer.neighbours:
+            if neighbour.confidence < calls.LIFT_CONFIDENCE:
+                continue
+            chunk_id = self._chunk_of(neighbour.definition)
+            held = lifted.get(chunk_id or "")
+            if chunk_id and (held is None or held.confidence < neighbour.confidence):
+                lifted[chunk_id] = neighbour
+        targets = [self._chunk_of(target) for target in answer.targets]
+        return lifted, list(dict.fromkeys(t for t in targets if t))
+
+    def _chunk_of(self, definition: calls.Definition) -> str | None:
+        return self.corpus.chunk_of(
+            definition.path, definition.qualified_name, definition.start_line
+        )
+
+    def _lift(
+        self,
+        answer: calls.CallAnswer,
+        lifted: dict[str, calls.Neighbour],
+        fused: dict[str, float],
+        final: dict[str, float],
+        explained: dict[str, Explanation],
+    ) -> None:
+        """Raise the graph's neighbours above the best hit (`calls.lifted_score`); their
+        other signals (test code, thin) still apply on top."""
+        top = max(final.values())
+        for chunk_id, neighbour in lifted.items():
+            base = calls.lifted_score(top, neighbour.confidence, fused[chunk_id])
+            lift = calls.signal(answer, neighbour, base / fused[chunk_id])
+            signals = (lift, *explained[chunk_id].signals)
+            final[chunk_id] = rerank.apply(fused[chunk_id], list(signals))
+            explained[chunk_id] = replace(
+                explained[chunk_id], signals=signals, final_score=final[chunk_id]
+            )
 
     def _by_file_evidence(
         self, ranked: list[str], final: dict[str, float], explained: dict[str, Explanation]
