@@ -243,9 +243,9 @@ class Explanation:
         return f"bm25 #{self.bm25_rank or '-'}{fields}"
 
     def summary(self) -> str:
-        """One line: the two retrievers' ranks, then each signal's factor and name."""
+        """One line: the two retrievers' ranks, then each signal's factor (3 figures) and name."""
         parts = [self.bm25, f"vector #{self.vector_rank or '-'}"]
-        parts += [f"x{signal.factor:g} {signal.name}" for signal in self.signals]
+        parts += [f"x{signal.factor:.3g} {signal.name}" for signal in self.signals]
         return " · ".join(parts)
 
 

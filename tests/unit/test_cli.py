@@ -245,3 +245,5 @@ def test_an_explanation_sums_up_in_one_line() -> None:
         "bm25 #4 · vector #- · x3 exact-name · x0.6 wrapper"
     )
     assert Explanation(None, 2, 0.01).summary() == "bm25 #- · vector #2"
+    lifted = (Signal("called-by", 6.396571, "called by `Client.send`"),)
+    assert Explanation(9, 8, 0.02, lifted).summary() == "bm25 #9 · vector #8 · x6.4 called-by"
