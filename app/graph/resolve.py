@@ -10,7 +10,14 @@ from collections.abc import Iterable
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
 from app.graph.js_modules import JsModules, Reach
-from app.parse.calls import ALIAS, BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
+from app.parse.calls import (
+    ALIAS,
+    BUILTIN_METHODS,
+    BUILTIN_TYPES,
+    MODULE_EXPORTS,
+    PARAMETER,
+    TRUNCATED,
+)
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -221,7 +228,21 @@ class Resolver:
                 continue
             for _, said in self.attributes.get((p, ""), {}).get(name, []):
                 target = said[len(ALIAS) :]
-                if target != name and (found := self._top([p], target, hops + 1)[0]):
+                if not said.startswith(ALIAS) or target == name:
+                    continue  # a type claim, or `x = x`
+                if found := self._top([p], target, hops + 1)[0]:
+                    return found
+        return []
+
+    def _module_exports(self, paths: list[str]) -> list[str]:
+        """What a CommonJS module gives: its `module.exports = function` definition, or the
+        definition `module.exports = View` names."""
+        ids = [symbol_id(p, MODULE_EXPORTS) for p in paths]
+        if found := [sid for sid in ids if sid in self.symbols]:
+            return found
+        for p in paths:
+            for _, said in self.attributes.get((p, ""), {}).get(MODULE_EXPORTS, []):
+                if said.startswith(ALIAS) and (found := self._top([p], said[len(ALIAS) :])[0]):
                     return found
         return []
 
@@ -234,6 +255,20 @@ class Resolver:
                 (_scope(sym.path, sym.language), sym.qualified_name), {}
             ).get(name):
                 return ids
+            if ids := self._declared_member(sym, name):
+                return ids
+        return []
+
+    def _declared_member(self, sym: Symbol, name: str) -> list[str]:
+        """A member of a module-level value's declared type (`export const $ZodType:
+        core.$constructor<T>`: `core.$ZodType.init()` calls `$constructor`'s `init`)."""
+        if sym.parent:
+            return []
+        for path, said in self.attributes.get((sym.path, ""), {}).get(sym.name, []):
+            if said and not said.startswith(ALIAS):
+                keys = self.type_keys(self.files[path], said)
+                if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
+                    return ids
         return []
 
     def _namespace(self, paths: Iterable[str], name: str, hops: int = 0) -> list[str] | None:
@@ -444,6 +479,12 @@ class Resolver:
                 ids, rule = self._top(target, imp.name)
                 if ids:
                     return ids, rule
+            elif imp.alias == name and facts.language in _JS:  # `var Router = require('./router')`
+                target = self.module_files(facts, imp.module)
+                if target is None:
+                    return [], "external"
+                if ids := self._module_exports(target):
+                    return ids, "import"
         if ids := scoped.get(("", name), []):
             return ids, "same-module"
         if facts.language in PACKAGE_LANGUAGES:

@@ -19,6 +19,9 @@
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
 (required_parameter pattern: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
 (variable_declarator name: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
+; A declared type named through a module or with arguments: `const $ZodType: core.$constructor<T>`.
+(variable_declarator name: (identifier) @var
+  type: (type_annotation [(nested_type_identifier) (generic_type)] @type)) @bind
 ; Builtin values (`const a = []`, `...args`) and local aliases (`const f = mod.func`).
 (variable_declarator name: (identifier) @var
   value: [(array) (object) (string) (template_string) (regex)] @literal) @bind

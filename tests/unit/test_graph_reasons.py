@@ -1,0 +1,82 @@
+"""Unresolved reasons that were false on real code (the oracle's disagreements on zod and
+express): each call here names a project definition and must reach it (real tree-sitter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from tests.unit.test_graph_resolution import at, edges_at, graph
+
+# zod's shape: a function and an interface of one name, the interface typing module-level
+# consts (`core.$constructor<T>`) whose `init` the function attaches.
+CONSTRUCTOR_TS = {
+    "src/core/core.ts": (
+        "export interface $constructor<T, D = any> {\n"  # 1
+        "  init(inst: T, def: D): void;\n"
+        "}\n"
+        "export function $constructor<T>(name: string, setup: (inst: T, def: any) => void) {\n"
+        "  function init(inst: T, def: any) {\n"  # 5
+        "    setup(inst, def);\n"
+        "  }\n"
+        "  return { name, init } as any;\n"
+        "}\n"
+    ),
+    "src/core/schemas.ts": (
+        'import * as core from "./core.js";\n'  # 1
+        "export const $ZodType: core.$constructor<any> = "
+        'core.$constructor("$ZodType", (inst, def) => {\n'
+        "  inst.def = def;\n"
+        "});\n"
+        "export const $ZodString: core.$constructor<any> = "
+        'core.$constructor("$ZodString", (inst, def) => {\n'
+        "  $ZodType.init(inst, def);\n"  # 6
+        "});\n"
+    ),
+    "src/core/index.ts": 'export * from "./core.js";\nexport * from "./schemas.js";\n',
+    "src/classic/schemas.ts": (
+        'import * as core from "../core/index.js";\n'  # 1
+        "export const ZodType: core.$constructor<any> = "
+        'core.$constructor("ZodType", (inst, def) => {\n'
+        "  core.$ZodType.init(inst, def);\n"  # 3
+        "});\n"
+    ),
+}
+INIT = "src/core/core.ts::$constructor.init"
+
+
+def test_a_module_level_const_s_declared_type_gives_its_methods(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CONSTRUCTOR_TS)
+    assert edges_at(rows, "src/core/schemas.ts", 6) == {(INIT, True)}  # the same module
+    assert edges_at(rows, "src/classic/schemas.ts", 3) == {(INIT, True)}  # through a barrel
+
+
+# express's shape: `module.exports = function` required under a name, then `new Name()`.
+EXPORTS_JS = {
+    "lib/router/index.js": (
+        "var proto = module.exports = function(options) {\n  return { options: options };\n};\n"
+    ),
+    "lib/view.js": "module.exports = View;\nfunction View(name) {\n  this.name = name;\n}\n",
+    "lib/application.js": (
+        "var Router = require('./router');\n"  # 1
+        "var View = require('./view');\n"
+        "exports.lazy = function lazy() {\n"
+        "  this._router = new Router({});\n"  # 4
+        "  return new View('x');\n"  # 5
+        "};\n"
+    ),
+}
+
+
+def test_a_required_module_s_exported_function_is_what_its_name_calls(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, EXPORTS_JS)
+    assert edges_at(rows, "lib/application.js", 4) == {
+        ("lib/router/index.js::module.exports", True)
+    }, at(rows, "lib/application.js", 4)
+    assert edges_at(rows, "lib/application.js", 5) == {("lib/view.js::View", True)}, at(
+        rows, "lib/application.js", 5
+    )
