@@ -424,6 +424,25 @@ class Resolver:
             return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
         return facts, text
 
+    def _undefined(self, facts: FileFacts, name: str) -> str:
+        """Why a bare name has no definition: one imported from a project module that holds
+        none of that name (`gettext_lazy = lazy(gettext, str)` there is a value) says so."""
+        for imp in facts.imports:
+            if imp.alias == name and imp.name and self.module_files(facts, imp.module):
+                return (
+                    f"no definition: {imp.name} in {imp.module} is no function or class "
+                    "(a value, or imported from outside)"
+                )
+        return "no definition"
+
+    def _cls(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`cls(value)` in a method: the class itself (a subclass when called through one, as
+        with `self.method()`)."""
+        caller = self.symbols.get(symbol_id(facts.path, call.caller))
+        key = self.class_of(facts, call.caller) if caller and caller.kind == "method" else None
+        sid = symbol_id(facts.path, key[1]) if key is not None else ""
+        return [sid] if sid in self.symbols else []
+
     def _held_by_self(self, facts: FileFacts, call: CallSite) -> list[str]:
         """`self.name()` where the class binds `name = function` (or a class) in its body."""
         owner, held = self.attribute_type(facts, call.caller, call.callee)
@@ -530,9 +549,11 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        lang = facts.language
+        if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
+            return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
-        lang = facts.language
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:
@@ -555,7 +576,11 @@ class Resolver:
             guessed = rule in ("", "unique-name", "ambiguous-name")
             if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
                 return found, "local-scope", ""
-            return ids, rule, "external import" if rule == "external" else "no definition"
+            return (
+                ids,
+                rule,
+                "external import" if rule == "external" else self._undefined(facts, name),
+            )
         owner, type_text = self._attribute_receiver(facts, call)
         if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")

@@ -80,3 +80,35 @@ def test_a_required_module_s_exported_function_is_what_its_name_calls(
     assert edges_at(rows, "lib/application.js", 5) == {("lib/view.js::View", True)}, at(
         rows, "lib/application.js", 5
     )
+
+
+def test_a_classmethod_s_call_of_cls_makes_its_class(tmp_path: Path, settings: Settings) -> None:
+    # pydantic's `return cls(value)` in a classmethod was "call of the parameter cls".
+    files = {
+        "types.py": (
+            "class Secret:\n    def __init__(self, value):\n        self.value = value\n\n"
+            "    @classmethod\n    def validate(cls, value):\n        return cls(value)\n\n\n"
+            "def build(cls):\n    return cls()\n"  # 11: a free function's `cls` is a parameter
+        )
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "types.py", 7) == {("types.py::Secret", True)}
+    assert edges_at(rows, "types.py", 11) == set()
+    assert "parameter" in at(rows, "types.py", 11)[0]["rule"]
+
+
+def test_a_name_imported_from_a_project_module_as_a_value_says_so(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # Django's `from django.utils.translation import gettext_lazy as _` where translation
+    # binds `gettext_lazy = lazy(gettext, str)`: the project holds the name, as no definition.
+    files = {
+        "trans.py": "def lazy(f):\n    return f\n\n\ndef gettext(s):\n    return s\n\n\n"
+        "gettext_lazy = lazy(gettext)\n",
+        "models.py": 'from trans import gettext_lazy as _\n\nLABEL = _("name")\n',
+    }
+    rows = at(graph(tmp_path, settings, files), "models.py", 3)
+    assert [r["rule"] for r in rows] == [
+        "no definition: gettext_lazy in trans is no function or class "
+        "(a value, or imported from outside)"
+    ]
