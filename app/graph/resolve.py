@@ -222,15 +222,20 @@ class Resolver:
         return [], ""
 
     def _module_alias(self, paths: Iterable[str], name: str, hops: int) -> list[str]:
-        """Python's `D = Distance` at module level: importing `D` imports `Distance`."""
+        """A module-level alias: importing `D` imports `Distance` (Python's `D = Distance`),
+        JS/TS `export { stringType as string }` and `const stringType = ZodString.create`."""
         for p in paths:
-            if self.files[p].language != "python":
+            if self.files[p].language != "python" and self.files[p].language not in _JS:
                 continue
             for _, said in self.attributes.get((p, ""), {}).get(name, []):
                 target = said[len(ALIAS) :]
                 if not said.startswith(ALIAS) or target == name:
                     continue  # a type claim, or `x = x`
-                if found := self._top([p], target, hops + 1)[0]:
+                head, _, last = target.rpartition(".")
+                if not head and (found := self._top([p], target, hops + 1)[0]):
+                    return found
+                keys = self.type_keys(self.files[p], head) if head else []
+                if keys and (found := self.member(self.hierarchy(keys[0])[0], last)):
                     return found
         return []
 

@@ -281,6 +281,7 @@ def _class_attributes(
         for var, said in types.get(0, {}).items()
         if (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
         or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
+        or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
     ]
     for d in defs:
         if d.kind not in CLASS_LIKE:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.core.settings import Settings
-from tests.unit.test_graph_resolution import at, edges_at, graph
+from app.service import Service
+from tests.unit.test_graph import _edge_set
+from tests.unit.test_graph_resolution import at, build, edges_at, graph
 
 # zod's shape: a function and an interface of one name, the interface typing module-level
 # consts (`core.$constructor<T>`) whose `init` the function attaches.
@@ -112,3 +114,55 @@ def test_a_name_imported_from_a_project_module_as_a_value_says_so(
         "no definition: gettext_lazy in trans is no function or class "
         "(a value, or imported from outside)"
     ]
+
+
+# zod v3's shape: `z.string()` is `export { stringType as string }` of
+# `const stringType = ZodString.create`, behind a barrel's `export *`.
+RENAMED_TS = {
+    "src/types.ts": (
+        "export class ZodString {\n"
+        "  static create = (params?: string): ZodString => {\n"  # 2
+        "    return new ZodString();\n"
+        "  };\n"
+        "}\n"
+        "const stringType = ZodString.create;\n"
+        "export { stringType as string };\n"
+    ),
+    "src/index.ts": 'export * from "./types.js";\n',
+    "src/app.ts": 'import * as z from "./index.js";\n\nexport const s = z.string();\n',
+}
+
+
+def test_a_local_export_of_a_module_level_alias_is_what_importers_call(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RENAMED_TS)
+    assert edges_at(rows, "src/app.ts", 3) == {("src/types.ts::ZodString.create", True)}, at(
+        rows, "src/app.ts", 3
+    )
+
+
+def test_an_edit_of_a_declared_type_or_an_exported_alias_equals_a_rebuild(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {**CONSTRUCTOR_TS, **RENAMED_TS}
+    files["src/types.ts"] += "export class ZodNumber {\n  static create = () => 1;\n}\n"
+    for i in range(12):  # unrelated files, so an edit is re-resolved incrementally
+        files[f"src/extra{i}.ts"] = f"export function helper{i}(): number {{\n  return {i};\n}}\n"
+    service, _ = build(tmp_path, settings, files)
+    repo = service.root
+    edits = [
+        (
+            "src/types.ts",
+            "const stringType = ZodString.create;",
+            "const stringType = ZodNumber.create;",
+        ),
+        ("src/core/schemas.ts", "$ZodType: core.$constructor<any>", "$ZodType: core.Other<any>"),
+    ]
+    for path, old, new in edits:
+        (repo / path).write_text((repo / path).read_text().replace(old, new))
+        report = service.index(with_vectors=False)
+        assert report.graph["resolved_calls"] < report.graph["calls"]
+        fresh = Service(repo, Settings(index_dir=tmp_path / f"fresh-{path.replace('/', '-')}"))
+        fresh.index(with_vectors=False)
+        assert _edge_set(service) == _edge_set(fresh), path
