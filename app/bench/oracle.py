@@ -4,6 +4,7 @@ resolver (jedi, the TypeScript language service) where each goes, and score our 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -123,7 +124,9 @@ class OurGraph:
         symbols: list[dict[str, Any]],
         edges: list[dict[str, Any]],
         sites: Iterable[Site] = (),
+        root: Path | None = None,
     ) -> None:
+        self.root = root  # the repository, to read an oracle target's line
         self.symbols = {row["id"]: row for row in symbols}
         self.by_path: dict[str, list[dict[str, Any]]] = {}
         for row in symbols:
@@ -140,11 +143,13 @@ class OurGraph:
             self.written.setdefault((site.path, site.line), set()).add(site.name)
 
     @classmethod
-    def from_store(cls, store: Any, sites: Iterable[Site] = ()) -> OurGraph:
+    def from_store(
+        cls, store: Any, sites: Iterable[Site] = (), root: Path | None = None
+    ) -> OurGraph:
         from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
 
         symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
-        return cls(symbols, store.read_table(GRAPH_EDGES).to_pylist(), sites)
+        return cls(symbols, store.read_table(GRAPH_EDGES).to_pylist(), sites, root)
 
     def call(self, site: Site) -> OurCall:
         rows = self.at.get((site.path, site.line, site.name), []) or self._renamed(site)
@@ -155,6 +160,16 @@ class OurGraph:
             return OurCall(tuple(sorted(edges)))
         reasons = sorted({r["rule"] for r in rows if not r["callee"]})
         return OurCall((), reasons[0] if reasons else "")
+
+    def _names_function(self, target: Target) -> bool:
+        if self.root is None:
+            return False
+        try:
+            with (self.root / target.path).open(encoding="utf-8", errors="replace") as handle:
+                text = next((t for i, t in enumerate(handle, 1) if i == target.line), "")
+        except OSError:
+            return False
+        return re.search(rf"\bfunction\s+{re.escape(target.name)}\b", text) is not None
 
     def _renamed(self, site: Site) -> list[dict[str, Any]]:
         """Our record of a call of a local alias (`qn = self.quote_name` ... `qn(x)`), which
@@ -182,7 +197,10 @@ class OurGraph:
         named = [row for row in holding if row["name"] == target.name]
         if not named and target.name in _CONSTRUCTORS:  # a constructor: its class
             named = [row for row in holding if row["kind"] != "method"]
-        if not named:  # `module.exports = function query(...)`: named by where it is assigned
+        if not named and self._names_function(target):
+            # `module.exports = function query(...)`: our definition is named by where it is
+            # assigned, the oracle's by the function expression (a parameter on that line
+            # is no such target: the line must say `function NAME`).
             named = [
                 row
                 for row in holding
@@ -470,4 +488,4 @@ def run_oracle(
     seconds["oracle"] = round(time.perf_counter() - started, 1)
     report = OracleReport(str(service.root), language, name)
     report.seconds = seconds
-    return score(report, OurGraph.from_store(store, sites), picked, answers, examples)
+    return score(report, OurGraph.from_store(store, sites, service.root), picked, answers, examples)

@@ -84,7 +84,9 @@ def _symbol(
     }  # fmt: skip
 
 
-def test_an_oracle_target_maps_to_our_definition_overload_signatures_included() -> None:
+def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
+    tmp_path: Path,
+) -> None:
     graph = OurGraph(
         [
             _symbol("doc.ts", "Doc", "class", 3, 40),
@@ -103,8 +105,14 @@ def test_an_oracle_target_maps_to_our_definition_overload_signatures_included() 
     assert graph.symbol_at(Target("other.ts", 1, "write")) == ""
     # `module.exports = function query(options) {` on line 25: our definition there is named
     # by where it is assigned, the oracle names the function expression.
-    exports = OurGraph([_symbol("query.js", "exports", "function", 25, 47, "module")], [])
+    # A parameter declared on that line (`= function handle(err, next) {`) is no such target.
+    lines = ["//\n"] * 24 + ["module.exports = function query(options, next) {\n"]
+    (tmp_path / "query.js").write_text("".join(lines) + "  return next;\n}\n")
+    exports = OurGraph(
+        [_symbol("query.js", "exports", "function", 25, 47, "module")], [], root=tmp_path
+    )
     assert exports.symbol_at(Target("query.js", 25, "query")) == "query.js::module.exports"
+    assert exports.symbol_at(Target("query.js", 25, "next")) == ""
     assert exports.symbol_at(Target("query.js", 30, "query")) == ""
 
 
