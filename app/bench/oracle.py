@@ -161,15 +161,30 @@ class OurGraph:
         reasons = sorted({r["rule"] for r in rows if not r["callee"]})
         return OurCall((), reasons[0] if reasons else "")
 
-    def _names_function(self, target: Target) -> bool:
+    def _line(self, target: Target) -> str:
         if self.root is None:
-            return False
+            return ""
         try:
             with (self.root / target.path).open(encoding="utf-8", errors="replace") as handle:
-                text = next((t for i, t in enumerate(handle, 1) if i == target.line), "")
+                return next((t for i, t in enumerate(handle, 1) if i == target.line), "")
         except OSError:
-            return False
+            return ""
+
+    def _names_function(self, target: Target) -> bool:
+        text = self._line(target)
         return re.search(rf"\bfunction\s+{re.escape(target.name)}\b", text) is not None
+
+    def _alias_of(self, target: Target) -> str:
+        """The definition a module-level alias on the target's line names (zod's `const
+        stringType = ZodString.create;`, where the TS service stops): a call of the alias
+        runs it."""
+        name = re.escape(target.name)
+        written = re.fullmatch(
+            rf"\s*(?:export\s+)?(?:(?:const|let|var)\s+)?{name}\s*=\s*([\w$.]+)\s*;?\s*",
+            self._line(target),
+        )
+        sid = f"{target.path}::{written.group(1)}" if written else ""
+        return sid if sid in self.symbols else ""
 
     def _renamed(self, site: Site) -> list[dict[str, Any]]:
         """Our record of a call of a local alias (`qn = self.quote_name` ... `qn(x)`), which
@@ -208,6 +223,8 @@ class OurGraph:
             ]
         if named:
             return str(min(named, key=_span)["id"])
+        if aliased := self._alias_of(target):  # `const stringType = ZodString.create;`
+            return aliased
         # An overload signature the oracle picked for this call (`write(line: string): void;`
         # above `write(arg: any) {...}`): the same function as its implementation.
         container = min(holding, key=_span)["qualified_name"] if holding else ""

@@ -114,6 +114,19 @@ def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
     assert exports.symbol_at(Target("query.js", 25, "query")) == "query.js::module.exports"
     assert exports.symbol_at(Target("query.js", 25, "next")) == ""
     assert exports.symbol_at(Target("query.js", 30, "query")) == ""
+    # zod's `const stringType = ZodString.create;`, where the TS service stops: the alias
+    # stands for the definition it names.
+    (tmp_path / "types.ts").write_text("class ZodString {}\nconst stringType = ZodString.create;\n")
+    aliased = OurGraph(
+        [
+            _symbol("types.ts", "ZodString", "class", 1, 1),
+            _symbol("types.ts", "create", "method", 1, 1, "ZodString"),
+        ],
+        [],
+        root=tmp_path,
+    )
+    assert aliased.symbol_at(Target("types.ts", 2, "stringType")) == "types.ts::ZodString.create"
+    assert aliased.symbol_at(Target("types.ts", 2, "other")) == ""
 
 
 def _graph(edges: list[tuple[int, str, str, float, str]]) -> OurGraph:
