@@ -4,6 +4,7 @@ resolver (jedi, the TypeScript language service) where each goes, and score our 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -118,25 +119,40 @@ def sample_sites(sites: list[Site], n: int, seed: int) -> list[Site]:
 class OurGraph:
     """The published graph tables, indexed by where each call is."""
 
-    def __init__(self, symbols: list[dict[str, Any]], edges: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        symbols: list[dict[str, Any]],
+        edges: list[dict[str, Any]],
+        sites: Iterable[Site] = (),
+        root: Path | None = None,
+    ) -> None:
+        self.root = root  # the repository, to read an oracle target's line
         self.symbols = {row["id"]: row for row in symbols}
         self.by_path: dict[str, list[dict[str, Any]]] = {}
         for row in symbols:
             self.by_path.setdefault(row["path"], []).append(row)
         self.at: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+        self.recorded: dict[tuple[str, int], set[str]] = {}  # the names our calls carry
         for row in edges:
             name = row["callee_text"].rsplit(".", 1)[-1]
             self.at.setdefault((row["path"], row["line"], name), []).append(row)
+            self.recorded.setdefault((row["path"], row["line"]), set()).add(name)
+        # The names written at each call line (every site of the repository, not the sample).
+        self.written: dict[tuple[str, int], set[str]] = {}
+        for site in sites:
+            self.written.setdefault((site.path, site.line), set()).add(site.name)
 
     @classmethod
-    def from_store(cls, store: Any) -> OurGraph:
+    def from_store(
+        cls, store: Any, sites: Iterable[Site] = (), root: Path | None = None
+    ) -> OurGraph:
         from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
 
         symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
-        return cls(symbols, store.read_table(GRAPH_EDGES).to_pylist())
+        return cls(symbols, store.read_table(GRAPH_EDGES).to_pylist(), sites, root)
 
     def call(self, site: Site) -> OurCall:
-        rows = self.at.get((site.path, site.line, site.name), [])
+        rows = self.at.get((site.path, site.line, site.name), []) or self._renamed(site)
         edges = {
             (r["callee"], round(float(r["confidence"]), 3), r["rule"]) for r in rows if r["callee"]
         }
@@ -144,6 +160,43 @@ class OurGraph:
             return OurCall(tuple(sorted(edges)))
         reasons = sorted({r["rule"] for r in rows if not r["callee"]})
         return OurCall((), reasons[0] if reasons else "")
+
+    def _line(self, target: Target) -> str:
+        if self.root is None:
+            return ""
+        try:
+            with (self.root / target.path).open(encoding="utf-8", errors="replace") as handle:
+                return next((t for i, t in enumerate(handle, 1) if i == target.line), "")
+        except OSError:
+            return ""
+
+    def _names_function(self, target: Target) -> bool:
+        text = self._line(target)
+        return re.search(rf"\bfunction\s+{re.escape(target.name)}\b", text) is not None
+
+    def _alias_of(self, target: Target) -> str:
+        """The definition a module-level alias on the target's line names (zod's `const
+        stringType = ZodString.create;`, where the TS service stops): a call of the alias
+        runs it."""
+        name = re.escape(target.name)
+        written = re.fullmatch(
+            rf"\s*(?:export\s+)?(?:(?:const|let|var)\s+)?{name}\s*=\s*([\w$.]+)\s*;?\s*",
+            self._line(target),
+        )
+        sid = f"{target.path}::{written.group(1)}" if written else ""
+        return sid if sid in self.symbols else ""
+
+    def _renamed(self, site: Site) -> list[dict[str, Any]]:
+        """Our record of a call of a local alias (`qn = self.quote_name` ... `qn(x)`), which
+        carries the name it stands for: on the site's line, the one name we record that is
+        not written there, when the site is the one written name we record nothing under."""
+        where = (site.path, site.line)
+        recorded = self.recorded.get(where, set())
+        written = self.written.get(where, {site.name})
+        unwritten = recorded - written
+        if len(unwritten) != 1 or len(written - recorded) != 1:
+            return []
+        return self.at[(site.path, site.line, unwritten.pop())]
 
     def symbol_at(self, target: Target) -> str:
         """The id of our innermost definition holding the oracle's target line, named as it
@@ -159,8 +212,19 @@ class OurGraph:
         named = [row for row in holding if row["name"] == target.name]
         if not named and target.name in _CONSTRUCTORS:  # a constructor: its class
             named = [row for row in holding if row["kind"] != "method"]
+        if not named and self._names_function(target):
+            # `module.exports = function query(...)`: our definition is named by where it is
+            # assigned, the oracle's by the function expression (a parameter on that line
+            # is no such target: the line must say `function NAME`).
+            named = [
+                row
+                for row in holding
+                if row["start_line"] == target.line and row["kind"] in ("function", "method")
+            ]
         if named:
             return str(min(named, key=_span)["id"])
+        if aliased := self._alias_of(target):  # `const stringType = ZodString.create;`
+            return aliased
         # An overload signature the oracle picked for this call (`write(line: string): void;`
         # above `write(arg: any) {...}`): the same function as its implementation.
         container = min(holding, key=_span)["qualified_name"] if holding else ""
@@ -441,4 +505,4 @@ def run_oracle(
     seconds["oracle"] = round(time.perf_counter() - started, 1)
     report = OracleReport(str(service.root), language, name)
     report.seconds = seconds
-    return score(report, OurGraph.from_store(store), picked, answers, examples)
+    return score(report, OurGraph.from_store(store, sites, service.root), picked, answers, examples)

@@ -77,7 +77,12 @@ def _affected(
             b.base.rsplit(".", 1)[-1] in names for b in facts.bases
         )
         for i, call in enumerate(facts.calls):
-            hit = file_hit or call.callee in names or call.receiver.split(".", 1)[0] in names
+            # `core.$ZodType.init()` depends on `$ZodType`'s declared type too.
+            hit = (
+                file_hit
+                or call.callee in names
+                or any(part in names for part in call.receiver.split("."))
+            )
             # `self.x.m()` reads x's type through the class hierarchy too.
             through_self = "self." in (call.receiver[:5], call.receiver_type[:5])
             if not hit and (call.receiver in ("self", "super", "") or through_self):

@@ -89,4 +89,5 @@ class FileFacts:
         """Every name this file defines or imports: what a change to it can re-resolve."""
         out = {s.name for s in self.symbols} | {i.alias for i in self.imports}
         out |= {i.name for i in self.imports}
+        out |= {a.name for a in self.attributes if not a.owner}  # `export { a as string }`
         return out

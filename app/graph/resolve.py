@@ -10,7 +10,14 @@ from collections.abc import Iterable
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, symbol_id
 from app.graph.js_modules import JsModules, Reach
-from app.parse.calls import ALIAS, BUILTIN_METHODS, BUILTIN_TYPES, PARAMETER, TRUNCATED
+from app.parse.calls import (
+    ALIAS,
+    BUILTIN_METHODS,
+    BUILTIN_TYPES,
+    MODULE_EXPORTS,
+    PARAMETER,
+    TRUNCATED,
+)
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -215,13 +222,32 @@ class Resolver:
         return [], ""
 
     def _module_alias(self, paths: Iterable[str], name: str, hops: int) -> list[str]:
-        """Python's `D = Distance` at module level: importing `D` imports `Distance`."""
+        """A module-level alias: importing `D` imports `Distance` (Python's `D = Distance`),
+        JS/TS `export { stringType as string }` and `const stringType = ZodString.create`."""
         for p in paths:
-            if self.files[p].language != "python":
+            if self.files[p].language != "python" and self.files[p].language not in _JS:
                 continue
             for _, said in self.attributes.get((p, ""), {}).get(name, []):
                 target = said[len(ALIAS) :]
-                if target != name and (found := self._top([p], target, hops + 1)[0]):
+                if not said.startswith(ALIAS) or target == name:
+                    continue  # a type claim, or `x = x`
+                head, _, last = target.rpartition(".")
+                if not head and (found := self._top([p], target, hops + 1)[0]):
+                    return found
+                keys = self.type_keys(self.files[p], head) if head else []
+                if keys and (found := self.member(self.hierarchy(keys[0])[0], last)):
+                    return found
+        return []
+
+    def _module_exports(self, paths: list[str]) -> list[str]:
+        """What a CommonJS module gives: its `module.exports = function` definition, or the
+        definition `module.exports = View` names."""
+        ids = [symbol_id(p, MODULE_EXPORTS) for p in paths]
+        if found := [sid for sid in ids if sid in self.symbols]:
+            return found
+        for p in paths:
+            for _, said in self.attributes.get((p, ""), {}).get(MODULE_EXPORTS, []):
+                if said.startswith(ALIAS) and (found := self._top([p], said[len(ALIAS) :])[0]):
                     return found
         return []
 
@@ -234,6 +260,20 @@ class Resolver:
                 (_scope(sym.path, sym.language), sym.qualified_name), {}
             ).get(name):
                 return ids
+            if ids := self._declared_member(sym, name):
+                return ids
+        return []
+
+    def _declared_member(self, sym: Symbol, name: str) -> list[str]:
+        """A member of a module-level value's declared type (`export const $ZodType:
+        core.$constructor<T>`: `core.$ZodType.init()` calls `$constructor`'s `init`)."""
+        if sym.parent:
+            return []
+        for path, said in self.attributes.get((sym.path, ""), {}).get(sym.name, []):
+            if said and not said.startswith(ALIAS):
+                keys = self.type_keys(self.files[path], said)
+                if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
+                    return ids
         return []
 
     def _namespace(self, paths: Iterable[str], name: str, hops: int = 0) -> list[str] | None:
@@ -389,6 +429,25 @@ class Resolver:
             return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
         return facts, text
 
+    def _undefined(self, facts: FileFacts, name: str) -> str:
+        """Why a bare name has no definition: one imported from a project module that holds
+        none of that name (`gettext_lazy = lazy(gettext, str)` there is a value) says so."""
+        for imp in facts.imports:
+            if imp.alias == name and imp.name and self.module_files(facts, imp.module):
+                return (
+                    f"no definition: {imp.name} in {imp.module} is no function or class "
+                    "(a value, or imported from outside)"
+                )
+        return "no definition"
+
+    def _cls(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`cls(value)` in a method: the class itself (a subclass when called through one, as
+        with `self.method()`)."""
+        caller = self.symbols.get(symbol_id(facts.path, call.caller))
+        key = self.class_of(facts, call.caller) if caller and caller.kind == "method" else None
+        sid = symbol_id(facts.path, key[1]) if key is not None else ""
+        return [sid] if sid in self.symbols else []
+
     def _held_by_self(self, facts: FileFacts, call: CallSite) -> list[str]:
         """`self.name()` where the class binds `name = function` (or a class) in its body."""
         owner, held = self.attribute_type(facts, call.caller, call.callee)
@@ -444,6 +503,12 @@ class Resolver:
                 ids, rule = self._top(target, imp.name)
                 if ids:
                     return ids, rule
+            elif imp.alias == name and facts.language in _JS:  # `var Router = require('./router')`
+                target = self.module_files(facts, imp.module)
+                if target is None:
+                    return [], "external"
+                if ids := self._module_exports(target):
+                    return ids, "import"
         if ids := scoped.get(("", name), []):
             return ids, "same-module"
         if facts.language in PACKAGE_LANGUAGES:
@@ -489,9 +554,11 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        lang = facts.language
+        if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
+            return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
-        lang = facts.language
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:
@@ -514,7 +581,11 @@ class Resolver:
             guessed = rule in ("", "unique-name", "ambiguous-name")
             if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
                 return found, "local-scope", ""
-            return ids, rule, "external import" if rule == "external" else "no definition"
+            return (
+                ids,
+                rule,
+                "external import" if rule == "external" else self._undefined(facts, name),
+            )
         owner, type_text = self._attribute_receiver(facts, call)
         if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")

@@ -29,8 +29,10 @@ _SELF = {
     "swift": {"self"},
 }
 _DEFAULT_SELF = {"this"}
-# Languages whose bindings declare a type; elsewhere only a capitalised constructor counts.
-_DECLARED_TYPES = frozenset({"go", "java", "rust"})
+# Languages whose bindings declare a type (TypeScript's annotations: `core.$constructor<T>`);
+# elsewhere only a capitalised constructor counts.
+_DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx"})
+_JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _SUPER = {"super", "base", "parent", "super()"}
 # Types of the language itself: a receiver of one calls no project method (unless the project
 # defines a class of that name, which the resolver checks first).
@@ -126,6 +128,8 @@ _SWIFT_LITERALS = {
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
+# What a CommonJS module gives whoever requires it (a definition's name, or an alias's).
+MODULE_EXPORTS = "module.exports"
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
@@ -262,16 +266,22 @@ def extract(
     types = _scope_types(defs, binds)
     calls = _attribute(language, raw, defs, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
-    return imports, calls, tuple(dict.fromkeys(bases)), _class_attributes(defs, types)
+    attributes = _class_attributes(language, defs, types)
+    return imports, calls, tuple(dict.fromkeys(bases)), attributes
 
 
-def _class_attributes(defs: list[Any], types: dict[int, dict[str, str]]) -> tuple[Attribute, ...]:
+def _class_attributes(
+    language: str, defs: list[Any], types: dict[int, dict[str, str]]
+) -> tuple[Attribute, ...]:
     """Each class's attributes with a type claim, for the resolver to read through subclasses,
-    and the module's names bound to another name (`D = Distance`, owner "")."""
+    and the module's names (owner ""): bound to another name (`D = Distance`), or in JS/TS
+    of a type (`export const $ZodType: core.$constructor<T>`, whose methods other files call)."""
     out = [
         Attribute("", var, said)
         for var, said in types.get(0, {}).items()
-        if said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier()
+        if (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
+        or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
+        or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
     ]
     for d in defs:
         if d.kind not in CLASS_LIKE:
@@ -289,7 +299,9 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
     types: dict[int, dict[str, str]] = {}
     for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
-        if "." in var:  # `self.client = Client()`: known to every method of the class
+        if (len(stack) == 1 and stack[0].qualified == var) or var == MODULE_EXPORTS:
+            where = []  # `export const X: T = make(...)` is itself a definition: a module name
+        if "." in var and var != MODULE_EXPORTS:  # `self.client = Client()`: in every method
             where = [d for d in stack if d.kind in CLASS_LIKE][-1:]
             if not where:
                 continue

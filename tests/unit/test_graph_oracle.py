@@ -84,7 +84,9 @@ def _symbol(
     }  # fmt: skip
 
 
-def test_an_oracle_target_maps_to_our_definition_overload_signatures_included() -> None:
+def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
+    tmp_path: Path,
+) -> None:
     graph = OurGraph(
         [
             _symbol("doc.ts", "Doc", "class", 3, 40),
@@ -101,6 +103,30 @@ def test_an_oracle_target_maps_to_our_definition_overload_signatures_included() 
     assert graph.symbol_at(Target("doc.ts", 50, "write")) == "doc.ts::write"
     assert graph.symbol_at(Target("doc.ts", 4, "args")) == ""  # a field, not a definition
     assert graph.symbol_at(Target("other.ts", 1, "write")) == ""
+    # `module.exports = function query(options) {` on line 25: our definition there is named
+    # by where it is assigned, the oracle names the function expression.
+    # A parameter declared on that line (`= function handle(err, next) {`) is no such target.
+    lines = ["//\n"] * 24 + ["module.exports = function query(options, next) {\n"]
+    (tmp_path / "query.js").write_text("".join(lines) + "  return next;\n}\n")
+    exports = OurGraph(
+        [_symbol("query.js", "exports", "function", 25, 47, "module")], [], root=tmp_path
+    )
+    assert exports.symbol_at(Target("query.js", 25, "query")) == "query.js::module.exports"
+    assert exports.symbol_at(Target("query.js", 25, "next")) == ""
+    assert exports.symbol_at(Target("query.js", 30, "query")) == ""
+    # zod's `const stringType = ZodString.create;`, where the TS service stops: the alias
+    # stands for the definition it names.
+    (tmp_path / "types.ts").write_text("class ZodString {}\nconst stringType = ZodString.create;\n")
+    aliased = OurGraph(
+        [
+            _symbol("types.ts", "ZodString", "class", 1, 1),
+            _symbol("types.ts", "create", "method", 1, 1, "ZodString"),
+        ],
+        [],
+        root=tmp_path,
+    )
+    assert aliased.symbol_at(Target("types.ts", 2, "stringType")) == "types.ts::ZodString.create"
+    assert aliased.symbol_at(Target("types.ts", 2, "other")) == ""
 
 
 def _graph(edges: list[tuple[int, str, str, float, str]]) -> OurGraph:
@@ -274,3 +300,20 @@ def test_an_import_the_typescript_service_cannot_follow_is_no_answer(tmp_path: P
     root = _write(tmp_path / "tiny", {"a.test.ts": text})
     answers, _ = ts_answers(root, call_sites("a.test.ts", text, "typescript"))
     assert answers == [[]]  # not the import line: vitest is not installed here
+
+
+def test_a_call_of_a_local_alias_is_judged_by_what_it_stands_for(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # Django's `qn = self.quote_name` then `qn(...)`: our call carries `quote_name`, the site
+    # the oracle asks about is written `qn`; the two must meet, not count as "not extracted".
+    files = {
+        "ops.py": (
+            "class Ops:\n    def quote_name(self, name):\n        return name\n\n"
+            "    def sql(self, other):\n        qn = self.quote_name\n"
+            '        return qn("x") + other.strip()\n'
+        )
+    }
+    report = run_oracle(_write(tmp_path / "alias", files), settings, "python", 300, 1)
+    assert report.oracle_in_project == 1 and report.ours_not_extracted == 0
+    assert report.recall_certain_probable == 1.0

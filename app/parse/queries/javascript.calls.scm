@@ -20,6 +20,11 @@
   value: [(array) (object) (string) (template_string) (regex)] @literal) @bind
 (formal_parameters (rest_pattern (identifier) @var) @literal @bind)
 (variable_declarator name: (identifier) @var value: (member_expression) @alias) @bind
+; `module.exports = View`: what requiring the module gives.
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) @var
+  right: (identifier) @alias
+  (#eq? @_module "module") (#eq? @_exports "exports")) @bind
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind

@@ -19,6 +19,9 @@
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
 (required_parameter pattern: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
 (variable_declarator name: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
+; A declared type named through a module or with arguments: `const $ZodType: core.$constructor<T>`.
+(variable_declarator name: (identifier) @var
+  type: (type_annotation [(nested_type_identifier) (generic_type)] @type)) @bind
 ; Builtin values (`const a = []`, `...args`) and local aliases (`const f = mod.func`).
 (variable_declarator name: (identifier) @var
   value: [(array) (object) (string) (template_string) (regex)] @literal) @bind
@@ -32,6 +35,9 @@
   type: (type_annotation [(array_type) (predefined_type)] @literal)) @bind
 (required_parameter pattern: (identifier) @var
   type: (type_annotation (generic_type name: (type_identifier) @type))) @bind
+; `export { stringType as string }`: the module's `string` is its `stringType`.
+(export_statement !source (export_clause (export_specifier name: (identifier) @alias
+  alias: (identifier) @var))) @bind
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
