@@ -81,6 +81,7 @@ class LocalModel:
                 f"supported GGUF model ({error}); {fix}"
             ) from error
         self.load_ms = round((time.perf_counter() - started) * 1000, 1)
+        self.warm_ms: float | None = None  # reading the fixed prefix at load (Answerer.model)
         _silence_llama_log()
         self._formatter = self._make_formatter()
         self._stop: Callable[[], bool] = _never
@@ -135,13 +136,15 @@ class LocalModel:
         cancelled: Callable[[], bool],
         on_progress: ReadingCallback | None = None,
         grammar: str | None = None,
+        first_bias: dict[int, float] | None = None,
     ) -> Generation:
-        """`grammar`: GBNF the answer must follow (app.answer.grammar)."""
+        """`grammar`: GBNF the answer must follow (app.answer.grammar); `first_bias`: added
+        to these tokens' logits at the answer's first token only."""
         with self.lock:
             self._stop = cancelled
             try:
                 return self._generate(
-                    tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar
+                    tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar, first_bias
                 )
             except RuntimeError:  # llama_decode returned "aborted"
                 if not cancelled():
@@ -159,8 +162,9 @@ class LocalModel:
         cancelled: Callable[[], bool],
         on_progress: ReadingCallback | None,
         grammar: str | None,
+        first_bias: dict[int, float] | None,
     ) -> Generation:
-        from llama_cpp import LlamaGrammar
+        from llama_cpp import LlamaGrammar, LogitsProcessorList
 
         llm = self.llm
         started = time.perf_counter()
@@ -192,6 +196,9 @@ class LocalModel:
             stop=stop,
             stream=True,
             grammar=None if grammar is None else LlamaGrammar.from_string(grammar, verbose=False),
+            logits_processor=None
+            if not first_bias
+            else LogitsProcessorList([_first_token_bias(len(tokens), first_bias)]),
         )
         try:
             for chunk in stream:
@@ -216,6 +223,25 @@ class LocalModel:
         return Generation(
             "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared
         )
+
+    def warm(self, tokens: list[int]) -> float:
+        """Read `tokens` into the cache now (the fixed prefix, at load) so that the next prompt
+        that starts with them does not; the milliseconds it took."""
+        with self.lock:
+            started = time.perf_counter()
+            self.llm.reset()
+            for start in range(0, len(tokens), PREFILL_STEP):
+                self.llm.eval(tokens[start : start + PREFILL_STEP])
+            return _ms(started)
+
+    def opening_tokens(self, text: str) -> list[int]:
+        """The tokens a completion that writes `text` can start with: each one-token prefix."""
+        found: list[int] = []
+        for end in range(1, len(text) + 1):
+            ids = self.llm.tokenize(text[:end].encode(), add_bos=False, special=False)
+            if len(ids) == 1 and ids[0] not in found:
+                found.append(ids[0])
+        return found
 
     def forget_from(self, position: int) -> None:
         """The warm cache keeps its first `position` tokens only: the next prompt reads the
@@ -255,6 +281,18 @@ def load_model(path: Path, *, n_ctx: int, threads: int, flash_attn: bool) -> Loc
             model = LocalModel(path, n_ctx=n_ctx, threads=threads, flash_attn=flash_attn)
             _LOADED[key] = model
         return model
+
+
+def _first_token_bias(prompt_length: int, bias: dict[int, float]) -> Callable[[Any, Any], Any]:
+    ids = list(bias)
+    values = [bias[i] for i in ids]
+
+    def apply(input_ids: Any, scores: Any) -> Any:
+        if len(input_ids) == prompt_length:  # nothing generated yet
+            scores[ids] += values
+        return scores
+
+    return apply
 
 
 def _never() -> bool:

@@ -17,7 +17,8 @@ from typing import Any
 
 from app.answer.checks import abstains, check_sentences, degeneration
 from app.answer.citations import check_citations
-from app.answer.prompt import Excerpt, build_prompt
+from app.answer.engine import fixed_prefix
+from app.answer.prompt import Excerpt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
@@ -106,6 +107,12 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
         "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
     )
     parser.add_argument(
+        "--question",
+        action="append",
+        default=None,
+        help="answers: only the question of this id (repeatable; after --per-corpus)",
+    )
+    parser.add_argument(
         "--baseline",
         action="store_true",
         help="answers: each model also answers unconstrained (free text, unsupported sentences "
@@ -152,6 +159,8 @@ def _items(args: argparse.Namespace) -> list[_Item]:
             if taken[key] <= args.per_corpus:
                 kept.append(item)
         items = kept
+    if args.question:
+        items = [item for item in items if item.question.id in args.question]
     return items[: args.limit]
 
 
@@ -273,23 +282,6 @@ def _label(name: str, constrained: bool, baseline: bool) -> str:
     return f"{Path(name).name} ({'constrained' if constrained else 'free text'})"
 
 
-def fixed_prefix_tokens(model: Any) -> int:
-    """Prompt tokens every question shares (the instructions and the worked examples): two
-    prompts for different questions over different excerpts, one and two, agree on these."""
-    hits = [
-        Hit(f"{n}", f"{n}.py", 1, 2, name, name, "function", "python", 0.0, body, "body")
-        for n, name, body in ((1, "alpha", "def alpha(): pass"), (2, "beta", "x = 2"))
-    ]
-    one, _ = model.prompt_tokens(build_prompt("Where is alpha?", hits[:1]).messages)
-    two, _ = model.prompt_tokens(build_prompt("How is beta set?", hits[::-1]).messages)
-    shared = 0
-    for a, b in zip(one, two, strict=False):
-        if a != b:
-            break
-        shared += 1
-    return shared
-
-
 def _answer(
     service: Any,
     item: _Item,
@@ -301,7 +293,7 @@ def _answer(
     # Each variant answers the same question: without this the second would find the whole
     # prompt warm. The cache keeps the fixed prefix, as after any other question.
     model = service.answerer(model_file).model()
-    model.forget_from(fixed_prefix_tokens(model))
+    model.forget_from(len(fixed_prefix(model)))
     answer = service.ask(
         item.question.question,
         budget_tokens=args.budget,
