@@ -12,6 +12,7 @@ from app.parse.manifests import manifest_imports
 from app.service import Service
 from app.store.graph_tables import GRAPH_EDGES
 from app.store.store import Store
+from tests.unit.test_graph_resolution import build
 
 LIB_PACKAGE = {
     "name": "@demo/lib",
@@ -92,16 +93,6 @@ function run() {
 }
 """,
 }
-
-
-def build(tmp_path: Path, settings: Settings, files: dict[str, str]) -> tuple[Service, Store]:
-    repo = tmp_path / "repo"
-    for path, text in files.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    service = Service(repo, settings)
-    service.index(with_vectors=False)
-    return service, Store.open(service.index_dir)
 
 
 def rows_at(rows: list[dict[str, Any]], path: str, line: int) -> list[tuple[str, str]]:
