@@ -164,6 +164,9 @@ class _LoopingModel:
     def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
         return [1] * 100, []
 
+    def opening_tokens(self, text: str) -> list[int]:
+        return [2]
+
     def generate(self, tokens: list[int], **options: Any) -> Generation:
         for piece in self.pieces:
             if options["cancelled"]():
