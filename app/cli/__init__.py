@@ -20,9 +20,9 @@ DESCRIPTION = (
 )
 EPILOG = (
     "`repolens-tui mcp PATH... [--http HOST:PORT] [--token-file F]` serves the index to coding "
-    "agents (Model Context Protocol). The benchmark commands (eval, bench, live-bench, "
-    "graph-bench, graph-oracle, graph-replay, tui-bench, fault-bench, mcp-bench, signals, "
-    "fit, fit-diversity) are in `repolens-tui-bench`."
+    "agents (Model Context Protocol). The benchmark commands (quality, speed, the call-graph "
+    "oracle and the ranking fits) are in `repolens-tui-bench`; `repolens-tui-bench --help` "
+    "lists them."
 )
 
 

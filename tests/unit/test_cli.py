@@ -169,8 +169,9 @@ def test_help_names_the_tui_and_every_command(capsys: pytest.CaptureFixture[str]
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "terminal UI" in out
-    for command in ("index", "search", "stats", "eval", "bench"):
+    for command in ("index", "search", "stats", "ask", "mcp"):
         assert command in out
+    assert "`repolens-tui-bench --help` lists them" in " ".join(out.split())
 
 
 def test_a_missing_path_does_not_open_the_tui(
