@@ -9,7 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.answer.checks import LoopGuard, SentenceCheck, check_sentences, degeneration
+from app.answer.checks import (
+    LoopGuard,
+    SentenceCheck,
+    abstains,
+    check_sentences,
+    degeneration,
+)
 from app.answer.citations import Citation, CitationStream, check_citations
 from app.answer.directives import AnswerScreen, RepositoryInstructions
 from app.answer.gate import absent_names, abstention_note
@@ -70,6 +76,12 @@ class Answer:
     @property
     def unsupported(self) -> list[SentenceCheck]:
         return [s for s in self.sentences if not s.supported]
+
+    @property
+    def abstained(self) -> bool:
+        """The answer is the abstention: decided before the model, written by it, or left
+        when every sentence it wrote was unsupported. It claims nothing, so cites nothing."""
+        return self.finish in {"no-context", "abstained"} or abstains(self.text)
 
 
 class Answerer:
@@ -183,7 +195,7 @@ class Answerer:
             on_text=lambda piece: release(screen.feed(piece)),
             cancelled=lambda: cancelled() or loop.cut is not None,
             on_progress=on_progress,
-            grammar=answer_grammar(prompt.excerpts) if constrained else None,
+            grammar=answer_grammar(prompt.excerpts, prompt.question) if constrained else None,
             first_bias=_abstention_bias(model) if constrained else None,
         )
         finish = "loop" if loop.cut is not None else generation.finish

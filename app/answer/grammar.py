@@ -4,6 +4,7 @@ each sentence opens with a name from excerpt k and ends citing [k], or the one a
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
@@ -16,6 +17,12 @@ MIN_SENTENCE_CHARS = 8
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
 MAX_NAME_CHARS = 80
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+# The sentence's words: a space or printable ASCII without brackets (a citation belongs at the end),
+# backticks (a name the grammar did not offer) or a stop; line breaks are outside it too.
+_ASCII_GLYPHS = r"\x22-\x2D\x2F-\x3E\x40-\x5A\x5C\x5E\x5F\x61-\x7E"
+# Other characters only where the excerpts or the question hold them: the small model
+# drifts into another script mid-sentence ("read keys as methods.通过 the macro module").
+MAX_OTHER_CHARS = 256
 
 
 def excerpt_names(excerpt: Excerpt) -> list[str]:
@@ -39,10 +46,19 @@ def _literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def answer_grammar(excerpts: Sequence[Excerpt]) -> str:
+def other_chars(texts: Sequence[str]) -> str:
+    """The printable characters outside ASCII these texts use, most used first, as GBNF
+    escapes (repository text never reaches the grammar as itself)."""
+    counts = Counter(c for text in texts for c in text if ord(c) > 0x7E and c.isprintable())
+    chosen = [c for c, _ in counts.most_common(MAX_OTHER_CHARS) if not c.isspace()]
+    return "".join(f"\\U{ord(c):08X}" if ord(c) > 0xFFFF else f"\\u{ord(c):04X}" for c in chosen)
+
+
+def answer_grammar(excerpts: Sequence[Excerpt], question: str = "") -> str:
     """GBNF for one answer over these excerpts: the abstention sentence, or one to
     MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k. An excerpt with no
-    code name (a document section) is cited by a sentence that opens with a capital."""
+    code name (a document section) is cited by a sentence that opens with a capital. The words
+    are ASCII and the other characters the excerpts or the question use."""
     rules: list[str] = []
     alternatives: list[str] = []
     for excerpt in excerpts:
@@ -55,16 +71,16 @@ def answer_grammar(excerpts: Sequence[Excerpt]) -> str:
         else:
             alternatives.append(f"[A-Z] words {cite}")
     repeat = MAX_SENTENCES - 1
+    other = other_chars([question, *(e.hit.text for e in excerpts)])
     return "\n".join(
         [
             'root ::= abstain | sentence (" " sentence){0,' + str(repeat) + "}",
             f"abstain ::= {_literal(ABSTAIN_ANSWER)}",
             "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
-            # No brackets (a citation belongs at the end), no line break, no backtick (a name
-            # the grammar did not offer), and a stop only inside a word (`a.b`, `1.5`), so
-            # that every sentence ends at its citation.
+            # A stop only inside a word (`a.b`, `1.5`), so that every sentence ends at its
+            # citation.
             f"words ::= wordchar{{{MIN_SENTENCE_CHARS},{SENTENCE_CHARS}}}",
-            "wordchar ::= [^\\[\\]`\\n\\r.!?] | [.!?] [^ \\[\\]`\\n\\r.!?]",
+            f"wordchar ::= [ {_ASCII_GLYPHS}{other}] | [.!?] [{_ASCII_GLYPHS}{other}]",
             *rules,
         ]
     )

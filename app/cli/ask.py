@@ -48,7 +48,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             else "not given"
         )
         print(f"  [{c.n}] {where}" + ("" if c.valid else "  (invalid citation)"))
-    if answer.finish not in {"no-context", "abstained"} and not answer.grounded:
+    if not answer.grounded and not answer.abstained:
         print("\n(ungrounded: the answer cites none of the excerpts it was given)")
     for check in answer.dropped:
         print(f"\n(left out, unsupported: {printable(check.text)} -> {printable(check.problem)})")

@@ -281,7 +281,7 @@ class RepolensApp(App[None]):
         ]
         body, notes = answer_body(answer)
         valid = [c.n for c in answer.citations if c.valid]
-        pane.finish(cited, answer.grounded, body=body, notes=notes, cited=valid)
+        pane.finish(cited, answer.grounded or answer.abstained, body=body, notes=notes, cited=valid)
 
     @on(AnswerToken)
     @on(AnswerFinished)

@@ -169,11 +169,13 @@ def test_unsupported_sentences_are_left_out_of_a_constrained_answer(tmp_path: Pa
     assert all(c.supported for c in answer.sentences) and answer.all_citations_valid
     body, notes = answer_body(answer)
     assert body == GOOD and any("Left out, unsupported:" in n and "utf_guess" in n for n in notes)
+    assert not answer.abstained
 
 
 def test_an_answer_with_nothing_supported_becomes_the_abstention(tmp_path: Path) -> None:
     answer, _ = _ask(tmp_path, BAD, constrained=True)
     assert answer.text == ABSTAIN_ANSWER and len(answer.dropped) == 1
+    assert answer.abstained and not answer.grounded  # no "ungrounded" warning: it claims nothing
     assert check_sentences(answer.text, EXCERPTS)[0].claim is False
 
 
@@ -268,3 +270,35 @@ def test_the_fixed_prefix_stays_warm_between_questions(service: Service) -> None
     model.forget_from(prefix)  # what the eval does between the variants of one question
     again = service.ask("Where are cookies parsed?", max_tokens=16)
     assert prefix <= again.reused_tokens < second.prompt_tokens - 20
+
+
+def test_the_grammar_keeps_out_characters_neither_the_excerpts_nor_the_question_use(
+    service: Service,
+) -> None:
+    # In tmux on hashie the 0.5B wrote "read keys as methods.通过 the macro module [1].":
+    # pushing one such token up at every step shows what the grammar lets through.
+    from llama_cpp import LlamaGrammar, LogitsProcessorList
+
+    llm = service.answerer().model().llm
+    drift = llm.tokenize("通过".encode(), add_bos=False, special=False)[0]
+
+    def push(_ids: Any, logits: Any) -> Any:
+        logits[drift] += 30.0
+        return logits
+
+    def write(excerpts: list[Excerpt], question: str) -> str:
+        # Only the answer's alternative: the abstention's fixed words would hide the point.
+        shape = answer_grammar(excerpts, question).replace("root ::= abstain | ", "root ::= ")
+        grammar = LlamaGrammar.from_string(shape, verbose=False)
+        out = llm.create_completion(
+            prompt="Say where redirects are handled.",
+            max_tokens=24,
+            temperature=0.0,
+            grammar=grammar,
+            logits_processor=LogitsProcessorList([push]),
+        )
+        return str(out["choices"][0]["text"])  # type: ignore[index]
+
+    written = write(EXCERPTS, "How are redirects handled?")
+    assert written.startswith("`") and "通" not in written
+    assert "通" in write(EXCERPTS, "重定向是通过什么处理的?")  # the question's own script
