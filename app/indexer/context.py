@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from app.core.models import Chunk
 from app.search.tokenize import name_words, token_text
-from app.search.windows import CHARS_PER_TOKEN, has_window
 
 
 def header(chunk: Chunk) -> str:
@@ -32,25 +31,11 @@ def embed_text(chunk: Chunk, max_chars: int) -> str:
     catch": the model reads words, and split identifiers are sub-word pieces to it), doc,
     then the body, cut to a character budget (the model truncates at its token limit anyway;
     cutting first saves tokenizer time)."""
-    head, doc = _head(chunk), chunk.doc.strip()
+    head = header(chunk)
+    name = chunk.qualified_name or chunk.symbol
+    if name:
+        head = f"{head}\n{name_words(name)}"
+    doc = chunk.doc.strip()
     body = chunk.text
     text = f"{head}\n{doc}\n{body}" if doc and doc not in body else f"{head}\n{body}"
     return text[:max_chars]
-
-
-def later_window(chunk: Chunk, max_tokens: int, max_chars: int) -> str:
-    """The second window of a chunk too long for the model: the same header, then the body
-    from the line where the first window's wordpieces run out ("" when there is none)."""
-    if not has_window(chunk.text, max_tokens):
-        return ""
-    head, doc = _head(chunk), chunk.doc.strip()
-    before = len(head) + 1 + (len(doc) + 1 if doc and doc not in chunk.text else 0)
-    start = max(0, max_tokens * CHARS_PER_TOKEN - before)
-    start = chunk.text.rfind("\n", 0, start) + 1  # from a line's start
-    return f"{head}\n{chunk.text[start:]}"[:max_chars]
-
-
-def _head(chunk: Chunk) -> str:
-    head = header(chunk)
-    name = chunk.qualified_name or chunk.symbol
-    return f"{head}\n{name_words(name)}" if name else head

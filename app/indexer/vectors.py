@@ -13,9 +13,8 @@ import numpy as np
 from app.core.events import IndexProgress, ProgressCallback, RunControl
 from app.core.paths import is_test_path
 from app.core.settings import Settings
-from app.indexer.context import embed_text, later_window
+from app.indexer.context import embed_text
 from app.indexer.rows import chunk_from_row, embed_chars
-from app.search.windows import has_window, window_key
 from app.store.store import CHUNK_COLUMNS, Store
 
 if TYPE_CHECKING:
@@ -58,13 +57,7 @@ def embed_missing(
     if not settings.embed_tests:
         rows = [row for row in rows if not is_test_path(row["path"])]
     row_keys = [row["embed_key"] for row in rows]
-    tokens = settings.embedding_max_tokens
-    windows = {
-        window_key(row["embed_key"], row["content_hash"]): row
-        for row in rows
-        if has_window(row["text"], tokens)
-    }
-    keys = set(row_keys) | windows.keys()
+    keys = set(row_keys)
     done_keys = store.vector_keys(model_id) if paths is None else store.present_keys(model_id, keys)
     max_chars = embed_chars(settings)
     todo: dict[str, str] = {}
@@ -72,11 +65,6 @@ def embed_missing(
         key = row["embed_key"]
         if key not in done_keys and key not in todo:
             todo[key] = embed_text(chunk_from_row(row), max_chars)
-    for key, row in windows.items():  # a long chunk's later body, scored as its best window
-        if key not in done_keys and key not in todo:
-            todo[key] = later_window(chunk_from_row(row), tokens, max_chars)
-    window_keys = set(windows)
-    del windows
     if paths is None:
         report.vectors_wanted = len(rows)
     del rows
@@ -94,15 +82,12 @@ def embed_missing(
     embed_started = time.perf_counter()
     waiting_keys: list[str] = []
     waiting: list[np.ndarray] = []
-    written = 0  # vectors committed, second windows included (the report counts chunks)
 
     def commit() -> None:
-        nonlocal written
         if waiting_keys:
             matrix = np.concatenate(waiting)
             store.add_vectors(model_id, waiting_keys, matrix)
-            written += len(waiting_keys)
-            report.vectors_added += sum(1 for key in waiting_keys if key not in window_keys)
+            report.vectors_added += len(waiting_keys)
             if on_vectors is not None:
                 on_vectors(list(waiting_keys), matrix)
             waiting_keys.clear()
@@ -121,18 +106,18 @@ def embed_missing(
         if len(waiting_keys) >= VECTORS_PER_COMMIT:
             commit()
     commit()
-    if written:
+    if report.vectors_added:
         store.compact_vectors(model_id)
-    progress(IndexProgress("embed", written, len(ordered), "vectors ready", 0.0))
+    progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
     complete = paths is None and not report.vectors_deferred and not control.cancelled
-    complete = complete and written == len(ordered)
+    complete = complete and report.vectors_added == len(ordered)
     marker = _complete_marker(store, model_id, settings) if complete else ""
     if (store.manifest.embedding_model, store.manifest.vectors_complete) != (model_id, marker):
         store.manifest.embedding_model = model_id
         store.manifest.vectors_complete = marker
         store.save_manifest()
     if paths is None:
-        have = done_keys | {key for key, _ in ordered[:written]}
+        have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
         report.vectors_total = sum(1 for key in row_keys if key in have)
     report.seconds["embed"] = time.perf_counter() - started
 

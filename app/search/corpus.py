@@ -23,7 +23,6 @@ from app.search import rerank
 from app.search.lexical import TEXT, FieldPostings, Fields, count_fields
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
-from app.search.windows import has_window, max_tokens_of, window_key
 from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
@@ -71,16 +70,12 @@ class Corpus:
         # Vector blocks (matrix, row numbers); rows removed later are masked at search time.
         self.dense: list[tuple[np.ndarray, np.ndarray]] = []
         self.missing: dict[str, list[int]] = {}  # embed key -> live rows still without a vector
-        # A long chunk's second window (app.search.windows): its vectors and rows, kept apart
-        # from `dense` so that a row's vector count and readiness stay one per chunk.
-        self.windows: list[tuple[np.ndarray, np.ndarray]] = []
-        self.window_missing: dict[str, list[int]] = {}
-        self.max_tokens = max_tokens_of(model_id or "")
         self.postings = FieldPostings()
         table = store.chunk_table(LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if model_id is not None:
-            vectors = store.vector_matrix(model_id, self._vector_keys(table))
+            keys = set(table.column("embed_key").to_pylist())
+            vectors = store.vector_matrix(model_id, keys)
         self._append(table, vectors, count_fields(table))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
@@ -243,20 +238,16 @@ class Corpus:
         return tuple(self.postings.fields_holding(self.position[chunk_id], words))
 
     def nearest(self, query_vector: np.ndarray, limit: int) -> list[str]:
-        """Chunk ids of the `limit` live rows closest to `query_vector`, best first; a long
-        chunk scores its better window."""
+        """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
         if not self.dense:
             return []
-        scores = np.full(len(self.alive), -np.inf)
-        for matrix, rows in self.dense:
-            scores[rows] = matrix @ query_vector
-        for matrix, rows in self.windows:
-            np.maximum.at(scores, rows, matrix @ query_vector)
-        scores[~self.alive] = -np.inf
+        scores = np.concatenate([matrix @ query_vector for matrix, _ in self.dense])
+        row_numbers = np.concatenate([rows for _, rows in self.dense])
+        scores[~self.alive[row_numbers]] = -np.inf
         top = np.argpartition(-scores, min(limit, len(scores) - 1))[:limit]
-        top = top[np.argsort(-scores[top], kind="stable")]
+        top = top[np.argsort(-scores[top])]
         ids = self.columns["id"]
-        return [ids[int(i)] for i in top if np.isfinite(scores[i])]
+        return [ids[int(row_numbers[i])] for i in top if np.isfinite(scores[i])]
 
     # -- changing --------------------------------------------------------------------------
     def read_paths(self, store: Store, paths: set[str]) -> PathsChange:
@@ -265,7 +256,8 @@ class Corpus:
         table = store.chunks_for_paths(paths, LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if self.model_id is not None and table.num_rows:
-            vectors = store.vector_matrix(self.model_id, self._vector_keys(table))
+            keys = set(table.column("embed_key").to_pylist())
+            vectors = store.vector_matrix(self.model_id, keys)
         stamps = {f.path: (f.size, f.mtime_ns) for f in store.files_for_paths(paths)}
         tokens = count_fields(table)
         return PathsChange(paths, table, stamps, vectors, tokens)
@@ -285,9 +277,21 @@ class Corpus:
 
     def add_vectors(self, keys: Iterable[str], matrix: np.ndarray) -> None:
         """Vectors (rows of `matrix`, in the order of `keys`) for rows still missing them."""
-        keys = list(keys)
-        self.dense = _with_block(self.dense, self.missing, keys, matrix)
-        self.windows = _with_block(self.windows, self.window_missing, keys, matrix)
+        picked, rows = [], []
+        for position, key in enumerate(keys):
+            for index in self.missing.pop(key, ()):
+                picked.append(position)
+                rows.append(index)
+        if rows:
+            block = matrix[picked].astype(np.float32, copy=False)
+            self.dense.append((block, np.asarray(rows, dtype=np.int64)))
+            if len(self.dense) > MAX_BLOCKS:
+                self.dense = [
+                    (
+                        np.concatenate([m for m, _ in self.dense]),
+                        np.concatenate([r for _, r in self.dense]),
+                    )
+                ]
 
     @property
     def needs_compaction(self) -> bool:
@@ -302,9 +306,12 @@ class Corpus:
         c = self.columns
         if self._wants_vector(index):
             self.embeddable -= 1
-            _forget(self.missing, c["embed_key"][index], index)
-            if has_window(c["text"][index], self.max_tokens):
-                _forget(self.window_missing, self._window_key(index), index)
+            key = c["embed_key"][index]
+            waiting = self.missing.get(key)
+            if waiting and index in waiting:
+                waiting.remove(index)
+                if not waiting:
+                    del self.missing[key]
         self.position.pop(c["id"][index], None)
         if c["qualified_name"][index] and c["part"][index] == 1:
             self.signatures.pop((c["path"][index], c["qualified_name"][index]), None)
@@ -359,55 +366,7 @@ class Corpus:
         self.embeddable += len(wanted)
         if self.model_id is None or not wanted:
             return
-        embed_key, text = self.columns["embed_key"], self.columns["text"]
+        embed_key = self.columns["embed_key"]
         for index in wanted:
             self.missing.setdefault(embed_key[index], []).append(index)
-            if has_window(text[index], self.max_tokens):
-                self.window_missing.setdefault(self._window_key(index), []).append(index)
         self.add_vectors(*vectors)
-
-    def _window_key(self, index: int) -> str:
-        return window_key(self.columns["embed_key"][index], self.columns["content_hash"][index])
-
-    def _vector_keys(self, table: pa.Table) -> set[str]:
-        """The keys of every vector the rows of `table` may have: first and second windows."""
-        keys = set(table.column("embed_key").to_pylist())
-        for key, content, text in zip(
-            table.column("embed_key").to_pylist(),
-            table.column("content_hash").to_pylist(),
-            table.column("text").to_pylist(),
-            strict=True,
-        ):
-            if has_window(text, self.max_tokens):
-                keys.add(window_key(key, content))
-        return keys
-
-
-def _with_block(
-    blocks: list[tuple[np.ndarray, np.ndarray]],
-    missing: dict[str, list[int]],
-    keys: list[str],
-    matrix: np.ndarray,
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """`blocks` with one more for the rows of `missing` that `keys` answer (taken out of it);
-    merged into one block past MAX_BLOCKS."""
-    picked, rows = [], []
-    for position, key in enumerate(keys):
-        for index in missing.pop(key, ()):
-            picked.append(position)
-            rows.append(index)
-    if not rows:
-        return blocks
-    block = matrix[picked].astype(np.float32, copy=False)
-    blocks = [*blocks, (block, np.asarray(rows, dtype=np.int64))]
-    if len(blocks) > MAX_BLOCKS:
-        blocks = [(np.concatenate([m for m, _ in blocks]), np.concatenate([r for _, r in blocks]))]
-    return blocks
-
-
-def _forget(missing: dict[str, list[int]], key: str, index: int) -> None:
-    waiting = missing.get(key)
-    if waiting and index in waiting:
-        waiting.remove(index)
-        if not waiting:
-            del missing[key]
