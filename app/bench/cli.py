@@ -50,6 +50,12 @@ def cmd_fit_diversity(args: argparse.Namespace) -> int:
     return run_fit_diversity(args)
 
 
+def cmd_misses(args: argparse.Namespace) -> int:
+    from app.bench.misses import run
+
+    return run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.bench.speed import format_report, load_queries, measure
     from app.core.settings import load_settings
@@ -226,6 +232,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dump", type=Path, help="the JSONL file `signals` wrote")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_fit_diversity)
+
+    p = sub.add_parser(
+        "misses", help="why each question of a signals dump misses rank 1: recall, fusion, rerank"
+    )
+    p.add_argument("dump", type=Path, help="the JSONL file `signals` wrote")
+    p.add_argument("--mined", action="store_true", help="count mined questions too")
+    p.add_argument("--json", action="store_true", help="one row per question")
+    p.set_defaults(run=cmd_misses)
 
     p = sub.add_parser("bench", help="index throughput and search latency, beside baselines")
     p.add_argument("path")
