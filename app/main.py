@@ -27,6 +27,7 @@ BENCH_COMMANDS = frozenset(
         "fit",
         "fit-fields",
         "fit-diversity",
+        "misses",
     }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
