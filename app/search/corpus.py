@@ -27,6 +27,10 @@ from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
+# Vectors scored this many at a time: OpenBLAS spreads a larger product over threads, whose
+# wake-ups took 10-25 ms of a search on a busy 2-core machine, and cuts the rows where the
+# number of cores says (a score's last bit then depends on the machine); below it, one thread.
+SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
@@ -241,7 +245,7 @@ class Corpus:
         """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
         if not self.dense:
             return []
-        scores = np.concatenate([matrix @ query_vector for matrix, _ in self.dense])
+        scores = np.concatenate([vector_scores(matrix, query_vector) for matrix, _ in self.dense])
         row_numbers = np.concatenate([rows for _, rows in self.dense])
         scores[~self.alive[row_numbers]] = -np.inf
         top = np.argpartition(-scores, min(limit, len(scores) - 1))[:limit]
@@ -370,3 +374,11 @@ class Corpus:
         for index in wanted:
             self.missing.setdefault(embed_key[index], []).append(index)
         self.add_vectors(*vectors)
+
+
+def vector_scores(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """`matrix @ vector`, SCORE_ROWS rows at a time: the same floats whatever the cores."""
+    return np.concatenate(
+        [matrix[start : start + SCORE_ROWS] @ vector for start in range(0, len(matrix), SCORE_ROWS)]
+        or [np.zeros(0, np.float32)]
+    )

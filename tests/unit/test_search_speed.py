@@ -12,6 +12,7 @@ import numpy as np
 from app.bench.speed import format_report, measure
 from app.core.settings import Settings
 from app.indexer.embed import QUERY_THREADS, Embedder
+from app.search.corpus import vector_scores
 from app.service import Service
 
 BENCH = Path(__file__).parents[2] / "../shared/bench/dev/queries/httpx.jsonl"
@@ -76,3 +77,15 @@ def test_the_warm_bench_reports_the_load_and_each_stage_beside_ripgrep(
     assert "load average" in shown
     if shutil.which("rg"):  # the baseline needs ripgrep (TECH_NOTES: apt-get install ripgrep)
         assert report.ripgrep_ms["median"] > 0 and "search/rg p50" in shown
+
+
+def test_vectors_are_scored_by_one_thread_with_the_same_floats_whatever_the_cores() -> None:
+    rng = np.random.default_rng(7)
+    matrix = rng.standard_normal((2477, 384)).astype(np.float32)  # zod's vectors: split oddly
+    vector = rng.standard_normal(384).astype(np.float32)
+    # Sixteen rows at a time is far below BLAS's threading threshold: one thread's floats,
+    # which `matrix @ vector` does not give on a machine of two cores or more (the rows are
+    # cut between threads where the kernel's unrolled loop rounds differently).
+    single = np.concatenate([matrix[i : i + 16] @ vector for i in range(0, len(matrix), 16)])
+    assert np.array_equal(vector_scores(matrix, vector), single)
+    assert vector_scores(matrix[:0], vector).shape == (0,)
