@@ -234,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--warm",
         action="store_true",
-        help="search the index in --index-dir as it is (no cold index run, no embedding figures)",
+        help="search the index in --index-dir as it is, vectors or not (no cold index run)",
     )
     p.add_argument("--json", action="store_true")
     common(p)

@@ -37,6 +37,7 @@ class SpeedReport:
     search_ms: dict[str, float] = field(default_factory=dict)
     stage_ms: dict[str, float] = field(default_factory=dict)  # median of each search stage
     cpu_ms: float = 0.0  # median CPU time of this process per search: less swayed by load
+    vectors_ready: float = 0.0  # share of chunks dense search could find
     load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
     ripgrep_ms: dict[str, float] = field(default_factory=dict)
     queries: int = 0
@@ -75,7 +76,8 @@ def measure(
     root: Path, settings: Settings, queries: Sequence[str], repeat: int = 3, *, warm: bool = False
 ) -> SpeedReport:
     """Cold index into a fresh, temporary index root (no cached vectors), then warm searches;
-    `warm`: search the index already in `settings.index_dir` (built first if missing)."""
+    `warm`: search the index already in `settings.index_dir` as it is, vectors or not (its
+    lexical part built first if missing)."""
     if warm:
         return _measure(root, settings, queries, repeat, cold=False)
     scratch = Path(tempfile.mkdtemp(prefix="repolens-bench-"))
@@ -95,7 +97,7 @@ def _measure(
     if cold:
         _measure_indexing(Service(root, settings), settings, report)
     else:
-        Service(root, settings).index_if_needed(_quiet, _say)
+        Service(root, settings).index_if_needed(_quiet, _say, with_vectors=False)
     service = Service(root, settings)  # as a new process finds it: nothing loaded
     started = time.perf_counter()
     service.searcher()
@@ -116,6 +118,7 @@ def _measure(
             if shutil.which("rg"):
                 rg_times.append(_ripgrep(service.root, " ".join(tokens(query)) or query))
     report.queries = len(queries)
+    report.vectors_ready = round(service.searcher().vectors_ready, 3)
     report.search_ms = latency_summary(search_times)
     report.cpu_ms = latency_summary(cpu_times)["median"]
     report.stage_ms = {stage: latency_summary(ms)["median"] for stage, ms in stages.items()}
@@ -196,7 +199,8 @@ def format_report(report: SpeedReport) -> str:
     )
     lines.append(
         f"search       p50 {s['median']} ms, p95 {s['p95']} ms over "
-        f"{report.queries} queries x repeats (warm); CPU p50 {report.cpu_ms} ms"
+        f"{report.queries} queries x repeats (warm); CPU p50 {report.cpu_ms} ms; "
+        f"vectors for {report.vectors_ready:.0%} of the chunks"
     )
     stages = ", ".join(f"{stage} {ms}" for stage, ms in report.stage_ms.items())
     lines.append(f"stages       p50 ms: {stages}")
