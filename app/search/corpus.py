@@ -9,10 +9,12 @@ of the whole, the corpus is compacted.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +22,15 @@ import pyarrow as pa
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
 from app.search import rerank
-from app.search.lexical import TEXT, FieldPostings, Fields, count_fields
+from app.search.lexical import (
+    TEXT,
+    FieldPostings,
+    Fields,
+    count_fields,
+    load_counts,
+    rows_digest,
+    save_counts,
+)
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
 from app.store.store import CHUNK_COLUMNS, Store
@@ -34,6 +44,10 @@ SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
+# The published chunks' tokens counted (lexical.save_counts), kept in the tables folder
+# beside them: counting them again took most of a large index's load (Django: 3 of 4 s).
+COUNTS_FILE = "bm25f-counts"
+COUNTS_FORMAT = 1  # what the file holds and how; a change here counts every index again
 
 
 _NO_VECTORS: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
@@ -80,7 +94,7 @@ class Corpus:
         if model_id is not None:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(model_id, keys)
-        self._append(table, vectors, count_fields(table))
+        self._append(table, vectors, counted_fields(store, table))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -382,3 +396,30 @@ def vector_scores(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
         [matrix[start : start + SCORE_ROWS] @ vector for start in range(0, len(matrix), SCORE_ROWS)]
         or [np.zeros(0, np.float32)]
     )
+
+
+def counted_fields(store: Store, table: pa.Table) -> list[Fields]:
+    """The published chunk `table`'s tokens counted: as the first load of this version saved
+    them, else counted and saved for the next load (a read-only index is counted each time)."""
+    path = counts_path(store)
+    digest = rows_digest([*table.column("id").to_pylist(), *table.column("embed_key").to_pylist()])
+    saved = load_counts(path, digest) if path is not None else None
+    if saved is not None:
+        return saved
+    counted = count_fields(table)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            save_counts(path, counted, digest)
+            for older in path.parent.glob(f"{COUNTS_FILE}-*.npz"):
+                if older != path:
+                    older.unlink(missing_ok=True)
+    return counted
+
+
+def counts_path(store: Store) -> Path | None:
+    """Where the counts of the published chunks go (None: nothing is published)."""
+    version = store.manifest.table_versions.get("chunks")
+    if version is None:
+        return None
+    strategy = re.sub(r"[^\w.-]", "_", store.manifest.strategy_version)
+    return store.tables_dir / f"{COUNTS_FILE}-{version}-{strategy}-{COUNTS_FORMAT}.npz"

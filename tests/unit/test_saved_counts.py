@@ -1,0 +1,89 @@
+"""The BM25F token counts saved beside the published chunks: the next load reads them
+instead of counting again, and a file that is damaged, foreign or outdated is never used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.core.settings import Settings
+from app.search import corpus as corpus_module
+from app.search.corpus import COUNTS_FILE, Corpus, counts_path
+from app.search.lexical import FIELDS
+from app.search.tokenize import tokens
+from app.service import Service
+from app.store.store import Store
+
+QUESTIONS = ["how are failed requests retried", "cookie header parse", "escape html"]
+
+
+def _postings(corpus: Corpus) -> list[tuple[str, int, dict[str, int], list[np.ndarray]]]:
+    return [
+        (field, first, counted.group, [counted.starts, counted.rows, counted.counts])
+        for field in FIELDS
+        for first, counted in corpus.postings.fields[field].blocks
+    ]
+
+
+def _same(a: Corpus, b: Corpus) -> bool:
+    left, right = _postings(a), _postings(b)
+    return len(left) == len(right) and all(
+        x[:3] == y[:3] and all(np.array_equal(p, q) for p, q in zip(x[3], y[3], strict=True))
+        for x, y in zip(left, right, strict=True)
+    )
+
+
+def _never_counted(*_: object) -> None:
+    raise AssertionError("counted again")
+
+
+@pytest.fixture
+def indexed_sample(sample_repo: Path, settings: Settings) -> Service:
+    service = Service(sample_repo, settings)
+    service.index(with_vectors=False)
+    return service
+
+
+def test_the_next_load_reads_the_saved_counts_and_ranks_alike(
+    indexed_sample: Service, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store.open(indexed_sample.index_dir)
+    counted = Corpus(store, None, False)
+    path = counts_path(store)
+    assert path is not None and path.is_file()  # the first load saved them
+    first = {q: indexed_sample.search(q).hits for q in QUESTIONS}
+    monkeypatch.setattr(corpus_module, "count_fields", _never_counted)
+    read = Corpus(Store.open(indexed_sample.index_dir), None, False)
+    assert _same(counted, read) and read.holds(tokens("cookie")[0])
+    again = Service(indexed_sample.root, settings)  # a new process: loads the saved counts
+    assert {q: again.search(q).hits for q in QUESTIONS} == first
+    assert all(first.values())
+
+
+def test_a_damaged_file_is_counted_again_and_rewritten(indexed_sample: Service) -> None:
+    store = Store.open(indexed_sample.index_dir)
+    counted = Corpus(store, None, False)
+    path = counts_path(store)
+    assert path is not None
+    path.write_bytes(path.read_bytes()[:200])  # cut short, as a full disk might leave it
+    recounted = Corpus(Store.open(indexed_sample.index_dir), None, False)
+    assert _same(counted, recounted)
+    assert len(path.read_bytes()) > 200  # whole again
+
+
+def test_a_new_publish_counts_its_own_rows_and_drops_the_old_file(
+    indexed_sample: Service, sample_repo: Path
+) -> None:
+    store = Store.open(indexed_sample.index_dir)
+    Corpus(store, None, False)
+    old = counts_path(store)
+    (sample_repo / "src" / "quokka.py").write_text("def quokka_burrow():\n    return 1\n")
+    indexed_sample.index(with_vectors=False)
+    store = Store.open(indexed_sample.index_dir)
+    fresh = Corpus(store, None, False)
+    new = counts_path(store)
+    assert new is not None and new != old and fresh.holds(tokens("quokka")[0])
+    assert sorted(p.name for p in new.parent.glob(f"{COUNTS_FILE}-*")) == [new.name]
+    assert not list(new.parent.glob(f".{COUNTS_FILE}*"))  # no staging file left behind
