@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,10 +43,10 @@ SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
-# The published chunks' tokens counted (lexical.save_counts), kept in the tables folder
-# beside them: counting them again took most of a large index's load (Django: 3 of 4 s).
-COUNTS_FILE = "bm25f-counts"
-COUNTS_FORMAT = 1  # what the file holds and how; a change here counts every index again
+# The published chunks' tokens counted (lexical.save_counts), kept beside them
+# (Store.derived_path): counting them again took most of a large index's load (Django: 3 of
+# 4 s). The name says the format; a change of it counts every index again.
+COUNTS_FILE = "bm25f-counts-1.npz"
 
 
 _NO_VECTORS: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
@@ -401,7 +400,7 @@ def vector_scores(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 def counted_fields(store: Store, table: pa.Table) -> list[Fields]:
     """The published chunk `table`'s tokens counted: as the first load of this version saved
     them, else counted and saved for the next load (a read-only index is counted each time)."""
-    path = counts_path(store)
+    path = store.derived_path(COUNTS_FILE)
     digest = rows_digest([*table.column("id").to_pylist(), *table.column("embed_key").to_pylist()])
     saved = load_counts(path, digest) if path is not None else None
     if saved is not None:
@@ -410,16 +409,4 @@ def counted_fields(store: Store, table: pa.Table) -> list[Fields]:
     if path is not None:
         with contextlib.suppress(OSError):
             save_counts(path, counted, digest)
-            for older in path.parent.glob(f"{COUNTS_FILE}-*.npz"):
-                if older != path:
-                    older.unlink(missing_ok=True)
     return counted
-
-
-def counts_path(store: Store) -> Path | None:
-    """Where the counts of the published chunks go (None: nothing is published)."""
-    version = store.manifest.table_versions.get("chunks")
-    if version is None:
-        return None
-    strategy = re.sub(r"[^\w.-]", "_", store.manifest.strategy_version)
-    return store.tables_dir / f"{COUNTS_FILE}-{version}-{strategy}-{COUNTS_FORMAT}.npz"

@@ -158,6 +158,7 @@ def save_counts(path: Path, slices: list[Fields], digest: str) -> None:
             staging.unlink(missing_ok=True)
             raise
     try:
+        staging.chmod(0o644)  # as the tables beside it (a temporary file is the owner's only)
         os.replace(staging, path)
     finally:
         staging.unlink(missing_ok=True)

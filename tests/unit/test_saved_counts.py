@@ -3,6 +3,8 @@ instead of counting again, and a file that is damaged, foreign or outdated is ne
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,11 +12,12 @@ import pytest
 
 from app.core.settings import Settings
 from app.search import corpus as corpus_module
-from app.search.corpus import COUNTS_FILE, Corpus, counts_path
+from app.search.corpus import COUNTS_FILE, Corpus
 from app.search.lexical import FIELDS
 from app.search.tokenize import tokens
 from app.service import Service
 from app.store.store import Store
+from app.store.upkeep import DERIVED_PREFIX
 
 QUESTIONS = ["how are failed requests retried", "cookie header parse", "escape html"]
 
@@ -51,7 +54,7 @@ def test_the_next_load_reads_the_saved_counts_and_ranks_alike(
 ) -> None:
     store = Store.open(indexed_sample.index_dir)
     counted = Corpus(store, None, False)
-    path = counts_path(store)
+    path = store.derived_path(COUNTS_FILE)
     assert path is not None and path.is_file()  # the first load saved them
     first = {q: indexed_sample.search(q).hits for q in QUESTIONS}
     monkeypatch.setattr(corpus_module, "count_fields", _never_counted)
@@ -65,7 +68,7 @@ def test_the_next_load_reads_the_saved_counts_and_ranks_alike(
 def test_a_damaged_file_is_counted_again_and_rewritten(indexed_sample: Service) -> None:
     store = Store.open(indexed_sample.index_dir)
     counted = Corpus(store, None, False)
-    path = counts_path(store)
+    path = store.derived_path(COUNTS_FILE)
     assert path is not None
     path.write_bytes(path.read_bytes()[:200])  # cut short, as a full disk might leave it
     recounted = Corpus(Store.open(indexed_sample.index_dir), None, False)
@@ -73,17 +76,22 @@ def test_a_damaged_file_is_counted_again_and_rewritten(indexed_sample: Service) 
     assert len(path.read_bytes()) > 200  # whole again
 
 
-def test_a_new_publish_counts_its_own_rows_and_drops_the_old_file(
+def test_a_new_publish_drops_the_old_file_and_counts_its_own_rows(
     indexed_sample: Service, sample_repo: Path
 ) -> None:
     store = Store.open(indexed_sample.index_dir)
     Corpus(store, None, False)
-    old = counts_path(store)
+    old = store.derived_path(COUNTS_FILE)
+    assert old is not None
+    killed = old.with_name(f".{old.name}.abc123")  # what a reader killed while writing left
+    killed.write_bytes(b"PK")
+    os.utime(killed, (time.time() - 3600, time.time() - 3600))
     (sample_repo / "src" / "quokka.py").write_text("def quokka_burrow():\n    return 1\n")
     indexed_sample.index(with_vectors=False)
+    assert not old.exists() and not killed.exists()  # the publish deleted them
     store = Store.open(indexed_sample.index_dir)
     fresh = Corpus(store, None, False)
-    new = counts_path(store)
+    new = store.derived_path(COUNTS_FILE)
     assert new is not None and new != old and fresh.holds(tokens("quokka")[0])
-    assert sorted(p.name for p in new.parent.glob(f"{COUNTS_FILE}-*")) == [new.name]
-    assert not list(new.parent.glob(f".{COUNTS_FILE}*"))  # no staging file left behind
+    assert sorted(p.name for p in new.parent.glob(f"{DERIVED_PREFIX}*")) == [new.name]
+    assert not list(new.parent.glob(f".{DERIVED_PREFIX}*"))  # no staging file left behind
