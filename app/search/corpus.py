@@ -402,7 +402,7 @@ def counted_fields(store: Store, table: pa.Table) -> list[Fields]:
     them, else counted and saved for the next load (a read-only index is counted each time)."""
     path = store.derived_path(COUNTS_FILE)
     digest = rows_digest([*table.column("id").to_pylist(), *table.column("embed_key").to_pylist()])
-    saved = load_counts(path, digest) if path is not None else None
+    saved = load_counts(path, digest, table.num_rows) if path is not None else None
     if saved is not None:
         return saved
     counted = count_fields(table)

@@ -164,9 +164,9 @@ def save_counts(path: Path, slices: list[Fields], digest: str) -> None:
         staging.unlink(missing_ok=True)
 
 
-def load_counts(path: Path, digest: str) -> list[Fields] | None:
-    """The slices `save_counts` wrote for rows of this `digest` (None: none, for other rows,
-    or unreadable: then they are counted again)."""
+def load_counts(path: Path, digest: str, rows: int) -> list[Fields] | None:
+    """The slices `save_counts` wrote for these `rows` rows of this `digest` (None: none, for
+    other rows, or unreadable or inconsistent: then they are counted again)."""
     try:
         with np.load(path, allow_pickle=False) as saved:
             if bytes(saved["digest"]).decode() != digest:
@@ -174,17 +174,22 @@ def load_counts(path: Path, digest: str) -> list[Fields] | None:
             slices: list[Fields] = []
             while f"{len(slices)}.{TEXT}.starts" in saved.files:
                 slices.append({field: _saved(saved, f"{len(slices)}.{field}") for field in FIELDS})
-            return slices
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         return None
+    sizes = [{len(counted.lengths) for counted in fields.values()} for fields in slices]
+    if any(len(size) != 1 for size in sizes) or sum(size.pop() for size in sizes) != rows:
+        return None
+    return slices
 
 
 def _saved(saved: Mapping[str, np.ndarray], key: str) -> Counted:
     words = bytes(saved[f"{key}.words"]).decode()
     group = {word: g for g, word in enumerate(words.split(" "))} if words else {}
     starts, rows, counts, lengths = (saved[f"{key}.{part}"] for part in _PARTS)
-    if len(starts) != len(group) + 1:
-        raise ValueError(f"{key}: {len(group)} words, {len(starts)} starts")
+    if len(starts) != len(group) + 1 or not starts[-1] == len(rows) == len(counts):
+        raise ValueError(f"{key}: {len(group)} words, {len(starts)} starts, {len(rows)} rows")
+    if len(rows) and not 0 <= rows.min() <= rows.max() < len(lengths):
+        raise ValueError(f"{key}: a row past the {len(lengths)} counted")
     return Counted(group, starts, rows, counts, lengths)
 
 

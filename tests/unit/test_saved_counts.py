@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,14 @@ import pytest
 from app.core.settings import Settings
 from app.search import corpus as corpus_module
 from app.search.corpus import COUNTS_FILE, Corpus
-from app.search.lexical import FIELDS
+from app.search.lexical import (
+    FIELDS,
+    TEXT,
+    count_fields,
+    load_counts,
+    rows_digest,
+    save_counts,
+)
 from app.search.tokenize import tokens
 from app.service import Service
 from app.store.store import Store
@@ -95,3 +103,22 @@ def test_a_new_publish_drops_the_old_file_and_counts_its_own_rows(
     assert new is not None and new != old and fresh.holds(tokens("quokka")[0])
     assert sorted(p.name for p in new.parent.glob(f"{DERIVED_PREFIX}*")) == [new.name]
     assert not list(new.parent.glob(f".{DERIVED_PREFIX}*"))  # no staging file left behind
+
+
+def test_counts_that_do_not_fit_the_rows_are_counted_again(indexed_sample: Service) -> None:
+    store = Store.open(indexed_sample.index_dir)
+    counted = Corpus(store, None, False)
+    path = store.derived_path(COUNTS_FILE)
+    assert path is not None
+    table = store.chunk_table(corpus_module.LOADED_COLUMNS)
+    digest = rows_digest([*table.column("id").to_pylist(), *table.column("embed_key").to_pylist()])
+    slices = count_fields(table)
+    text = slices[0][TEXT]
+    beyond = replace(text, rows=text.rows + len(text.lengths))  # rows past the slice's end
+    save_counts(path, [{**slices[0], TEXT: beyond}], digest)
+    assert load_counts(path, digest, table.num_rows) is None
+    save_counts(path, slices, digest)  # fits, but for one row fewer than the table holds
+    assert load_counts(path, digest, table.num_rows - 1) is None
+    assert load_counts(path, digest, table.num_rows) is not None
+    save_counts(path, [{**slices[0], TEXT: beyond}], digest)
+    assert _same(counted, Corpus(Store.open(indexed_sample.index_dir), None, False))
