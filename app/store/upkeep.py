@@ -30,6 +30,9 @@ NO_PRUNING = timedelta(days=3650)
 # A tables folder a rebuild replaced stays this long for readers that opened it just before.
 RETIRED_GRACE_SECONDS = 60.0
 TABLES_PREFIX = "tables"
+# Files a reader derives from the published chunks (`Store.derived_path`), kept beside them:
+# `derived-<chunks version>-<strategy>-<what>`, and `.derived-...` while being written.
+DERIVED_PREFIX = "derived-"
 
 
 def worth_compacting(table: Any) -> bool:
@@ -96,3 +99,17 @@ def remove_unused_folders(index_dir: Path, manifest: Manifest | None, keep: str 
     for note in index_dir.glob(f"{TABLES_PREFIX}*{NOTE_SUFFIX}"):
         if not note.with_name(note.name.removesuffix(NOTE_SUFFIX)).exists():
             note.unlink(missing_ok=True)
+
+
+def remove_derived(tables_dir: Path, chunks_version: int | None) -> None:
+    """Delete the derived files of chunk versions no longer published, and the half-written
+    ones a killed reader left (older than RETIRED_GRACE_SECONDS: a live one may be writing)."""
+    for path in tables_dir.glob(f"{DERIVED_PREFIX}*"):
+        if path.name.split("-")[1] != str(chunks_version):
+            path.unlink(missing_ok=True)
+    for path in tables_dir.glob(f".{DERIVED_PREFIX}*"):
+        try:
+            if time.time() - path.stat().st_mtime > RETIRED_GRACE_SECONDS:
+                path.unlink(missing_ok=True)
+        except OSError:
+            continue
