@@ -40,22 +40,32 @@ _TRANSPARENT = frozenset(
         "return",
     }
 )
-# Statement lists: a wrapper's holds exactly one statement.
-_BLOCK_LISTS = frozenset({"statement_list", "body_statement"})
+# Statement lists: a wrapper's holds exactly one statement (Kotlin and Swift: `statements`).
+_BLOCK_LISTS = frozenset({"statement_list", "body_statement", "statements"})
 _LISTS = _BLOCK_LISTS | {"expression_list"}
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _RETURNS = frozenset({"return_statement", "return"})
+# Kotlin's and Swift's return share a node type with throw, break and continue.
+_JUMPS = frozenset({"jump_expression", "control_transfer_statement"})
+# Children that are no value: comments, Swift's `try` keyword, Kotlin's `return@label`.
+_SKIPPED = _COMMENTS | {"try_operator", "label"}
 _HANDLERS = frozenset({"catch_clause", "except_clause"})
 _GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
 _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
 # `self.x`, `this.x`, `r.x`: a field of an object.
 _FIELDS = frozenset(
-    {"attribute", "member_expression", "selector_expression", "field_expression", "field_access"}
-)
+    {"attribute", "member_expression", "selector_expression", "field_expression", "field_access",
+     "member_access_expression", "navigation_expression"}
+)  # fmt: skip
+# Kotlin's and Swift's assignment target; a bare name in it is the receiver's property (a
+# local would need a declaration, which is no assignment).
+_ASSIGNABLE = "directly_assignable_expression"
 # What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
 _PLAIN_VALUES = frozenset(
     {"identifier", "this", "self", "true", "false", "none", "null", "nil", "undefined",
-     "integer", "float", "number", "string", "interpreted_string_literal", "int_literal"}
+     "integer", "float", "number", "string", "interpreted_string_literal", "int_literal",
+     "simple_identifier", "this_expression", "self_expression", "boolean_literal",
+     "integer_literal", "string_literal", "line_string_literal", "null_literal"}
 )  # fmt: skip
 
 
@@ -122,8 +132,9 @@ def _forwards(body: Node) -> bool:
     for _ in range(8):
         if node.type in _CALLS:
             return True
-        if node.type in _TRANSPARENT and node.named_children:
-            node = node.named_children[0]
+        held = _held(node)
+        if held is not None:
+            node = held
         elif node is body or node.type in _LISTS:
             statements = _statements(node)
             if len(statements) != 1:
@@ -141,7 +152,7 @@ def _accesses(body: Node) -> bool:
     statements = _statements(body)
     if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
         statements = _statements(statements[0])
-    if body.type in _TRANSPARENT or body.type in _FIELDS:  # `get x = () => this._x`
+    if _held(body) is not None or body.type in _FIELDS:  # `get x = () => this._x`
         statements = [body]
     if not 0 < len(statements) <= MAX_ACCESSOR_STATEMENTS:
         return False
@@ -149,14 +160,14 @@ def _accesses(body: Node) -> bool:
     for statement in statements:
         node = _single(statement)
         if node.type in _ASSIGNMENTS:
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is None or right is None or _single(left).type not in _FIELDS:
+            left, right = _sides(node)
+            if left is None or right is None or not _is_field(left):
                 return False
             if _single(right).type not in _PLAIN_VALUES | _FIELDS | _CALLS:
                 return False
             sets += 1
-        elif statement.type in _RETURNS:
-            value = [c for c in statement.named_children if c.type not in _COMMENTS]
+        elif _is_return(statement):
+            value = [c for c in statement.named_children if c.type not in _SKIPPED]
             kind = _single(value[0]).type if value else ""
             if kind in _FIELDS:
                 returns_field += 1
@@ -169,6 +180,48 @@ def _accesses(body: Node) -> bool:
         else:
             return False
     return bool(sets or returns_field) and not (returns_name and not sets)
+
+
+def _is_return(node: Node) -> bool:
+    if node.type in _JUMPS:
+        return (node.text or b"").startswith(b"return")
+    return node.type in _RETURNS
+
+
+def _held(node: Node) -> Node | None:
+    """What a node that only decorates a value holds (`return x`, `(x)`, Swift's `try x`),
+    or None when the node does something of its own (`throw x`, a Kotlin `try` block)."""
+    if node.type in _JUMPS:
+        if not _is_return(node):
+            return None
+    elif node.type == "try_expression":
+        if not any(c.type == "try_operator" for c in node.named_children):
+            return None
+    elif node.type not in _TRANSPARENT:
+        return None
+    held = [c for c in node.named_children if c.type not in _SKIPPED]
+    return held[0] if held else None
+
+
+def _sides(node: Node) -> tuple[Node | None, Node | None]:
+    """An assignment's target and value: `left`/`right`, Swift's `target`/`result`, or
+    Kotlin's first and last child (its grammar names neither)."""
+    for left, right in (("left", "right"), ("target", "result")):
+        if (target := node.child_by_field_name(left)) is not None:
+            return target, node.child_by_field_name(right)
+    named = [c for c in node.named_children if c.type not in _COMMENTS]
+    return (named[0], named[-1]) if len(named) >= 2 else (None, None)
+
+
+def _is_field(target: Node) -> bool:
+    """`self.x`, `this.x`; in Kotlin and Swift also `this.x` as an assignable expression and a
+    bare property name."""
+    if target.type != _ASSIGNABLE:
+        return _single(target).type in _FIELDS
+    named = [c.type for c in target.named_children if c.type not in _COMMENTS]
+    return named in (["simple_identifier"], ["navigation_expression"]) or (
+        "navigation_suffix" in named
+    )
 
 
 def _single(node: Node) -> Node:

@@ -213,3 +213,74 @@ function cleaned(x) {
     )
     assert javascript["getPathname"] == "accessor"  # it reads a field of the parsed URL
     assert javascript["logged"] == javascript["cleaned"] == ""  # the handlers do work
+
+
+def test_swift_wrappers_and_accessors_are_detected() -> None:
+    source = """
+extension MutableCollection {
+  public mutating func stablePartition(by p: (Element) throws -> Bool) rethrows -> Index {
+    try stablePartition(subrange: startIndex..<endIndex, by: p)
+  }
+  func first(_ k: Int) -> Index { return index(startIndex, offsetBy: k) }
+  mutating func setBase(_ v: Base) { self.base = v }
+  func stored() -> Base { self.base }
+  func fails() -> Index { throw Failure(code: 1) }
+  mutating func stablePartition(count n: Int, by p: (Element) -> Bool) -> Index {
+    let h = n / 2
+    return try stablePartition(count: h, by: p)
+  }
+}
+"""
+    src = source.encode()
+    root = parser_for("swift").parse(src).root_node
+    found = find_definitions("swift", root, src, line_starts(src)).definitions
+    flags = {d.qualified: thinness(d) for d in found}  # the last overload by each name
+    assert flags["MutableCollection.first"] == "wrapper"
+    assert flags["MutableCollection.setBase"] == "accessor"
+    assert flags["MutableCollection.stored"] == "accessor"
+    assert flags["MutableCollection.fails"] == ""  # `throw` ends the work here; not a forward
+    overloads = [thinness(d) for d in found if d.name == "stablePartition"]
+    assert overloads == ["wrapper", ""]
+
+
+def test_kotlin_wrappers_and_accessors_are_detected() -> None:
+    source = """
+class Registry {
+    fun wrap(x: Int): Int = other(x)
+    fun wrap2(x: Int): Int { return other(x) }
+    fun set(v: Int) { this.v = v }
+    fun get(): Int = this.v
+    fun fails(): Int { throw IllegalStateException("no") }
+    fun work(x: Int): Int {
+        val y = other(x)
+        return y + 1
+    }
+}
+
+fun BeanDefinition<*>.createdAtStart() {
+    _createdAtStart = true
+}
+"""
+    flags = _definitions("kotlin", source)
+    assert flags["Registry.wrap"] == "wrapper"
+    assert flags["Registry.wrap2"] == "wrapper"
+    assert flags["Registry.set"] == "accessor"
+    assert flags["Registry.get"] == "accessor"
+    assert flags["Registry.fails"] == ""
+    assert flags["Registry.work"] == ""
+    # An extension function sets its receiver's property without `this.`.
+    assert flags["BeanDefinition.createdAtStart"] == "accessor"
+
+
+def test_csharp_setter_through_this_is_an_accessor() -> None:
+    source = """
+class Machine {
+    public int Wrap(int x) => Other(x);
+    public void Set(int v) { this.v = v; }
+    public int Work(int x) { var y = Other(x); return y + 1; }
+}
+"""
+    flags = _definitions("csharp", source)
+    assert flags["Machine.Wrap"] == "wrapper"
+    assert flags["Machine.Set"] == "accessor"
+    assert flags["Machine.Work"] == ""
