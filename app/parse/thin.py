@@ -57,6 +57,8 @@ _FIELDS = frozenset(
     {"attribute", "member_expression", "selector_expression", "field_expression", "field_access",
      "member_access_expression", "navigation_expression"}
 )  # fmt: skip
+# Bare names: in a method, a member reached without `this`.
+_NAMES = frozenset({"identifier", "field_identifier", "simple_identifier"})
 # Kotlin's and Swift's assignment target; a bare name in it is the receiver's property (a
 # local would need a declaration, which is no assignment).
 _ASSIGNABLE = "directly_assignable_expression"
@@ -73,13 +75,14 @@ def thinness(d: Definition) -> str:
     """WRAPPER, ACCESSOR, or "" for a definition that does work of its own."""
     if d.kind not in FUNCTION_KINDS:
         return ""
-    body = find_body(d.core)
-    if body is None:
+    whole = find_body(d.core)
+    if whole is None:
         return ""
-    body = _unguarded(body)
+    body = _unguarded(whole)
     if _forwards(body):
         return WRAPPER
-    if _accesses(body):
+    members = _outside_names(d.core, whole) if d.kind == "method" else None
+    if _accesses(body, members):
         return ACCESSOR
     return ""
 
@@ -145,10 +148,16 @@ def _forwards(body: Node) -> bool:
     return False
 
 
-def _accesses(body: Node) -> bool:
+def _accesses(body: Node, members: frozenset[bytes] | None) -> bool:
     """The body only sets fields (to a name, a literal, a field or one call's result) and
     returns nothing, a field, or a name (`r.x = value; return r`,
-    `self._username = to_bytes(username)`); at least one field is read or set."""
+    `self._username = to_bytes(username)`); at least one field is read or set. In a method
+    (`members` given: its parameters' names) a bare name that is no parameter, assigned or
+    returned alone, is a member (C++, C#, Java need no `this`)."""
+
+    def member(node: Node) -> bool:
+        return members is not None and node.type in _NAMES and node.text not in members
+
     statements = _statements(body)
     if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
         statements = _statements(statements[0])
@@ -161,7 +170,9 @@ def _accesses(body: Node) -> bool:
         node = _single(statement)
         if node.type in _ASSIGNMENTS:
             left, right = _sides(node)
-            if left is None or right is None or not _is_field(left):
+            if left is None or right is None:
+                return False
+            if not (_is_field(left) or member(_single(left))):
                 return False
             if _single(right).type not in _PLAIN_VALUES | _FIELDS | _CALLS:
                 return False
@@ -169,17 +180,31 @@ def _accesses(body: Node) -> bool:
         elif _is_return(statement):
             value = [c for c in statement.named_children if c.type not in _SKIPPED]
             kind = _single(value[0]).type if value else ""
-            if kind in _FIELDS:
+            if kind in _FIELDS or (len(statements) == 1 and member(_single(value[0]))):
                 returns_field += 1
             elif kind in _PLAIN_VALUES:
                 returns_name += 1
             elif kind:
                 return False
-        elif node.type in _FIELDS:  # an arrow function's expression body
-            returns_field += 1
+        elif node.type in _FIELDS or (len(statements) == 1 and member(node)):
+            returns_field += 1  # an arrow function's expression body; `int Get() => _v;`
         else:
             return False
     return bool(sets or returns_field) and not (returns_name and not sets)
+
+
+def _outside_names(core: Node, body: Node) -> frozenset[bytes]:
+    """The names a function's signature holds (its parameters, their types, its own name):
+    a bare name among them is no member."""
+    names: set[bytes] = set()
+    stack = [c for c in core.named_children if c != body]
+    while stack:
+        node = stack.pop()
+        if node.type in _NAMES and node.text:
+            names.add(node.text)
+        elif node != body:
+            stack.extend(node.named_children)
+    return frozenset(names)
 
 
 def _is_return(node: Node) -> bool:

@@ -284,3 +284,29 @@ class Machine {
     assert flags["Machine.Wrap"] == "wrapper"
     assert flags["Machine.Set"] == "accessor"
     assert flags["Machine.Work"] == ""
+
+
+def test_methods_reading_or_setting_members_without_this_are_accessors() -> None:
+    # C++, C# and Java reach a member without `this`: in a method, a bare name assigned (no
+    # declaration) or returned alone is a field. A free function returning a name is not.
+    cpp = """
+class Option {
+  public:
+    Option *envname(std::string name) {
+        envname_ = std::move(name);
+        return this;
+    }
+    std::string get_envname() const { return envname_; }
+    int width(int w) { int c = w * 2; return c; }
+};
+int identity(int x) { return x; }
+"""
+    flags = _definitions("cpp", cpp)
+    assert flags["Option.envname"] == "accessor"
+    assert flags["Option.get_envname"] == "accessor"
+    assert flags["Option.width"] == ""
+    assert flags["identity"] == ""
+    csharp = "class Machine { public void Set(int v) { _v = v; } public int Get() => _v; }"
+    flags = _definitions("csharp", csharp)
+    assert flags["Machine.Set"] == "accessor"
+    assert flags["Machine.Get"] == "accessor"
