@@ -43,6 +43,8 @@ TRACEBACK_DEPTH = 2
 OTHER_VERSION_FACTOR = 0.5
 _VERSION_FOLDER = re.compile(r"v(\d{1,2})")
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+# A query that is one name and nothing else (`Flow`, `` `ClientSession` ``): a look-up.
+_ONE_NAME = re.compile(r"\s*`?([A-Za-z_$][\w$]*)`?\s*")
 _VERSION_IN_QUERY = re.compile(r"(?:\b[Vv](?:ersion ?)?|\b[A-Z][A-Za-z]+ )(\d{1,2})\b(?![.,]\d)")
 
 
@@ -76,6 +78,15 @@ class QueryFacts:
     """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
     files: frozenset[str] = frozenset()
     """Repository files the query names by path, when it names at most NAMED_FILES_MOST."""
+    lookup: str = ""
+    """By `name_key`: the name the query consists of alone (`looked_up`)."""
+
+
+def looked_up(query: str) -> str:
+    """The name a query consists of alone (`Flow`), or "": such a query looks a definition
+    up, and a type's head is then the answer, not only the members that do its work."""
+    match = _ONE_NAME.fullmatch(query)
+    return match.group(1) if match and len(match.group(1)) >= 3 else ""
 
 
 def version_folder(path: str) -> str:
@@ -120,10 +131,10 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     member = facts.members.get(candidate.chunk_id)
     if member:
         reason = f"the query names `{member}`, defined here"
-        found.append(_exact_name(candidate, reason))
+        found.append(_exact_name(candidate, reason, facts))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        found.append(_exact_name(candidate, reason))
+        found.append(_exact_name(candidate, reason, facts))
     frame = facts.traced.get(candidate.chunk_id)
     if frame:
         reason = f"the stack trace's innermost frames ran `{frame}`"
@@ -156,8 +167,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     return found
 
 
-def _exact_name(candidate: Candidate, reason: str) -> Signal:
-    if candidate.split and candidate.kind in HEAD_KINDS:
+def _exact_name(candidate: Candidate, reason: str, facts: QueryFacts) -> Signal:
+    looked_up = bool(facts.lookup) and facts.lookup == candidate.name
+    if candidate.split and candidate.kind in HEAD_KINDS and not looked_up:
         # `DigestAuth` or `Timeout(...)` names a class cut into a head and its members: the
         # head lists fields, and what the question asks about happens in the members.
         reason = f"{reason}; no boost: its members have chunks of their own"

@@ -302,9 +302,15 @@ class Searcher:
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
-        words = identifiers(query)
+        lookup = rerank.looked_up(query)
+        words = identifiers(query) or ([lookup] if lookup else [])
         keys = {rerank.name_key(word) for word in words}
-        loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
+        # A name looked up alone with a capital (`Flow`) is spelled as it is defined.
+        loose = {
+            rerank.name_key(word)
+            for word in words
+            if not rerank.spelled_exactly(word) and not (word == lookup and not word.islower())
+        }
         spellings: dict[str, set[str]] = {}  # mixed-case spellings, for names never spelled loosely
         for word in words:
             if rerank.name_key(word) not in loose:
@@ -329,6 +335,7 @@ class Searcher:
             },
             traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
             files=frozenset(files) if len(files) <= rerank.NAMED_FILES_MOST else frozenset(),
+            lookup=rerank.name_key(lookup) if lookup else "",
         )
 
     def is_stale(self, path: str) -> bool:
