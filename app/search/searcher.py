@@ -350,11 +350,16 @@ class Searcher:
         return str(self.corpus.columns["path"][self.corpus.position[chunk_id]])
 
     def _overload_key(self, chunk_id: str) -> tuple[str, str] | None:
-        """(path, qualified name) of a whole function or method: what its overloads share."""
+        """(path, qualified name) of a whole function or method: what its overloads share
+        (in Swift with the argument labels, which name a function there)."""
         index, c = self.corpus.position[chunk_id], self.corpus.columns
         name = c["qualified_name"][index]
         whole = c["parts"][index] == 1 and c["kind"][index] in overloads.FUNCTION_KINDS
-        return (c["path"][index], name) if whole and name else None
+        if not (whole and name):
+            return None
+        if c["language"][index] == "swift":
+            name += f"({overloads.swift_labels(c['signature'][index], c['symbol'][index])})"
+        return c["path"][index], name
 
     def _packable(self, chunk_id: str, leading: list[str]) -> Packable:
         row = self.corpus.row(chunk_id)
