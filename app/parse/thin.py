@@ -50,6 +50,8 @@ _JUMPS = frozenset({"jump_expression", "control_transfer_statement"})
 # Children that are no value: comments, Swift's `try` keyword, Kotlin's `return@label`.
 _SKIPPED = _COMMENTS | {"try_operator", "label"}
 _HANDLERS = frozenset({"catch_clause", "except_clause"})
+_THROWS = frozenset({"throw_statement", "raise_statement"})
+_THEN_BLOCKS = frozenset({"block", "statement_block", "compound_statement"})
 _GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
 _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
 # `self.x`, `this.x`, `r.x`: a field of an object.
@@ -128,6 +130,25 @@ def _statements(node: Node) -> list[Node]:
     return found
 
 
+def _unchecked(statements: list[Node]) -> list[Node]:
+    """The statements after the leading argument checks (`if (x == null) throw ...;`, no
+    else), as long as some remain: a check only refuses bad input, the rest does the work."""
+    first = 0
+    while first < len(statements) - 1 and _is_check(statements[first]):
+        first += 1
+    return statements[first:]
+
+
+def _is_check(statement: Node) -> bool:
+    if statement.type != "if_statement" or statement.child_by_field_name("alternative"):
+        return False
+    then = statement.child_by_field_name("consequence")
+    if then is not None and then.type in _THEN_BLOCKS:
+        inner = _statements(then)
+        then = inner[0] if len(inner) == 1 else None
+    return then is not None and then.type in _THROWS
+
+
 def _forwards(body: Node) -> bool:
     """The body is a single statement (or an arrow function's expression) that returns or
     makes a call."""
@@ -139,7 +160,7 @@ def _forwards(body: Node) -> bool:
         if held is not None:
             node = held
         elif node is body or node.type in _LISTS:
-            statements = _statements(node)
+            statements = _unchecked(_statements(node))
             if len(statements) != 1:
                 return False
             node = statements[0]
@@ -158,9 +179,9 @@ def _accesses(body: Node, members: frozenset[bytes] | None) -> bool:
     def member(node: Node) -> bool:
         return members is not None and node.type in _NAMES and node.text not in members
 
-    statements = _statements(body)
+    statements = _unchecked(_statements(body))
     if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
-        statements = _statements(statements[0])
+        statements = _unchecked(_statements(statements[0]))
     if _held(body) is not None or body.type in _FIELDS:  # `get x = () => this._x`
         statements = [body]
     if not 0 < len(statements) <= MAX_ACCESSOR_STATEMENTS:

@@ -310,3 +310,43 @@ int identity(int x) { return x; }
     flags = _definitions("csharp", csharp)
     assert flags["Machine.Set"] == "accessor"
     assert flags["Machine.Get"] == "accessor"
+
+
+def test_argument_checks_that_only_throw_do_not_make_work() -> None:
+    # `if (trigger == null) throw ...;` before the one forwarding call checks the arguments:
+    # the work is still done by the call (C#, Java, C++, TypeScript, Python alike).
+    csharp = """
+class StateConfiguration {
+    public StateConfiguration PermitIf(TTrigger trigger, TState destination, Func<bool> guard)
+    {
+        if (trigger == null) throw new ArgumentNullException(nameof(trigger));
+        if (guard == null) { throw new ArgumentNullException(nameof(guard)); }
+        return InternalPermitIf(trigger, destination, new TransitionGuard(guard));
+    }
+    public StateConfiguration Checked(TTrigger trigger)
+    {
+        if (trigger == null) throw new ArgumentNullException(nameof(trigger));
+        else Log(trigger);
+        return InternalPermit(trigger);
+    }
+}
+"""
+    flags = _definitions("csharp", csharp)
+    assert flags["StateConfiguration.PermitIf"] == "wrapper"
+    assert flags["StateConfiguration.Checked"] == ""  # the else branch works
+    python = """
+def get(url, params=None):
+    if url is None:
+        raise ValueError("a URL is required")
+    return request("GET", url, params=params)
+
+
+def check(url):
+    if url is None:
+        raise ValueError("a URL is required")
+"""
+    flags = _definitions("python", python)
+    assert flags["get"] == "wrapper"
+    assert flags["check"] == ""  # only the check: nothing is forwarded
+    java = "class A { int f(Object x) { if (x == null) { throw new Npe(); } return g(x); } }"
+    assert _definitions("java", java)["A.f"] == "wrapper"
