@@ -1,5 +1,6 @@
 """Thin definitions: a function whose whole body forwards to one call (a wrapper) or only
-reads or sets fields (an accessor). Search ranks the code that does the work above them."""
+reads or sets fields (an accessor), a class with no body (empty). Search ranks the code that
+does the work above them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from app.parse.definitions import Definition, find_body
 
 WRAPPER = "wrapper"
 ACCESSOR = "accessor"
+EMPTY = "empty"
 FUNCTION_KINDS = frozenset({"function", "method"})
+CLASS_KINDS = frozenset({"class", "struct"})
+# A class's body, by grammar (Kotlin, C#, Java, C++, Go, Rust, Python, Ruby).
+_CLASS_BODIES = frozenset(
+    {"class_body", "declaration_list", "field_declaration_list", "enum_class_body",
+     "template_body", "block", "body_statement"}
+)  # fmt: skip
 MAX_ACCESSOR_STATEMENTS = 8  # a constructor that stores its arguments, or a setter
 _CALLS = frozenset(
     {
@@ -74,7 +82,9 @@ _PLAIN_VALUES = frozenset(
 
 
 def thinness(d: Definition) -> str:
-    """WRAPPER, ACCESSOR, or "" for a definition that does work of its own."""
+    """WRAPPER, ACCESSOR, EMPTY, or "" for a definition that does work of its own."""
+    if d.kind in CLASS_KINDS:
+        return EMPTY if _bodiless(d.core) else ""
     if d.kind not in FUNCTION_KINDS:
         return ""
     whole = find_body(d.core)
@@ -87,6 +97,16 @@ def thinness(d: Definition) -> str:
     if _accesses(body, members):
         return ACCESSOR
     return ""
+
+
+def _bodiless(core: Node) -> bool:
+    """A class that declares only its name, fields in its header and a base
+    (`class MissingPropertyException(msg: String) : Exception(msg)`, `record Point(int X);`)
+    or whose body holds nothing."""
+    body = core.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in core.named_children if c.type in _CLASS_BODIES), None)
+    return body is None or not any(c.type not in _COMMENTS for c in body.named_children)
 
 
 def _unguarded(body: Node) -> Node:

@@ -7,18 +7,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.core.models import Signal
-from app.parse.thin import ACCESSOR, WRAPPER
+from app.parse.thin import ACCESSOR, EMPTY, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
 EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a question words it
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
-THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field: the
-# work is done elsewhere (the called code, or whatever uses the field)
+THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field, or a
+# class with no body: the work is done elsewhere (the called code, whatever uses the field)
 _THIN_REASONS = {
     WRAPPER: "its body only forwards to another call",
     ACCESSOR: "its body only reads or sets a field",
+    EMPTY: "a class with no body: it only declares a name and its base",
 }
 DECLARATION_FACTOR = 0.6  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
@@ -115,7 +116,7 @@ class Candidate:
     is_test: bool
     is_prose: bool
     is_example: bool = False  # under examples/, samples/, benchmarks/
-    thin: str = ""  # WRAPPER or ACCESSOR (app.parse.thin), "" otherwise
+    thin: str = ""  # WRAPPER, ACCESSOR or EMPTY (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
@@ -174,7 +175,7 @@ def _exact_name(candidate: Candidate, reason: str, facts: QueryFacts) -> Signal:
         # head lists fields, and what the question asks about happens in the members.
         reason = f"{reason}; no boost: its members have chunks of their own"
         return Signal("exact-name", 1.0, reason)
-    if candidate.thin:
+    if candidate.thin and not looked_up:
         # `z.nan()` names a wrapper and `StrictSlash(true)` a setter; the question is about
         # the code that does the work, which the boost would bury under the name.
         reason = f"{reason}; no boost: {_THIN_REASONS[candidate.thin]}"

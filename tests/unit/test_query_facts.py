@@ -435,3 +435,33 @@ def test_a_query_that_is_one_name_finds_that_type_head(indexed: Indexed) -> None
     question = service.search("How does a Flow collect its values?").hits
     head = next(hit for hit in question if hit.qualified_name == "Flow")
     assert "exact-name" not in {s.name for s in head.explanation.signals}
+
+
+def test_a_class_without_a_body_yields_in_a_question_not_when_looked_up(
+    indexed: Indexed,
+) -> None:
+    service = indexed(
+        {
+            "error/MissingPropertyException.kt": (
+                "package error\n\n/** Missing property error: the property is unknown. */\n"
+                "class MissingPropertyException(msg: String) : Exception(msg)\n"
+            ),
+            "Koin.kt": (
+                "class Koin {\n"
+                "    /** Reads a property; an unknown property is a missing property error. */\n"
+                "    fun getProperty(key: String): String {\n"
+                "        val value = properties[key]\n"
+                '        return value ?: throw MissingPropertyException("no property $key")\n'
+                "    }\n"
+                "}\n"
+            ),
+        }
+    )
+    question = service.search("Where is the missing property error raised?").hits
+    assert question[0].qualified_name == "Koin", [h.qualified_name for h in question]
+    empty = next(h for h in question if h.symbol == "MissingPropertyException")
+    assert {s.name: s.factor for s in empty.explanation.signals}["empty"] == rerank.THIN_FACTOR
+    hits = service.search("MissingPropertyException").hits
+    assert hits[0].symbol == "MissingPropertyException"
+    factors = {s.name: s.factor for s in hits[0].explanation.signals}
+    assert factors["exact-name"] == rerank.EXACT_NAME_FACTOR

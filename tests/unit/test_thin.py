@@ -350,3 +350,21 @@ def check(url):
     assert flags["check"] == ""  # only the check: nothing is forwarded
     java = "class A { int f(Object x) { if (x == null) { throw new Npe(); } return g(x); } }"
     assert _definitions("java", java)["A.f"] == "wrapper"
+
+
+def test_a_class_without_a_body_is_empty() -> None:
+    # `class MissingPropertyException(msg: String) : Exception(msg)` declares a name and a
+    # base and does nothing itself; a class with members, or a C# record with a body, does.
+    kotlin = """
+class MissingPropertyException(msg: String) : Exception(msg)
+
+class Registry(val koin: Koin) {
+    fun size(): Int = 1
+}
+"""
+    flags = _definitions("kotlin", kotlin)
+    assert flags["MissingPropertyException"] == "empty"
+    assert flags["Registry"] == ""
+    csharp = "record Point(int X, int Y);\nrecord Line(Point A, Point B) { public int N => 2; }\n"
+    flags = _definitions("csharp", csharp)
+    assert (flags["Point"], flags["Line"]) == ("empty", "")
