@@ -13,11 +13,6 @@ ACCESSOR = "accessor"
 EMPTY = "empty"
 FUNCTION_KINDS = frozenset({"function", "method"})
 CLASS_KINDS = frozenset({"class", "struct"})
-# A class's body, by grammar (Kotlin, C#, Java, C++, Go, Rust, Python, Ruby).
-_CLASS_BODIES = frozenset(
-    {"class_body", "declaration_list", "field_declaration_list", "enum_class_body",
-     "template_body", "block", "body_statement"}
-)  # fmt: skip
 MAX_ACCESSOR_STATEMENTS = 8  # a constructor that stores its arguments, or a setter
 _CALLS = frozenset(
     {
@@ -103,9 +98,7 @@ def _bodiless(core: Node) -> bool:
     """A class that declares only its name, fields in its header and a base
     (`class MissingPropertyException(msg: String) : Exception(msg)`, `record Point(int X);`)
     or whose body holds nothing."""
-    body = core.child_by_field_name("body")
-    if body is None:
-        body = next((c for c in core.named_children if c.type in _CLASS_BODIES), None)
+    body = find_body(core)  # breadth first: Go's fields sit under its struct_type
     return body is None or not any(c.type not in _COMMENTS for c in body.named_children)
 
 

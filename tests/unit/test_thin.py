@@ -368,3 +368,7 @@ class Registry(val koin: Koin) {
     csharp = "record Point(int X, int Y);\nrecord Line(Point A, Point B) { public int N => 2; }\n"
     flags = _definitions("csharp", csharp)
     assert (flags["Point"], flags["Line"]) == ("empty", "")
+    # Go's fields sit one level down (type_spec > struct_type > field_declaration_list).
+    go = "package chi\n\ntype Mux struct {\n\thandler Handler\n}\n\ntype ctxKey struct{}\n"
+    flags = _definitions("go", go)
+    assert (flags["Mux"], flags["ctxKey"]) == ("", "empty")
