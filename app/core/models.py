@@ -53,7 +53,7 @@ class Chunk:
     text: str
     part: int = 1
     parts: int = 1
-    thin: str = ""  # "wrapper": the body is one call; "accessor": it only reads or sets fields
+    thin: str = ""  # "wrapper": one call; "accessor": only reads or sets fields; "empty": no body
 
     @property
     def hash(self) -> str:

@@ -26,6 +26,7 @@ from app.parse.definitions import (
     docstring,
     find_definitions,
     line_starts,
+    members_only,
     parser_for,
     signature,
 )
@@ -102,7 +103,7 @@ class _Layout:
         self.starts[id(d)] = start
         kids = d.children
         size = end - start + 1
-        big = d.kind == "module" or size > SMALL_CONTAINER_LINES
+        big = d.kind == "module" or size > SMALL_CONTAINER_LINES or members_only(d)
         # A function too long for one chunk that holds named functions (`trim_prefix` inside
         # Express's `proto.handle`): each of those gets a chunk of its own.
         long_function = d.kind in FUNCTION_KINDS and size > self.max_lines

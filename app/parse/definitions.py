@@ -339,6 +339,15 @@ def _resolve(d: Definition) -> None:
         d.parent = enc.qualified if enc else ""
 
 
+def members_only(d: Definition) -> bool:
+    """A Swift `extension`: it stores no fields, its head is the `extension X {` line, so what
+    it holds is its members, however short it is."""
+    if d.kind != "impl" or d.core.type != "class_declaration":
+        return False
+    declared = d.core.child_by_field_name("declaration_kind")
+    return declared is not None and declared.type == "extension"
+
+
 def _contains(outer: Definition, inner: Definition) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 

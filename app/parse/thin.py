@@ -1,5 +1,6 @@
 """Thin definitions: a function whose whole body forwards to one call (a wrapper) or only
-reads or sets fields (an accessor). Search ranks the code that does the work above them."""
+reads or sets fields (an accessor), a class with no body (empty). Search ranks the code that
+does the work above them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from app.parse.definitions import Definition, find_body
 
 WRAPPER = "wrapper"
 ACCESSOR = "accessor"
+EMPTY = "empty"
 FUNCTION_KINDS = frozenset({"function", "method"})
+CLASS_KINDS = frozenset({"class", "struct"})
 MAX_ACCESSOR_STATEMENTS = 8  # a constructor that stores its arguments, or a setter
 _CALLS = frozenset(
     {
@@ -40,38 +43,63 @@ _TRANSPARENT = frozenset(
         "return",
     }
 )
-# Statement lists: a wrapper's holds exactly one statement.
-_BLOCK_LISTS = frozenset({"statement_list", "body_statement"})
+# Statement lists: a wrapper's holds exactly one statement (Kotlin and Swift: `statements`).
+_BLOCK_LISTS = frozenset({"statement_list", "body_statement", "statements"})
 _LISTS = _BLOCK_LISTS | {"expression_list"}
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _RETURNS = frozenset({"return_statement", "return"})
+# Kotlin's and Swift's return share a node type with throw, break and continue.
+_JUMPS = frozenset({"jump_expression", "control_transfer_statement"})
+# Children that are no value: comments, Swift's `try` keyword, Kotlin's `return@label`.
+_SKIPPED = _COMMENTS | {"try_operator", "label"}
 _HANDLERS = frozenset({"catch_clause", "except_clause"})
+_THROWS = frozenset({"throw_statement", "raise_statement"})
+_THEN_BLOCKS = frozenset({"block", "statement_block", "compound_statement"})
 _GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
 _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
 # `self.x`, `this.x`, `r.x`: a field of an object.
 _FIELDS = frozenset(
-    {"attribute", "member_expression", "selector_expression", "field_expression", "field_access"}
-)
+    {"attribute", "member_expression", "selector_expression", "field_expression", "field_access",
+     "member_access_expression", "navigation_expression"}
+)  # fmt: skip
+# Bare names: in a method, a member reached without `this`.
+_NAMES = frozenset({"identifier", "field_identifier", "simple_identifier"})
+# Kotlin's and Swift's assignment target; a bare name in it is the receiver's property (a
+# local would need a declaration, which is no assignment).
+_ASSIGNABLE = "directly_assignable_expression"
 # What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
 _PLAIN_VALUES = frozenset(
     {"identifier", "this", "self", "true", "false", "none", "null", "nil", "undefined",
-     "integer", "float", "number", "string", "interpreted_string_literal", "int_literal"}
+     "integer", "float", "number", "string", "interpreted_string_literal", "int_literal",
+     "simple_identifier", "this_expression", "self_expression", "boolean_literal",
+     "integer_literal", "string_literal", "line_string_literal", "null_literal"}
 )  # fmt: skip
 
 
 def thinness(d: Definition) -> str:
-    """WRAPPER, ACCESSOR, or "" for a definition that does work of its own."""
+    """WRAPPER, ACCESSOR, EMPTY, or "" for a definition that does work of its own."""
+    if d.kind in CLASS_KINDS:
+        return EMPTY if _bodiless(d.core) else ""
     if d.kind not in FUNCTION_KINDS:
         return ""
-    body = find_body(d.core)
-    if body is None:
+    whole = find_body(d.core)
+    if whole is None:
         return ""
-    body = _unguarded(body)
+    body = _unguarded(whole)
     if _forwards(body):
         return WRAPPER
-    if _accesses(body):
+    members = _outside_names(d.core, whole) if d.kind == "method" else None
+    if _accesses(body, members):
         return ACCESSOR
     return ""
+
+
+def _bodiless(core: Node) -> bool:
+    """A class that declares only its name, fields in its header and a base
+    (`class MissingPropertyException(msg: String) : Exception(msg)`, `record Point(int X);`)
+    or whose body holds nothing."""
+    body = find_body(core)  # breadth first: Go's fields sit under its struct_type
+    return body is None or not any(c.type not in _COMMENTS for c in body.named_children)
 
 
 def _unguarded(body: Node) -> Node:
@@ -115,6 +143,25 @@ def _statements(node: Node) -> list[Node]:
     return found
 
 
+def _unchecked(statements: list[Node]) -> list[Node]:
+    """The statements after the leading argument checks (`if (x == null) throw ...;`, no
+    else), as long as some remain: a check only refuses bad input, the rest does the work."""
+    first = 0
+    while first < len(statements) - 1 and _is_check(statements[first]):
+        first += 1
+    return statements[first:]
+
+
+def _is_check(statement: Node) -> bool:
+    if statement.type != "if_statement" or statement.child_by_field_name("alternative"):
+        return False
+    then = statement.child_by_field_name("consequence")
+    if then is not None and then.type in _THEN_BLOCKS:
+        inner = _statements(then)
+        then = inner[0] if len(inner) == 1 else None
+    return then is not None and then.type in _THROWS
+
+
 def _forwards(body: Node) -> bool:
     """The body is a single statement (or an arrow function's expression) that returns or
     makes a call."""
@@ -122,10 +169,11 @@ def _forwards(body: Node) -> bool:
     for _ in range(8):
         if node.type in _CALLS:
             return True
-        if node.type in _TRANSPARENT and node.named_children:
-            node = node.named_children[0]
+        held = _held(node)
+        if held is not None:
+            node = held
         elif node is body or node.type in _LISTS:
-            statements = _statements(node)
+            statements = _unchecked(_statements(node))
             if len(statements) != 1:
                 return False
             node = statements[0]
@@ -134,14 +182,20 @@ def _forwards(body: Node) -> bool:
     return False
 
 
-def _accesses(body: Node) -> bool:
+def _accesses(body: Node, members: frozenset[bytes] | None) -> bool:
     """The body only sets fields (to a name, a literal, a field or one call's result) and
     returns nothing, a field, or a name (`r.x = value; return r`,
-    `self._username = to_bytes(username)`); at least one field is read or set."""
-    statements = _statements(body)
+    `self._username = to_bytes(username)`); at least one field is read or set. In a method
+    (`members` given: its parameters' names) a bare name that is no parameter, assigned or
+    returned alone, is a member (C++, C#, Java need no `this`)."""
+
+    def member(node: Node) -> bool:
+        return members is not None and node.type in _NAMES and node.text not in members
+
+    statements = _unchecked(_statements(body))
     if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go, Ruby
-        statements = _statements(statements[0])
-    if body.type in _TRANSPARENT or body.type in _FIELDS:  # `get x = () => this._x`
+        statements = _unchecked(_statements(statements[0]))
+    if _held(body) is not None or body.type in _FIELDS:  # `get x = () => this._x`
         statements = [body]
     if not 0 < len(statements) <= MAX_ACCESSOR_STATEMENTS:
         return False
@@ -149,26 +203,84 @@ def _accesses(body: Node) -> bool:
     for statement in statements:
         node = _single(statement)
         if node.type in _ASSIGNMENTS:
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is None or right is None or _single(left).type not in _FIELDS:
+            left, right = _sides(node)
+            if left is None or right is None:
+                return False
+            if not (_is_field(left) or member(_single(left))):
                 return False
             if _single(right).type not in _PLAIN_VALUES | _FIELDS | _CALLS:
                 return False
             sets += 1
-        elif statement.type in _RETURNS:
-            value = [c for c in statement.named_children if c.type not in _COMMENTS]
+        elif _is_return(statement):
+            value = [c for c in statement.named_children if c.type not in _SKIPPED]
             kind = _single(value[0]).type if value else ""
-            if kind in _FIELDS:
+            if kind in _FIELDS or (len(statements) == 1 and member(_single(value[0]))):
                 returns_field += 1
             elif kind in _PLAIN_VALUES:
                 returns_name += 1
             elif kind:
                 return False
-        elif node.type in _FIELDS:  # an arrow function's expression body
-            returns_field += 1
+        elif node.type in _FIELDS or (len(statements) == 1 and member(node)):
+            returns_field += 1  # an arrow function's expression body; `int Get() => _v;`
         else:
             return False
     return bool(sets or returns_field) and not (returns_name and not sets)
+
+
+def _outside_names(core: Node, body: Node) -> frozenset[bytes]:
+    """The names a function's signature holds (its parameters, their types, its own name):
+    a bare name among them is no member."""
+    names: set[bytes] = set()
+    stack = [c for c in core.named_children if c != body]
+    while stack:
+        node = stack.pop()
+        if node.type in _NAMES and node.text:
+            names.add(node.text)
+        elif node != body:
+            stack.extend(node.named_children)
+    return frozenset(names)
+
+
+def _is_return(node: Node) -> bool:
+    if node.type in _JUMPS:
+        return (node.text or b"").startswith(b"return")
+    return node.type in _RETURNS
+
+
+def _held(node: Node) -> Node | None:
+    """What a node that only decorates a value holds (`return x`, `(x)`, Swift's `try x`),
+    or None when the node does something of its own (`throw x`, a Kotlin `try` block)."""
+    if node.type in _JUMPS:
+        if not _is_return(node):
+            return None
+    elif node.type == "try_expression":
+        if not any(c.type == "try_operator" for c in node.named_children):
+            return None
+    elif node.type not in _TRANSPARENT:
+        return None
+    held = [c for c in node.named_children if c.type not in _SKIPPED]
+    return held[0] if held else None
+
+
+def _sides(node: Node) -> tuple[Node | None, Node | None]:
+    """An assignment's target and value: `left`/`right`, Swift's `target`/`result`, or
+    Kotlin's first and last child (its grammar names neither)."""
+    for left, right in (("left", "right"), ("target", "result")):
+        if (target := node.child_by_field_name(left)) is not None:
+            return target, node.child_by_field_name(right)
+    named = [c for c in node.named_children if c.type not in _COMMENTS]
+    return (named[0], named[-1]) if len(named) >= 2 else (None, None)
+
+
+def _is_field(target: Node) -> bool:
+    """`self.x`, `this.x`; in Kotlin and Swift also `this.x` as an assignable expression and a
+    bare property name."""
+    if target.type != _ASSIGNABLE:
+        return _single(target).type in _FIELDS
+    named = [c.type for c in target.named_children if c.type not in _COMMENTS]
+    return named in (["simple_identifier"], ["navigation_expression"]) or (
+        "navigation_suffix" in named
+    )
 
 
 def _single(node: Node) -> Node:

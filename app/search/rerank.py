@@ -7,18 +7,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.core.models import Signal
-from app.parse.thin import ACCESSOR, WRAPPER
+from app.parse.thin import ACCESSOR, EMPTY, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
 EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a question words it
 PROSE_FACTOR = 0.7  # docs describe a feature; people asking "where" want the code
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
-THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field: the
-# work is done elsewhere (the called code, or whatever uses the field)
+THIN_FACTOR = 0.6  # a body that forwards to one call, or only reads or sets a field, or a
+# class with no body: the work is done elsewhere (the called code, whatever uses the field)
 _THIN_REASONS = {
     WRAPPER: "its body only forwards to another call",
     ACCESSOR: "its body only reads or sets a field",
+    EMPTY: "a class with no body: it only declares a name and its base",
 }
 DECLARATION_FACTOR = 0.6  # interfaces and type aliases describe shapes, not behaviour
 DECLARATION_KINDS = frozenset({"interface", "type"})
@@ -43,6 +44,8 @@ TRACEBACK_DEPTH = 2
 OTHER_VERSION_FACTOR = 0.5
 _VERSION_FOLDER = re.compile(r"v(\d{1,2})")
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+# A query that is one name and nothing else (`Flow`, `` `ClientSession` ``): a look-up.
+_ONE_NAME = re.compile(r"\s*`?([A-Za-z_$][\w$]*)`?\s*")
 _VERSION_IN_QUERY = re.compile(r"(?:\b[Vv](?:ersion ?)?|\b[A-Z][A-Za-z]+ )(\d{1,2})\b(?![.,]\d)")
 
 
@@ -76,6 +79,15 @@ class QueryFacts:
     """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
     files: frozenset[str] = frozenset()
     """Repository files the query names by path, when it names at most NAMED_FILES_MOST."""
+    lookup: str = ""
+    """By `name_key`: the name the query consists of alone (`looked_up`)."""
+
+
+def looked_up(query: str) -> str:
+    """The name a query consists of alone (`Flow`), or "": such a query looks a definition
+    up, and a type's head is then the answer, not only the members that do its work."""
+    match = _ONE_NAME.fullmatch(query)
+    return match.group(1) if match and len(match.group(1)) >= 3 else ""
 
 
 def version_folder(path: str) -> str:
@@ -104,7 +116,7 @@ class Candidate:
     is_test: bool
     is_prose: bool
     is_example: bool = False  # under examples/, samples/, benchmarks/
-    thin: str = ""  # WRAPPER or ACCESSOR (app.parse.thin), "" otherwise
+    thin: str = ""  # WRAPPER, ACCESSOR or EMPTY (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
@@ -120,10 +132,10 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     member = facts.members.get(candidate.chunk_id)
     if member:
         reason = f"the query names `{member}`, defined here"
-        found.append(_exact_name(candidate, reason))
+        found.append(_exact_name(candidate, reason, facts))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        found.append(_exact_name(candidate, reason))
+        found.append(_exact_name(candidate, reason, facts))
     frame = facts.traced.get(candidate.chunk_id)
     if frame:
         reason = f"the stack trace's innermost frames ran `{frame}`"
@@ -156,13 +168,14 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     return found
 
 
-def _exact_name(candidate: Candidate, reason: str) -> Signal:
-    if candidate.split and candidate.kind in HEAD_KINDS:
+def _exact_name(candidate: Candidate, reason: str, facts: QueryFacts) -> Signal:
+    looked_up = bool(facts.lookup) and facts.lookup == candidate.name
+    if candidate.split and candidate.kind in HEAD_KINDS and not looked_up:
         # `DigestAuth` or `Timeout(...)` names a class cut into a head and its members: the
         # head lists fields, and what the question asks about happens in the members.
         reason = f"{reason}; no boost: its members have chunks of their own"
         return Signal("exact-name", 1.0, reason)
-    if candidate.thin:
+    if candidate.thin and not looked_up:
         # `z.nan()` names a wrapper and `StrictSlash(true)` a setter; the question is about
         # the code that does the work, which the boost would bury under the name.
         reason = f"{reason}; no boost: {_THIN_REASONS[candidate.thin]}"

@@ -302,9 +302,15 @@ class Searcher:
         (`Expression.compile`, `QuerySet`), the version it asks about, the texts it quotes
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
-        words = identifiers(query)
+        lookup = rerank.looked_up(query)
+        words = identifiers(query) or ([lookup] if lookup else [])
         keys = {rerank.name_key(word) for word in words}
-        loose = {rerank.name_key(word) for word in words if not rerank.spelled_exactly(word)}
+        # A name looked up alone with a capital (`Flow`) is spelled as it is defined.
+        loose = {
+            rerank.name_key(word)
+            for word in words
+            if not rerank.spelled_exactly(word) and not (word == lookup and not word.islower())
+        }
         spellings: dict[str, set[str]] = {}  # mixed-case spellings, for names never spelled loosely
         for word in words:
             if rerank.name_key(word) not in loose:
@@ -329,6 +335,7 @@ class Searcher:
             },
             traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
             files=frozenset(files) if len(files) <= rerank.NAMED_FILES_MOST else frozenset(),
+            lookup=rerank.name_key(lookup) if lookup else "",
         )
 
     def is_stale(self, path: str) -> bool:
@@ -343,11 +350,16 @@ class Searcher:
         return str(self.corpus.columns["path"][self.corpus.position[chunk_id]])
 
     def _overload_key(self, chunk_id: str) -> tuple[str, str] | None:
-        """(path, qualified name) of a whole function or method: what its overloads share."""
+        """(path, qualified name) of a whole function or method: what its overloads share
+        (in Swift with the argument labels, which name a function there)."""
         index, c = self.corpus.position[chunk_id], self.corpus.columns
         name = c["qualified_name"][index]
         whole = c["parts"][index] == 1 and c["kind"][index] in overloads.FUNCTION_KINDS
-        return (c["path"][index], name) if whole and name else None
+        if not (whole and name):
+            return None
+        if c["language"][index] == "swift":
+            name += f"({overloads.swift_labels(c['signature'][index], c['symbol'][index])})"
+        return c["path"][index], name
 
     def _packable(self, chunk_id: str, leading: list[str]) -> Packable:
         row = self.corpus.row(chunk_id)

@@ -752,3 +752,35 @@ def test_coverage() -> None:
     assert 0 < covered < total
     windows = parse_file("notes.txt", text)
     assert coverage(windows, text) == (0, total)
+
+
+def test_a_short_swift_extension_is_cut_into_its_members() -> None:
+    # An extension stores no fields: its head is the `extension X {` line, and a question
+    # names the method it adds (`uniqued(on:)`), so even a short one gets member chunks.
+    text = (
+        "extension Sequence {\n"
+        "  /// Drops repeated elements, keeping the first of each.\n"
+        "  public func uniqued() -> [Element] {\n"
+        "    var seen = Set<Element>()\n"
+        "    return filter { seen.insert($0).inserted }\n"
+        "  }\n"
+        "\n"
+        "  public func count(of e: Element) -> Int {\n"
+        "    return reduce(0) { $0 + ($1 == e ? 1 : 0) }\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "struct Pair {\n"
+        "  var a: Int\n"
+        "  func sum() -> Int { return a + a }\n"
+        "}\n"
+    )
+    parsed = parse_file("Unique.swift", text)
+    check_well_formed(parsed, text)
+    assert layout(parsed) == [
+        (1, 1, "impl", "Sequence"),
+        (2, 6, "method", "Sequence.uniqued"),
+        (8, 11, "method", "Sequence.count"),
+        (13, 16, "struct", "Pair"),  # a short type with fields stays whole
+    ]
+    assert chunk(parsed, "Sequence.uniqued").parent == "Sequence"

@@ -63,3 +63,41 @@ def test_python_overload_stubs_are_one_hit_with_the_implementation(indexed: Inde
 def test_fold_keeps_the_best_of_each_group() -> None:
     keys = {"a": ("f.cs", "A.M"), "b": ("f.cs", "A.M"), "c": None, "d": ("g.cs", "A.M")}
     assert overloads.fold(["a", "c", "b", "d"], keys.get) == (["a", "c", "d"], {"a": ["b"]})
+
+
+SAMPLE_STEPS = "".join(f"    let step{n} = k * {n} + result.count\n" for n in range(10))
+SAMPLE_SWIFT = (
+    "extension Collection {\n"
+    "  /// Picks `k` random elements, keeping them in their original order.\n"
+    "  public func randomStableSample<G: RandomNumberGenerator>(\n"
+    "    count k: Int, using rng: inout G\n"
+    "  ) -> [Element] {\n"
+    "    var result: [Element] = []\n"
+    f"{SAMPLE_STEPS}"
+    "    return result\n"
+    "  }\n\n"
+    "  /// Picks `k` random elements, keeping them in their original order.\n"
+    "  public func randomStableSample(count k: Int) -> [Element] {\n"
+    "    var g = SystemRandomNumberGenerator()\n"
+    "    return randomStableSample(count: k, using: &g)\n"
+    "  }\n\n"
+    "  /// Picks `k` random elements, keeping them in their original order, from a range.\n"
+    "  public func randomStableSample(count k: Int, in range: Range<Index>) -> [Element] {\n"
+    "    var g = SystemRandomNumberGenerator()\n"
+    "    return self[range].randomStableSample(count: k, using: &g)\n"
+    "  }\n"
+    "}\n"
+)
+
+
+def test_swift_functions_with_other_argument_labels_are_not_overloads(indexed: Indexed) -> None:
+    # Swift names a function by its labels: randomStableSample(count:using:) and
+    # randomStableSample(count:) are two functions, each may be the answer.
+    hits = (
+        indexed({"Sources/RandomSample.swift": SAMPLE_SWIFT, "Quoting.cs": QUOTING_CS})
+        .search("where is a random subset picked, keeping the original order?")
+        .hits
+    )
+    starts = sorted(h.start_line for h in hits if h.symbol == "randomStableSample")
+    assert starts == [2, 20, 26], [(h.qualified_name, h.start_line) for h in hits]
+    assert overloads.swift_labels("func f(_ x: Int, by p: (A) -> B) {", "f") == "_:by:"

@@ -392,3 +392,76 @@ def test_a_quoted_literal_lifts_the_few_chunks_that_hold_it(indexed: Indexed) ->
     assert reasons == ["its code holds the quoted `route`"]
     common = service.search("why is 'GET' compared with the request method?").hits
     assert not any(s.name == "quoted" for hit in common for s in hit.explanation.signals)
+
+
+FLOW_KT = (
+    "package flow\n\n"
+    "/**\n"
+    + "".join(
+        f" * A cold stream, line {n}: values are emitted only when collected.\n" for n in range(45)
+    )
+    + " */\n"
+    "public interface Flow<out T> {\n"
+    "    /** Accepts the given collector and emits values into it. */\n"
+    "    public suspend fun collect(collector: FlowCollector<T>)\n"
+    "}\n"
+)
+BUILDERS_KT = (
+    "package flow\n\n"
+    "/** Creates a cold flow from the given suspendable block. */\n"
+    "public fun <T> flow(block: suspend FlowCollector<T>.() -> Unit): Flow<T> {\n"
+    "    val safe = SafeFlow(block)\n"
+    "    return safe.checked()\n"
+    "}\n\n"
+    "/** A flow that emits nothing. */\n"
+    "public fun <T> emptyFlow(): Flow<T> {\n"
+    "    val none = EmptyFlow\n"
+    "    return none.checked()\n"
+    "}\n"
+)
+
+
+def test_a_query_that_is_one_name_finds_that_type_head(indexed: Indexed) -> None:
+    # `Flow` alone is a look-up of the type: its head is the answer even though its members
+    # have chunks of their own; the builder `flow()` is spelled otherwise.
+    service = indexed({"Flow.kt": FLOW_KT, "Builders.kt": BUILDERS_KT})
+    hits = service.search("Flow").hits
+    assert hits[0].path == "Flow.kt" and hits[0].qualified_name == "Flow"
+    factors = {s.name: s.factor for s in hits[0].explanation.signals}
+    assert factors["exact-name"] == rerank.EXACT_NAME_FACTOR
+    builder = next(hit for hit in hits if hit.symbol == "flow")
+    assert "exact-name" not in {s.name for s in builder.explanation.signals}
+    # Inside a question the same head stays unboosted (the members do the work).
+    question = service.search("How does a Flow collect its values?").hits
+    head = next(hit for hit in question if hit.qualified_name == "Flow")
+    assert "exact-name" not in {s.name for s in head.explanation.signals}
+
+
+def test_a_class_without_a_body_yields_in_a_question_not_when_looked_up(
+    indexed: Indexed,
+) -> None:
+    service = indexed(
+        {
+            "error/MissingPropertyException.kt": (
+                "package error\n\n/** Missing property error: the property is unknown. */\n"
+                "class MissingPropertyException(msg: String) : Exception(msg)\n"
+            ),
+            "Koin.kt": (
+                "class Koin {\n"
+                "    /** Reads a property; an unknown property is a missing property error. */\n"
+                "    fun getProperty(key: String): String {\n"
+                "        val value = properties[key]\n"
+                '        return value ?: throw MissingPropertyException("no property $key")\n'
+                "    }\n"
+                "}\n"
+            ),
+        }
+    )
+    question = service.search("Where is the missing property error raised?").hits
+    assert question[0].qualified_name == "Koin", [h.qualified_name for h in question]
+    empty = next(h for h in question if h.symbol == "MissingPropertyException")
+    assert {s.name: s.factor for s in empty.explanation.signals}["empty"] == rerank.THIN_FACTOR
+    hits = service.search("MissingPropertyException").hits
+    assert hits[0].symbol == "MissingPropertyException"
+    factors = {s.name: s.factor for s in hits[0].explanation.signals}
+    assert factors["exact-name"] == rerank.EXACT_NAME_FACTOR

@@ -213,3 +213,162 @@ function cleaned(x) {
     )
     assert javascript["getPathname"] == "accessor"  # it reads a field of the parsed URL
     assert javascript["logged"] == javascript["cleaned"] == ""  # the handlers do work
+
+
+def test_swift_wrappers_and_accessors_are_detected() -> None:
+    source = """
+extension MutableCollection {
+  public mutating func stablePartition(by p: (Element) throws -> Bool) rethrows -> Index {
+    try stablePartition(subrange: startIndex..<endIndex, by: p)
+  }
+  func first(_ k: Int) -> Index { return index(startIndex, offsetBy: k) }
+  mutating func setBase(_ v: Base) { self.base = v }
+  func stored() -> Base { self.base }
+  func fails() -> Index { throw Failure(code: 1) }
+  mutating func stablePartition(count n: Int, by p: (Element) -> Bool) -> Index {
+    let h = n / 2
+    return try stablePartition(count: h, by: p)
+  }
+}
+"""
+    src = source.encode()
+    root = parser_for("swift").parse(src).root_node
+    found = find_definitions("swift", root, src, line_starts(src)).definitions
+    flags = {d.qualified: thinness(d) for d in found}  # the last overload by each name
+    assert flags["MutableCollection.first"] == "wrapper"
+    assert flags["MutableCollection.setBase"] == "accessor"
+    assert flags["MutableCollection.stored"] == "accessor"
+    assert flags["MutableCollection.fails"] == ""  # `throw` ends the work here; not a forward
+    overloads = [thinness(d) for d in found if d.name == "stablePartition"]
+    assert overloads == ["wrapper", ""]
+
+
+def test_kotlin_wrappers_and_accessors_are_detected() -> None:
+    source = """
+class Registry {
+    fun wrap(x: Int): Int = other(x)
+    fun wrap2(x: Int): Int { return other(x) }
+    fun set(v: Int) { this.v = v }
+    fun get(): Int = this.v
+    fun fails(): Int { throw IllegalStateException("no") }
+    fun work(x: Int): Int {
+        val y = other(x)
+        return y + 1
+    }
+}
+
+fun BeanDefinition<*>.createdAtStart() {
+    _createdAtStart = true
+}
+"""
+    flags = _definitions("kotlin", source)
+    assert flags["Registry.wrap"] == "wrapper"
+    assert flags["Registry.wrap2"] == "wrapper"
+    assert flags["Registry.set"] == "accessor"
+    assert flags["Registry.get"] == "accessor"
+    assert flags["Registry.fails"] == ""
+    assert flags["Registry.work"] == ""
+    # An extension function sets its receiver's property without `this.`.
+    assert flags["BeanDefinition.createdAtStart"] == "accessor"
+
+
+def test_csharp_setter_through_this_is_an_accessor() -> None:
+    source = """
+class Machine {
+    public int Wrap(int x) => Other(x);
+    public void Set(int v) { this.v = v; }
+    public int Work(int x) { var y = Other(x); return y + 1; }
+}
+"""
+    flags = _definitions("csharp", source)
+    assert flags["Machine.Wrap"] == "wrapper"
+    assert flags["Machine.Set"] == "accessor"
+    assert flags["Machine.Work"] == ""
+
+
+def test_methods_reading_or_setting_members_without_this_are_accessors() -> None:
+    # C++, C# and Java reach a member without `this`: in a method, a bare name assigned (no
+    # declaration) or returned alone is a field. A free function returning a name is not.
+    cpp = """
+class Option {
+  public:
+    Option *envname(std::string name) {
+        envname_ = std::move(name);
+        return this;
+    }
+    std::string get_envname() const { return envname_; }
+    int width(int w) { int c = w * 2; return c; }
+};
+int identity(int x) { return x; }
+"""
+    flags = _definitions("cpp", cpp)
+    assert flags["Option.envname"] == "accessor"
+    assert flags["Option.get_envname"] == "accessor"
+    assert flags["Option.width"] == ""
+    assert flags["identity"] == ""
+    csharp = "class Machine { public void Set(int v) { _v = v; } public int Get() => _v; }"
+    flags = _definitions("csharp", csharp)
+    assert flags["Machine.Set"] == "accessor"
+    assert flags["Machine.Get"] == "accessor"
+
+
+def test_argument_checks_that_only_throw_do_not_make_work() -> None:
+    # `if (trigger == null) throw ...;` before the one forwarding call checks the arguments:
+    # the work is still done by the call (C#, Java, C++, TypeScript, Python alike).
+    csharp = """
+class StateConfiguration {
+    public StateConfiguration PermitIf(TTrigger trigger, TState destination, Func<bool> guard)
+    {
+        if (trigger == null) throw new ArgumentNullException(nameof(trigger));
+        if (guard == null) { throw new ArgumentNullException(nameof(guard)); }
+        return InternalPermitIf(trigger, destination, new TransitionGuard(guard));
+    }
+    public StateConfiguration Checked(TTrigger trigger)
+    {
+        if (trigger == null) throw new ArgumentNullException(nameof(trigger));
+        else Log(trigger);
+        return InternalPermit(trigger);
+    }
+}
+"""
+    flags = _definitions("csharp", csharp)
+    assert flags["StateConfiguration.PermitIf"] == "wrapper"
+    assert flags["StateConfiguration.Checked"] == ""  # the else branch works
+    python = """
+def get(url, params=None):
+    if url is None:
+        raise ValueError("a URL is required")
+    return request("GET", url, params=params)
+
+
+def check(url):
+    if url is None:
+        raise ValueError("a URL is required")
+"""
+    flags = _definitions("python", python)
+    assert flags["get"] == "wrapper"
+    assert flags["check"] == ""  # only the check: nothing is forwarded
+    java = "class A { int f(Object x) { if (x == null) { throw new Npe(); } return g(x); } }"
+    assert _definitions("java", java)["A.f"] == "wrapper"
+
+
+def test_a_class_without_a_body_is_empty() -> None:
+    # `class MissingPropertyException(msg: String) : Exception(msg)` declares a name and a
+    # base and does nothing itself; a class with members, or a C# record with a body, does.
+    kotlin = """
+class MissingPropertyException(msg: String) : Exception(msg)
+
+class Registry(val koin: Koin) {
+    fun size(): Int = 1
+}
+"""
+    flags = _definitions("kotlin", kotlin)
+    assert flags["MissingPropertyException"] == "empty"
+    assert flags["Registry"] == ""
+    csharp = "record Point(int X, int Y);\nrecord Line(Point A, Point B) { public int N => 2; }\n"
+    flags = _definitions("csharp", csharp)
+    assert (flags["Point"], flags["Line"]) == ("empty", "")
+    # Go's fields sit one level down (type_spec > struct_type > field_declaration_list).
+    go = "package chi\n\ntype Mux struct {\n\thandler Handler\n}\n\ntype ctxKey struct{}\n"
+    flags = _definitions("go", go)
+    assert (flags["Mux"], flags["ctxKey"]) == ("", "empty")
