@@ -59,8 +59,6 @@ def explain_json(hit: Hit) -> dict[str, Any]:
     return {
         "bm25_rank": e.bm25_rank,
         "bm25_fields": list(e.bm25_fields),
-        "expanded_rank": e.expanded_rank,
-        "expanded": list(e.expanded),
         "vector_rank": e.vector_rank,
         "fused_score": round(e.fused_score, 6),
         "signals": [{"name": s.name, "factor": s.factor, "reason": s.reason} for s in e.signals],

@@ -235,18 +235,12 @@ class Explanation:
     signals: tuple[Signal, ...] = ()
     final_score: float = 0.0
     bm25_fields: tuple[str, ...] = ()  # weighed fields beside the text a query word met
-    expanded_rank: int | None = None  # rank among names met by the mined code words
-    expanded: tuple[str, ...] = ()  # those of the mined words its name holds: `start -> eager`
 
     @property
     def bm25(self) -> str:
-        """`bm25 #3`, with the fields that lifted it: `bm25 #3 (name, path)`, and its rank
-        by the question's words mapped to code words: `expanded #2 (start -> eager)`."""
+        """`bm25 #3`, with the fields that lifted it: `bm25 #3 (name, path)`."""
         fields = f" ({', '.join(self.bm25_fields)})" if self.bm25_fields else ""
-        said = f"bm25 #{self.bm25_rank or '-'}{fields}"
-        if self.expanded_rank is not None:
-            said += f" · expanded #{self.expanded_rank} ({', '.join(self.expanded)})"
-        return said
+        return f"bm25 #{self.bm25_rank or '-'}{fields}"
 
     def summary(self) -> str:
         """One line: the two retrievers' ranks, then each signal's factor (3 figures) and name."""

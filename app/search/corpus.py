@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
-from app.search import rerank, vocab
+from app.search import rerank
 from app.search.lexical import TEXT, FieldPostings, Fields, count_fields
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
@@ -29,7 +29,6 @@ PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
-EXPAND_FEW = 2  # a query word held by this many names or fewer gets its mined code words
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
 
 
@@ -78,10 +77,6 @@ class Corpus:
             keys = set(table.column("embed_key").to_pylist())
             vectors = store.vector_matrix(model_id, keys)
         self._append(table, vectors, count_fields(table))
-        # Mined once per load: a change to a few files barely moves these counts.
-        self.vocabulary = vocab.mine(
-            table.column("symbol").to_pylist(), table.column("doc").to_pylist()
-        )
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
     @property
@@ -236,32 +231,6 @@ class Corpus:
         """Chunk ids of the `limit` live rows that best match the query's tokens, best first."""
         ids = self.columns["id"]
         return [ids[row] for row in self.postings.search(words, self.alive, limit)]
-
-    def expanded_bm25(
-        self, words: list[str], limit: int
-    ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
-        """Chunk ids of the `limit` live rows whose names best match the code words mined
-        for the query's words that few names hold (`vocab.expansions`), best first, and
-        those expansions."""
-        names = self.postings.fields["name"]
-        found = vocab.expansions(
-            words, self.vocabulary, lambda word: len(names.holding(word)[0]), EXPAND_FEW
-        )
-        if not found:
-            return [], found
-        ids = self.columns["id"]
-        code = [c for words_of in found.values() for c in words_of]
-        return [ids[row] for row in names.search(code, self.alive, limit)], found
-
-    def expansions_met(self, chunk_id: str, found: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-        """The expansions (`start -> eager`) whose code word the chunk's name holds."""
-        row, names = self.position[chunk_id], self.postings.fields["name"]
-        return tuple(
-            f"{word} -> {code}"
-            for word, code_words in found.items()
-            for code in code_words
-            if row in names.holding(code)[0]
-        )
 
     def fields_holding(self, chunk_id: str, words: list[str]) -> tuple[str, ...]:
         """The weighed fields beside the whole text (name, path, doc) where the chunk holds

@@ -29,9 +29,6 @@ from app.store.store import Store
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
 BM25_WEIGHT = 1.0
 VECTOR_WEIGHT = 1.0
-# The names met by the question's words mapped to the repository's code words
-# (app/search/vocab.py): a guess, so it counts less than either retriever.
-EXPANDED_WEIGHT = 0.5
 # A definition the query names as `Owner.member` joins the candidates even when neither
 # retriever ranked it, scored as if ranked just below the last candidate.
 NAMED_JOIN_SCORE = BM25_WEIGHT / (RRF_K + CANDIDATES + 1)
@@ -152,7 +149,6 @@ class Searcher:
         started = time.perf_counter()
         words = tokens(query)
         lexical = self.corpus.bm25(words, CANDIDATES)
-        expanded, mapped = self.corpus.expanded_bm25(words, CANDIDATES)
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []
@@ -165,16 +161,13 @@ class Searcher:
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
-        fused = reciprocal_rank_fusion(
-            [lexical, dense, expanded], weights=[BM25_WEIGHT, VECTOR_WEIGHT, EXPANDED_WEIGHT]
-        )
+        fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         facts = self._facts(query, list(fused))
         lifted, targets = self._graph_chunks(answer)
         for chunk_id in (*facts.members, *facts.traced, *lifted, *targets):  # even if unretrieved
             fused.setdefault(chunk_id, NAMED_JOIN_SCORE)
         lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(lexical, 1)}
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
-        expanded_rank = {chunk_id: rank for rank, chunk_id in enumerate(expanded, 1)}
         explained: dict[str, Explanation] = {}
         final: dict[str, float] = {}
         for chunk_id, fused_score in fused.items():
@@ -187,7 +180,6 @@ class Searcher:
                 fused_score,
                 tuple(signals),
                 score,
-                expanded_rank=expanded_rank.get(chunk_id),
             )
         if answer is not None and lifted:
             self._lift(answer, lifted, fused, final, explained)
@@ -219,9 +211,6 @@ class Searcher:
             if explained[item.chunk_id].bm25_rank is not None:
                 fields = self.corpus.fields_holding(item.chunk_id, words)
                 explained[item.chunk_id] = replace(explained[item.chunk_id], bm25_fields=fields)
-            if explained[item.chunk_id].expanded_rank is not None:
-                met = self.corpus.expansions_met(item.chunk_id, mapped)
-                explained[item.chunk_id] = replace(explained[item.chunk_id], expanded=met)
         hits = [
             self._hit(item.chunk_id, item.text, item.form, explained[item.chunk_id])
             for item in packed

@@ -63,8 +63,6 @@ def test_search_json_indexes_first_and_keeps_the_contract(
     assert {
         "bm25_rank",
         "bm25_fields",
-        "expanded_rank",
-        "expanded",
         "vector_rank",
         "fused_score",
         "signals",
