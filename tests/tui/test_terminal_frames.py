@@ -3,7 +3,6 @@ renders in memory, so output lost on its way to the terminal shows only here."""
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import subprocess
@@ -27,13 +26,14 @@ QUESTION = "exponential backoff with jitter"
 
 
 class Terminal:
-    """One command in a tmux server of its own (its own socket, no user configuration)."""
+    """One command in a tmux server of its own (its socket in the test's folder, no user
+    configuration)."""
 
-    def __init__(self, socket: str) -> None:
+    def __init__(self, socket: Path) -> None:
         self.socket = socket
 
     def tmux(self, *args: str) -> str:
-        command = [str(TMUX), "-L", self.socket, "-f", "/dev/null", *args]
+        command = [str(TMUX), "-S", str(self.socket), "-f", "/dev/null", *args]
         return subprocess.run(command, check=True, capture_output=True, text=True).stdout
 
     def start(self, command: list[str], width: int, height: int) -> None:
@@ -51,12 +51,12 @@ class Terminal:
         return screen
 
     def close(self) -> None:
-        subprocess.run([str(TMUX), "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run([str(TMUX), "-S", str(self.socket), "kill-server"], capture_output=True)
 
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    shown = Terminal(f"repolens-frames-{os.getpid()}-{tmp_path.name}")
+    shown = Terminal(tmp_path / "tmux")
     try:
         yield shown
     finally:
