@@ -3,11 +3,13 @@ can be cancelled between prompt batches and between tokens."""
 
 from __future__ import annotations
 
-import logging
+import ctypes
+import io
 import os
 import threading
 import time
 from collections.abc import Callable
+from contextlib import redirect_stderr
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,14 +63,15 @@ class LocalModel:
         self.n_ctx = n_ctx
         self.lock = threading.Lock()
         started = time.perf_counter()
+        _drop_llama_log()
         try:
-            self.llm: Any = Llama(
+            self.llm: Any = _quiet_load(
+                Llama,
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=threads,
                 n_threads_batch=threads,
                 flash_attn=flash_attn,
-                verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as error:
             fix = (
@@ -82,7 +85,6 @@ class LocalModel:
             ) from error
         self.load_ms = round((time.perf_counter() - started) * 1000, 1)
         self.warm_ms: float | None = None  # reading the fixed prefix at load (Answerer.model)
-        _silence_llama_log()
         self._formatter = self._make_formatter()
         self._stop: Callable[[], bool] = _never
         self._install_abort_callback()
@@ -303,11 +305,32 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
 
 
-def _silence_llama_log() -> None:
-    """llama.cpp logs through llama-cpp-python's callback straight to stderr, even with
-    verbose=False (an aborted decode says "decode: removing memory module entries ..."):
-    under the TUI that text lands on the screen, and after ctrl+q in the shell. Every problem
-    the model has reaches the person as our own error instead."""
-    from llama_cpp import _logger
+def _quiet_load(llama: Any, **params: Any) -> Any:
+    """Load a model with nothing printed and the process's file descriptors left alone.
 
-    _logger.logger.setLevel(logging.CRITICAL + 1)
+    With verbose=False llama-cpp-python points descriptors 1 and 2 at /dev/null for the load
+    (dup2, process-wide, about a second). Under the TUI descriptor 2 is the terminal Textual
+    draws on from its own thread: every frame of that second would go to /dev/null while
+    Textual takes it as shown, and the results or code it drew stay blank until repainted.
+    verbose=True skips the redirection; its log lines are dropped by `_drop_llama_log`, its
+    prints (system info, metadata: Python's sys.stderr only) go to a buffer, and generation
+    prints nothing after."""
+    with redirect_stderr(io.StringIO()):
+        llm = llama(**params, verbose=True)
+    llm.verbose = False
+    return llm
+
+
+_DROPPED_LOG: list[Any] = []  # the callback given to llama.cpp, kept: C holds only a pointer
+
+
+def _drop_llama_log() -> None:
+    """llama.cpp logs through llama-cpp-python's callback straight to stderr, at any verbosity
+    (an aborted decode says "decode: removing memory module entries ..."): under the TUI that
+    text lands on the screen, and after ctrl+q in the shell. Every line is dropped instead;
+    every problem the model has reaches the person as our own error."""
+    import llama_cpp
+
+    if not _DROPPED_LOG:
+        _DROPPED_LOG.append(llama_cpp.llama_log_callback(lambda _level, _text, _data: None))
+    llama_cpp.llama_log_set(_DROPPED_LOG[0], ctypes.c_void_p(0))
