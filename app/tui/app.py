@@ -21,7 +21,13 @@ from app.core.events import WorkerStatus
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
-from app.tui.answer_view import READING, answer_body, brief_markdown, progress_markdown
+from app.tui.answer_view import (
+    READING,
+    answer_body,
+    brief_markdown,
+    model_note,
+    progress_markdown,
+)
 from app.tui.editor import editor_command, run_editor
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
@@ -29,6 +35,7 @@ from app.tui.main_screen import MainScreen
 from app.tui.messages import (
     AnswerContext,
     AnswerFinished,
+    AnswerModelChanged,
     AnswerProgress,
     AnswerToken,
     HitsReady,
@@ -120,6 +127,7 @@ class RepolensApp(App[None]):
         self.searched_once = False
         self.listed_query = ""  # the query whose hits the list shows
         self._answer_cancel: threading.Event | None = None
+        self._preload_cancel = threading.Event()
         self.answer_generation = 0
         self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
 
@@ -134,6 +142,10 @@ class RepolensApp(App[None]):
         )
         self.sub_title = str(self.service.root)
         self._start_indexer()
+        self.service.answerer().watch(self._heard_answer_model)
+        if self.service.settings.answer_preload:
+            # After the first frame: the model's import and load must not delay it.
+            self.call_after_refresh(self._preload, self._preload_cancel)
 
     # -- the live index ----------------------------------------------------------------------
     def _start_indexer(self) -> None:
@@ -152,6 +164,7 @@ class RepolensApp(App[None]):
         self._stop_background()
 
     def _stop_background(self) -> None:
+        self._preload_cancel.set()  # a prefix being read stops within milliseconds
         if self._answer_cancel is not None:
             self._answer_cancel.set()  # an answer in flight stops within milliseconds
         if self.indexer is not None:
@@ -187,6 +200,33 @@ class RepolensApp(App[None]):
         else:
             self.indexer.pause()
             self.notify("Indexing paused: changes are queued until you press f7 again.")
+
+    # -- the answer model --------------------------------------------------------------------
+    def _heard_answer_model(self, state: str, error: str) -> None:
+        self.post_message(AnswerModelChanged(state, error))  # from the loading thread
+
+    @work(thread=True, group="answer-model")
+    def _preload(self, cancel: threading.Event) -> None:
+        """Load the answer model and read its fixed prefix while the person types, so that
+        the first Enter waits only for its own excerpts. Its state reaches the status line
+        through the answerer's watch; a failure is said there and again at Enter."""
+        try:
+            self.service.preload_answers(cancel)
+        except Exception:  # reported by the watch (AnswerModelChanged); search is unaffected
+            return
+
+    @on(AnswerModelChanged)
+    def _answer_model_changed(self, message: AnswerModelChanged) -> None:
+        failed = bool(message.error)
+        for line in self.query("#status").results(IndexStatus):  # none while closing
+            line.show_answer_model(model_note(message.state), problem=failed)
+        if failed:
+            self.notify(
+                literal(message.error),
+                title="The answer model did not load; search still works",
+                severity="warning",
+                markup=False,
+            )
 
     # -- searching ---------------------------------------------------------------------------
     @on(Input.Changed, "#search")
