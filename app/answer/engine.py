@@ -13,7 +13,7 @@ from app.answer.checks import LoopGuard, SentenceCheck, check_sentences, degener
 from app.answer.citations import Citation, CitationStream, check_citations
 from app.answer.directives import AnswerScreen, RepositoryInstructions
 from app.answer.gate import absent_names, abstention_note
-from app.answer.grammar import answer_grammar
+from app.answer.grammar import answer_grammar, closed_stops
 from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model, never
 from app.answer.model import resolve_model_file
 from app.answer.prompt import (
@@ -220,6 +220,8 @@ class Answerer:
         finish = "loop" if loop.cut is not None else generation.finish
         release(screen.finish(cut=finish != "stop"))
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
+        if constrained:
+            text = closed_stops(text)
         checks = check_sentences(text, prompt.excerpts)
         dropped: list[SentenceCheck] = []
         if constrained:

@@ -47,7 +47,9 @@ def answer_grammar(excerpts: Sequence[Excerpt]) -> str:
     alternatives: list[str] = []
     for excerpt in excerpts:
         names = excerpt_names(excerpt)
-        cite = f'" [{excerpt.n}]."'
+        # A stop may come before the citation ("… them. [2]."; `closed_stops` moves it):
+        # a model that ends its sentence there otherwise has to run on into a word.
+        cite = f'[.!?]? " [{excerpt.n}]."'
         if names:
             choice = " | ".join(_literal(f"`{name}`") for name in names)
             rules.append(f"name{excerpt.n} ::= {choice}")
@@ -62,9 +64,19 @@ def answer_grammar(excerpts: Sequence[Excerpt]) -> str:
             "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
             # No brackets (a citation belongs at the end), no line break, no backtick (a name
             # the grammar did not offer), and a stop only inside a word (`a.b`, `1.5`), so
-            # that every sentence ends at its citation.
+            # that every sentence ends at its citation; never `._`: a stop the model meant to
+            # end on became a run-on name no excerpt holds (`entries._nested`).
             f"words ::= wordchar{{{MIN_SENTENCE_CHARS},{SENTENCE_CHARS}}}",
-            "wordchar ::= [^\\[\\]`\\n\\r.!?] | [.!?] [^ \\[\\]`\\n\\r.!?]",
+            "wordchar ::= [^\\[\\]`\\n\\r.!?] | [.!?] [^ \\[\\]`\\n\\r.!?_]",
             *rules,
         ]
     )
+
+
+_STOP_BEFORE_CITATION = re.compile(r"[.!?] (\[\d+\]\.)")
+
+
+def closed_stops(text: str) -> str:
+    """A grammar-shaped answer with each stop the model wrote before a citation moved after
+    it: "… them. [2]." reads "… them [2]."."""
+    return _STOP_BEFORE_CITATION.sub(r" \1", text)
