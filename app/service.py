@@ -378,6 +378,18 @@ class Service:
         AnswerModelUnavailable (search is unaffected)."""
         return self.answerer().preload(cancel)
 
+    def prepare_answer(self, question: str, cancel: threading.Event) -> int:
+        """Read the prompt `ask(question)` would read into the model's cache now; the
+        tokens read (app.answer.engine.Answerer.prepare)."""
+        return self.answerer().prepare(
+            question,
+            lambda query, budget: self.search(
+                query, k=self.settings.answer_k, budget_tokens=budget
+            ),
+            cancel,
+            in_repository=lambda word: self.searcher().holds(word),
+        )
+
     def answer_model_state(self) -> str:
         """The answer model's state: cold (not loaded yet), loading, ready or failed."""
         from app.answer.engine import MODEL_COLD

@@ -128,6 +128,30 @@ class Answerer:
         self.model(cancel.is_set if cancel is not None else never)
         return self.state == MODEL_READY
 
+    def prepare(
+        self,
+        question: str,
+        search: Callable[[str, int], SearchResult],
+        cancel: threading.Event,
+        in_repository: Callable[[str], bool] | None = None,
+    ) -> int:
+        """Read the prompt that `ask(question)` would read, now (the TUI, once typing
+        pauses), so that asking it finds the prompt in the cache; nothing when the gate
+        would abstain. Stops when `cancel` is set. The prompt tokens read."""
+        clipped, _ = clip_question(question)
+        if not clipped:
+            return 0
+        result = search(clipped, self.settings.answer_budget_tokens)
+        if not result.hits or cancel.is_set():
+            return 0
+        if in_repository is not None and absent_names(clipped, in_repository):
+            return 0
+        model = self.model(cancel.is_set)
+        if model.warm_ms is None:
+            return 0
+        _, tokens, _ = _fitted_prompt(model, question, result.hits, self.settings.answer_max_tokens)
+        return model.read_ahead(tokens, cancel.is_set)
+
     def _begin(self) -> threading.Event:
         with self._guard:
             if self._current is not None:

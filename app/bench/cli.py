@@ -101,6 +101,7 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
         not args.no_answer,
         args.edit_every,
         args.first_answers,
+        args.pause_before_enter,
     )
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
@@ -313,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=FIRST_ANSWERS,
         help="new processes timing Enter to the first answer token, per variant (preload on, "
         "off); 0 skips them",
+    )
+    p.add_argument(
+        "--pause-before-enter",
+        type=float,
+        default=0.0,
+        help="first answers: seconds between the question's last key and Enter",
     )
     p.add_argument(
         "--edit-every", type=float, default=EDIT_EVERY_S, help="seconds between edits while typing"

@@ -14,9 +14,9 @@ of PATH with the real app, index, model and live indexer, driven headless.
 - first frame: a new process until the TUI has painted its first frame on the indexed copy.
   Baseline: a bare Textual app's first frame, in the same run.
 - first answer: a new process opens the TUI, a person types the first question (a key every
-  TYPING_MS) and presses Enter; the time from Enter to the answer's first token. Runs with
-  the answer model's preload on and off alternate (`--first-answers N` of each), so both
-  see the same machine.
+  TYPING_MS), waits `--pause-before-enter` seconds and presses Enter; the time from Enter
+  to the answer's first token. Runs with the answer model's preload on and off alternate
+  (`--first-answers N` of each), so both see the same machine.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ def measure(
     answer: bool,
     edit_every_s: float = EDIT_EVERY_S,
     first_answers: int = FIRST_ANSWERS,
+    pause_before_enter: float = 0.0,
 ) -> TuiReport:
     """Runs on a copy under a temporary folder; `root` is never modified. The copy's index
     lives under the configured index root, so vectors already computed for `root` are reused."""
@@ -96,7 +97,7 @@ def measure(
         report.first_frame_s = _first_frame(_PROBE_REPOLENS, copy, settings)
         report.bare_textual_first_frame_s = _first_frame(_PROBE_BARE, copy, settings)
         if answer and first_answers:
-            _first_answers(report, copy, settings, questions[0], first_answers)
+            _first_answers(report, copy, settings, questions[0], first_answers, pause_before_enter)
         asyncio.run(_drive(Service(copy, settings), questions, answer, report))
     finally:
         from app.core import paths
@@ -297,7 +298,7 @@ _PROBE_FIRST_ANSWER = """
 import asyncio, json, os
 from app.bench.tui import TYPING_MS, key_name
 from app.tui.messages import AnswerFinished, AnswerToken
-question = sys.argv[3]
+question, pause = sys.argv[3], float(sys.argv[4])
 marks = {}
 posted = app.post_message
 def post(message):
@@ -313,6 +314,7 @@ async def ask(pilot):
     for key in question:
         await pilot.press(key_name(key))
         await asyncio.sleep(TYPING_MS / 1000)
+    await asyncio.sleep(pause)
     state = app.service.answer_model_state()
     marks["enter"] = time.perf_counter()
     await pilot.press("enter")
@@ -322,6 +324,7 @@ async def ask(pilot):
     token = marks.get("AnswerToken")
     print(json.dumps({
         "model_at_enter": state,
+        "read_ahead_tokens": app.prepared[1] if app.prepared[0] == question else 0,
         "enter_to_first_token_ms": round((token - marks["enter"]) * 1000) if token else None,
         "enter_to_end_ms": round((marks["AnswerFinished"] - marks["enter"]) * 1000),
         "prompt_tokens": getattr(answer, "prompt_tokens", 0),
@@ -335,21 +338,24 @@ app.run(headless=True, size=(140, 40), auto_pilot=ask)
 
 
 def _first_answers(
-    report: TuiReport, copy: Path, settings: Settings, question: str, runs: int
+    report: TuiReport, copy: Path, settings: Settings, question: str, runs: int, pause: float = 0.0
 ) -> None:
-    """`runs` fresh processes with the preload on and as many with it off, alternated."""
+    """`runs` fresh processes with the preload on and as many with it off, alternated; each
+    waits `pause` seconds between the question's last key and Enter."""
     timings: dict[str, list[float]] = {"preload": [], "no preload": []}
     for _ in range(runs):
         for variant in timings:
-            run = _first_answer(copy, settings, question, preload=variant == "preload")
+            run = _first_answer(copy, settings, question, variant == "preload", pause)
             report.first_answer_runs.append({"variant": variant, **run})
             if run["enter_to_first_token_ms"] is not None:
                 timings[variant].append(run["enter_to_first_token_ms"])
     report.first_answer_ms = {variant: latency_summary(ms) for variant, ms in timings.items()}
 
 
-def _first_answer(copy: Path, settings: Settings, question: str, preload: bool) -> dict[str, Any]:
-    """One new process: type `question`, press Enter, time the answer's first token."""
+def _first_answer(
+    copy: Path, settings: Settings, question: str, preload: bool, pause: float
+) -> dict[str, Any]:
+    """One new process: type `question`, wait `pause` s, press Enter, time the first token."""
     import os
 
     result = subprocess.run(
@@ -360,6 +366,7 @@ def _first_answer(copy: Path, settings: Settings, question: str, preload: bool) 
             str(copy),
             str(settings.resolved_index_root()),
             question,
+            str(pause),
         ],
         capture_output=True,
         text=True,
@@ -403,7 +410,8 @@ def format_report(r: TuiReport) -> str:
             ),
             *(
                 f"  {run['variant']:10}  first token {run['enter_to_first_token_ms']} ms, "
-                f"model {run['model_at_enter']} at Enter, {run['reused_tokens']} of "
+                f"model {run['model_at_enter']} at Enter, {run['read_ahead_tokens']} read "
+                f"ahead, {run['reused_tokens']} of "
                 f"{run['prompt_tokens']} prompt tokens warm, load {run['load_average']}"
                 for run in r.first_answer_runs
             ),

@@ -36,6 +36,7 @@ from app.tui.messages import (
     AnswerContext,
     AnswerFinished,
     AnswerModelChanged,
+    AnswerPrepared,
     AnswerProgress,
     AnswerToken,
     HitsReady,
@@ -60,6 +61,9 @@ if TYPE_CHECKING:
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
+# Typing paused this long on shown results: the answer model reads that question's prompt,
+# so that Enter finds it read (the next key stops the reading within milliseconds).
+PREPARE_SETTLE_S = 0.8
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -128,6 +132,10 @@ class RepolensApp(App[None]):
         self.listed_query = ""  # the query whose hits the list shows
         self._answer_cancel: threading.Event | None = None
         self._preload_cancel = threading.Event()
+        self._prepare_cancel = threading.Event()
+        self._prepare_timer: Timer | None = None
+        self.preparing = ""  # the query whose prompt the model reads ahead, or has read
+        self.prepared: tuple[str, int] = ("", 0)  # the last query read ahead, its tokens
         self.answer_generation = 0
         self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
 
@@ -165,6 +173,7 @@ class RepolensApp(App[None]):
 
     def _stop_background(self) -> None:
         self._preload_cancel.set()  # a prefix being read stops within milliseconds
+        self._prepare_cancel.set()
         if self._answer_cancel is not None:
             self._answer_cancel.set()  # an answer in flight stops within milliseconds
         if self.indexer is not None:
@@ -215,6 +224,42 @@ class RepolensApp(App[None]):
         except Exception:  # reported by the watch (AnswerModelChanged); search is unaffected
             return
 
+    def _prepare_when_typing_pauses(self, query: str) -> None:
+        """Results for `query` are shown: once typing pauses, read its prompt ahead."""
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+        if not self.service.settings.answer_preload or not query.strip():
+            return
+
+        def start() -> None:
+            self._prepare_timer = None
+            if self._typed() == query and query != self.preparing:
+                self._prepare_cancel.set()
+                self._prepare_cancel = threading.Event()
+                self.preparing = query
+                self._prepare(query, self._prepare_cancel)
+
+        self._prepare_timer = self.set_timer(PREPARE_SETTLE_S, start)
+
+    def _stop_preparing(self) -> None:
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+            self._prepare_timer = None
+        self._prepare_cancel.set()
+        self.preparing = ""
+
+    @work(thread=True, exclusive=True, group="answer-prepare")
+    def _prepare(self, query: str, cancel: threading.Event) -> None:
+        try:
+            tokens = self.service.prepare_answer(query[:MAX_QUERY_CHARS], cancel)
+        except Exception:  # the model or the index is not there: Enter says why
+            return
+        self.post_message(AnswerPrepared(query, tokens))
+
+    @on(AnswerPrepared)
+    def _answer_prepared(self, message: AnswerPrepared) -> None:
+        self.prepared = (message.query, message.tokens)
+
     @on(AnswerModelChanged)
     def _answer_model_changed(self, message: AnswerModelChanged) -> None:
         failed = bool(message.error)
@@ -231,6 +276,7 @@ class RepolensApp(App[None]):
     # -- searching ---------------------------------------------------------------------------
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
+        self._stop_preparing()  # a key: the search gets the cores
         self._start_search(event.value)
 
     @on(Input.Submitted, "#search")
@@ -238,6 +284,8 @@ class RepolensApp(App[None]):
         self._start_search(event.value)
         if not event.value.strip():
             return
+        if event.value != self.preparing:  # the same question's reading goes on for it
+            self._stop_preparing()
         if self._answer_cancel is not None:
             self._answer_cancel.set()  # a new question stops the answer in flight
         self._answer_cancel = threading.Event()
@@ -400,6 +448,7 @@ class RepolensApp(App[None]):
         # person moved to stays selected.
         hits.show_hits(message.hits, keep_chosen=message.query == self.listed_query)
         self.listed_query = message.query
+        self._prepare_when_typing_pauses(message.query)
         hits.border_subtitle = f"{len(message.hits)} hits"
         if not message.hits:
             self.query_one("#preview", CodePreview).show_message("No results.")

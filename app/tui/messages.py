@@ -158,3 +158,12 @@ class AnswerModelChanged(Message):
         super().__init__()
         self.state = state
         self.error = error
+
+
+class AnswerPrepared(Message):
+    """The prompt for `query` was read into the answer model's cache (`tokens` of it)."""
+
+    def __init__(self, query: str, tokens: int) -> None:
+        super().__init__()
+        self.query = query
+        self.tokens = tokens

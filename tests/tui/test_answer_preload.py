@@ -4,12 +4,16 @@ search and the brief never wait for it, and a model that cannot load is said in 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.notifications import Notification, Notify
 
 from app.answer import engine
+from app.answer.engine import fixed_prefix
+from app.answer.llm import _LOADED
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
@@ -19,6 +23,17 @@ from widgets.answer_pane import AnswerPane
 from widgets.index_status import IndexStatus
 
 QUESTION = "exponential backoff with jitter"
+
+
+@pytest.fixture(autouse=True)
+def prefix_only_afterwards() -> Iterator[None]:
+    """The loaded model is shared by every test of the process: each test here leaves its
+    cache holding the fixed prefix only, as a fresh load does, so that a later test asking
+    the same question reads its prompt again."""
+    yield
+    for model in list(_LOADED.values()):
+        if model.warm_ms is not None:
+            model.forget_from(len(fixed_prefix(model)))
 
 
 def _status(app: RepolensApp) -> str:
@@ -125,3 +140,26 @@ async def test_with_preload_off_the_model_loads_at_the_first_question(
         assert "answer model" not in _status(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: "answer model ready" in _status(app), 180)
+
+
+async def test_a_question_left_typed_is_read_ahead_so_enter_finds_its_prompt_read(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    finished: list[AnswerFinished] = []
+
+    def hook(message: object) -> None:
+        if isinstance(message, AnswerFinished):
+            finished.append(message)
+
+    app = RepolensApp(Service(sample_repo, _preloading(settings)))
+    async with app.run_test(size=(200, 40), message_hook=hook) as pilot:
+        await wait_for(pilot, lambda: "answer model ready" in _status(app), 120)
+        await searched(pilot, app, QUESTION)
+        await wait_for(pilot, lambda: app.prepared[0] == QUESTION, 120)  # typing paused
+        assert app.prepared[1] > 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(finished), 180)
+        answer = finished[0].answer
+        assert answer is not None and answer.prompt_tokens > 0  # type: ignore[attr-defined]
+        # Enter read nothing: the prompt was in the cache but for its last token.
+        assert answer.reused_tokens == answer.prompt_tokens - 1  # type: ignore[attr-defined]
