@@ -372,6 +372,31 @@ class Service:
                 self._answerer = Answerer(self.settings, model_file)
             return self._answerer
 
+    def preload_answers(self, cancel: threading.Event | None = None) -> bool:
+        """Load the answer model and read its fixed prefix now, so that the first question
+        reads only its own excerpts; False when `cancel` stopped it. Raises
+        AnswerModelUnavailable (search is unaffected)."""
+        return self.answerer().preload(cancel)
+
+    def prepare_answer(self, question: str, cancel: threading.Event) -> int:
+        """Read the prompt `ask(question)` would read into the model's cache now; the
+        tokens read (app.answer.engine.Answerer.prepare)."""
+        return self.answerer().prepare(
+            question,
+            lambda query, budget: self.search(
+                query, k=self.settings.answer_k, budget_tokens=budget
+            ),
+            cancel,
+            in_repository=lambda word: self.searcher().holds(word),
+        )
+
+    def answer_model_state(self) -> str:
+        """The answer model's state: cold (not loaded yet), loading, ready or failed."""
+        from app.answer.engine import MODEL_COLD
+
+        answerer = self._answerer
+        return answerer.state if answerer is not None else MODEL_COLD
+
     def ask(
         self,
         question: str,

@@ -53,5 +53,23 @@ def plural(count: int, word: str) -> str:
 
 
 class IndexStatus(Static):
+    """The index's status line, then the answer model's state (`show_answer_model`)."""
+
+    _status: WorkerStatus | None = None
+    _answer_model: Text | None = None
+
     def show_status(self, status: WorkerStatus) -> None:
-        self.update(status_text(status))
+        self._status = status
+        self._show()
+
+    def show_answer_model(self, note: str, *, problem: bool = False) -> None:
+        """`note` ("answer model ready") after the index's status; "" removes it."""
+        self._answer_model = Text(note, style="bold" if problem else "") if note else None
+        self._show()
+
+    def _show(self) -> None:
+        line = status_text(self._status) if self._status is not None else Text(no_wrap=True)
+        if self._answer_model is not None:
+            line.append("  ·  " if line.plain else " ")
+            line.append_text(self._answer_model)
+        self.update(line)

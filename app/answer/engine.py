@@ -19,8 +19,8 @@ from app.answer.checks import (
 from app.answer.citations import Citation, CitationStream, check_citations
 from app.answer.directives import AnswerScreen, RepositoryInstructions
 from app.answer.gate import absent_names, abstention_note
-from app.answer.grammar import answer_grammar
-from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model
+from app.answer.grammar import answer_grammar, closed_stops
+from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model, never
 from app.answer.model import resolve_model_file
 from app.answer.prompt import (
     ABSTAIN_ANSWER,
@@ -37,6 +37,8 @@ from app.search.searcher import SearchResult
 TokenCallback = Callable[[str], None]
 CitationCallback = Callable[[Citation], None]
 ContextCallback = Callable[[list[Hit]], None]  # the excerpts, [1] first, before the model runs
+ModelStateCallback = Callable[[str, str], None]  # an Answerer's model state, and why it failed
+MODEL_COLD, MODEL_LOADING, MODEL_READY, MODEL_FAILED = "cold", "loading", "ready", "failed"
 # Nats by which the model's first token must favour the abstention over an answer's opening:
 # the 0.5B chose it for 8 of 36 answerable questions when it merely came first.
 ABSTAIN_MARGIN = 2.0
@@ -92,22 +94,75 @@ class Answerer:
         self.model_file = model_file
         self._current: threading.Event | None = None
         self._guard = threading.Lock()
+        self.state = MODEL_COLD
+        self._watchers: list[ModelStateCallback] = []
 
-    def model(self) -> LocalModel:
+    def watch(self, callback: ModelStateCallback) -> None:
+        """`callback(state, error)` hears every change of `state` (from the thread that
+        loads the model): loading, ready, failed (with the one-line reason), or cold again."""
+        self._watchers.append(callback)
+
+    def _announce(self, state: str, error: str = "") -> None:
+        self.state = state
+        for callback in list(self._watchers):
+            callback(state, error)
+
+    def model(self, cancelled: Callable[[], bool] = never) -> LocalModel:
         """The warm model: loaded once, its fixed prefix read into the cache at load, so that
-        the first question reads only its own excerpts."""
-        path = self.model_file or resolve_model_file(self.settings.answer_model)
-        self.model_file = path
-        model = load_model(
-            path,
-            n_ctx=self.settings.answer_context_tokens,
-            threads=self.settings.answer_threads or default_threads(),
-            flash_attn=self.settings.answer_flash_attention,
-        )
-        with _WARMING:
-            if model.warm_ms is None:
-                model.warm_ms = model.warm(fixed_prefix(model))
+        the first question reads only its own excerpts. A call while another thread loads
+        or warms it waits for that one. `cancelled` stops the reading of the prefix (the
+        model is then returned cold, and the next call reads it)."""
+        if self.state != MODEL_READY:
+            self._announce(MODEL_LOADING)
+        try:
+            path = self.model_file or resolve_model_file(self.settings.answer_model)
+            self.model_file = path
+            model = load_model(
+                path,
+                n_ctx=self.settings.answer_context_tokens,
+                threads=self.settings.answer_threads or default_threads(),
+                flash_attn=self.settings.answer_flash_attention,
+            )
+            with _WARMING:
+                if model.warm_ms is None:
+                    model.warm_ms = model.warm(fixed_prefix(model), cancelled)
+        except Exception as error:  # any failure to load leaves answers unavailable
+            self._announce(MODEL_FAILED, str(error))
+            raise
+        if self.state != MODEL_READY:
+            self._announce(MODEL_READY if model.warm_ms is not None else MODEL_COLD)
         return model
+
+    def preload(self, cancel: threading.Event | None = None) -> bool:
+        """Load the model and read its fixed prefix now, before any question (the TUI when
+        it opens, the MCP server when it offers `ask`); False when `cancel` stopped it.
+        Raises AnswerModelUnavailable when the model cannot load."""
+        self.model(cancel.is_set if cancel is not None else never)
+        return self.state == MODEL_READY
+
+    def prepare(
+        self,
+        question: str,
+        search: Callable[[str, int], SearchResult],
+        cancel: threading.Event,
+        in_repository: Callable[[str], bool] | None = None,
+    ) -> int:
+        """Read the prompt that `ask(question)` would read, now (the TUI, once typing
+        pauses), so that asking it finds the prompt in the cache; nothing when the gate
+        would abstain. Stops when `cancel` is set. The prompt tokens read."""
+        clipped, _ = clip_question(question)
+        if not clipped:
+            return 0
+        result = search(clipped, self.settings.answer_budget_tokens)
+        if not result.hits or cancel.is_set():
+            return 0
+        if in_repository is not None and absent_names(clipped, in_repository):
+            return 0
+        model = self.model(cancel.is_set)
+        if model.warm_ms is None:
+            return 0
+        _, tokens, _ = _fitted_prompt(model, question, result.hits, self.settings.answer_max_tokens)
+        return model.read_ahead(tokens, cancel.is_set)
 
     def _begin(self) -> threading.Event:
         with self._guard:
@@ -201,6 +256,8 @@ class Answerer:
         finish = "loop" if loop.cut is not None else generation.finish
         release(screen.finish(cut=finish != "stop"))
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
+        if constrained:
+            text = closed_stops(text)
         checks = check_sentences(text, prompt.excerpts)
         dropped: list[SentenceCheck] = []
         if constrained:

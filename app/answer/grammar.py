@@ -17,9 +17,10 @@ MIN_SENTENCE_CHARS = 8
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
 MAX_NAME_CHARS = 80
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
-# The sentence's words: a space or printable ASCII without brackets (a citation belongs at the end),
-# backticks (a name the grammar did not offer) or a stop; line breaks are outside it too.
-_ASCII_GLYPHS = r"\x22-\x2D\x2F-\x3E\x40-\x5A\x5C\x5E\x5F\x61-\x7E"
+# The sentence's words: a space, `_` (x5F, kept apart: never after a stop) or printable
+# ASCII without brackets (a citation belongs at the end), backticks (a name the grammar did
+# not offer) or a stop; line breaks are outside it too.
+_ASCII_GLYPHS = r"\x22-\x2D\x2F-\x3E\x40-\x5A\x5C\x5E\x61-\x7E"
 # Other characters only where the excerpts or the question hold them: the small model
 # drifts into another script mid-sentence ("read keys as methods.通过 the macro module").
 MAX_OTHER_CHARS = 256
@@ -63,7 +64,9 @@ def answer_grammar(excerpts: Sequence[Excerpt], question: str = "") -> str:
     alternatives: list[str] = []
     for excerpt in excerpts:
         names = excerpt_names(excerpt)
-        cite = f'" [{excerpt.n}]."'
+        # A stop may come before the citation ("… them. [2]."; `closed_stops` moves it):
+        # a model that ends its sentence there otherwise has to run on into a word.
+        cite = f'[.!?]? " [{excerpt.n}]."'
         if names:
             choice = " | ".join(_literal(f"`{name}`") for name in names)
             rules.append(f"name{excerpt.n} ::= {choice}")
@@ -78,9 +81,19 @@ def answer_grammar(excerpts: Sequence[Excerpt], question: str = "") -> str:
             f"abstain ::= {_literal(ABSTAIN_ANSWER)}",
             "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
             # A stop only inside a word (`a.b`, `1.5`), so that every sentence ends at its
-            # citation.
+            # citation; never `._`: a stop the model meant to end on became a run-on name no
+            # excerpt holds (`entries._nested`).
             f"words ::= wordchar{{{MIN_SENTENCE_CHARS},{SENTENCE_CHARS}}}",
-            f"wordchar ::= [ {_ASCII_GLYPHS}{other}] | [.!?] [{_ASCII_GLYPHS}{other}]",
+            f"wordchar ::= [ \\x5F{_ASCII_GLYPHS}{other}] | [.!?] [{_ASCII_GLYPHS}{other}]",
             *rules,
         ]
     )
+
+
+_STOP_BEFORE_CITATION = re.compile(r"[.!?] (\[\d+\]\.)")
+
+
+def closed_stops(text: str) -> str:
+    """A grammar-shaped answer with each stop the model wrote before a citation moved after
+    it: "… them. [2]." reads "… them [2]."."""
+    return _STOP_BEFORE_CITATION.sub(r" \1", text)

@@ -41,6 +41,11 @@ class Generation:
         return (self.tokens - 1) / (self.decode_ms / 1000)
 
 
+def never() -> bool:
+    """The cancellation check of work nothing cancels."""
+    return False
+
+
 def default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
@@ -86,7 +91,7 @@ class LocalModel:
         self.load_ms = round((time.perf_counter() - started) * 1000, 1)
         self.warm_ms: float | None = None  # reading the fixed prefix at load (Answerer.model)
         self._formatter = self._make_formatter()
-        self._stop: Callable[[], bool] = _never
+        self._stop: Callable[[], bool] = never
         self._install_abort_callback()
 
     def _install_abort_callback(self) -> None:
@@ -153,7 +158,7 @@ class LocalModel:
                     raise
                 return Generation("", len(tokens), 0, 0.0, None, 0.0, "cancelled")
             finally:
-                self._stop = _never
+                self._stop = never
 
     def _generate(
         self,
@@ -226,15 +231,52 @@ class LocalModel:
             "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared
         )
 
-    def warm(self, tokens: list[int]) -> float:
+    def warm(self, tokens: list[int], cancelled: Callable[[], bool] = never) -> float | None:
         """Read `tokens` into the cache now (the fixed prefix, at load) so that the next prompt
-        that starts with them does not; the milliseconds it took."""
+        that starts with them does not; the milliseconds it took, or None when `cancelled`
+        stopped it first (a person quitting while the TUI preloads)."""
         with self.lock:
+            self._stop = cancelled
             started = time.perf_counter()
             self.llm.reset()
-            for start in range(0, len(tokens), PREFILL_STEP):
-                self.llm.eval(tokens[start : start + PREFILL_STEP])
+            try:
+                for start in range(0, len(tokens), PREFILL_STEP):
+                    if cancelled():
+                        return None
+                    self.llm.eval(tokens[start : start + PREFILL_STEP])
+            except RuntimeError:  # llama_decode returned "aborted"
+                if not cancelled():
+                    raise
+                return None
+            finally:
+                self._stop = never
             return _ms(started)
+
+    def read_ahead(self, tokens: list[int], cancelled: Callable[[], bool]) -> int:
+        """Read the prompt `tokens` into the cache now (all but the last, as a generation
+        does), so that generating from the same prompt starts at once; stops within
+        milliseconds when `cancelled`. The tokens read."""
+        with self.lock:
+            self._stop = cancelled
+            llm = self.llm
+            cached = llm.input_ids[: llm.n_tokens].tolist()
+            shared = 0
+            for old, new in zip(cached, tokens[:-1], strict=False):
+                if old != new:
+                    break
+                shared += 1
+            llm.n_tokens = shared
+            try:
+                for start in range(shared, len(tokens) - 1, PREFILL_STEP):
+                    if cancelled():
+                        break
+                    llm.eval(tokens[start : min(start + PREFILL_STEP, len(tokens) - 1)])
+            except RuntimeError:  # llama_decode returned "aborted": what was read stays
+                if not cancelled():
+                    raise
+            finally:
+                self._stop = never
+            return int(llm.n_tokens) - shared
 
     def opening_tokens(self, text: str) -> list[int]:
         """The tokens a completion that writes `text` can start with: each one-token prefix."""
@@ -295,10 +337,6 @@ def _first_token_bias(prompt_length: int, bias: dict[int, float]) -> Callable[[A
         return scores
 
     return apply
-
-
-def _never() -> bool:
-    return False
 
 
 def _ms(started: float) -> float:

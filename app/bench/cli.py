@@ -100,7 +100,15 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
 
     settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
     questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
-    report = measure(Path(args.path), settings, questions, not args.no_answer, args.edit_every)
+    report = measure(
+        Path(args.path),
+        settings,
+        questions,
+        not args.no_answer,
+        args.edit_every,
+        args.first_answers,
+        args.pause_before_enter,
+    )
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
 
@@ -308,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.set_defaults(run=cmd_graph_replay)
 
-    from app.bench.tui import EDIT_EVERY_S
+    from app.bench.tui import EDIT_EVERY_S, FIRST_ANSWERS
 
     p = sub.add_parser(
         "tui-bench", help="the TUI on a scratch copy: key to results, event-loop lag, start-up"
@@ -316,7 +324,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--questions", type=Path, help="JSONL with a question per line (bench format)")
     p.add_argument("--limit", type=int, default=60, help="type at most this many questions")
-    p.add_argument("--no-answer", action="store_true", help="skip the lag while answering")
+    p.add_argument(
+        "--no-answer", action="store_true", help="skip the lag while answering and first answers"
+    )
+    p.add_argument(
+        "--first-answers",
+        type=int,
+        default=FIRST_ANSWERS,
+        help="new processes timing Enter to the first answer token, per variant (preload on, "
+        "off); 0 skips them",
+    )
+    p.add_argument(
+        "--pause-before-enter",
+        type=float,
+        default=0.0,
+        help="first answers: seconds between the question's last key and Enter",
+    )
     p.add_argument(
         "--edit-every", type=float, default=EDIT_EVERY_S, help="seconds between edits while typing"
     )

@@ -13,6 +13,10 @@ of PATH with the real app, index, model and live indexer, driven headless.
   streams.
 - first frame: a new process until the TUI has painted its first frame on the indexed copy.
   Baseline: a bare Textual app's first frame, in the same run.
+- first answer: a new process opens the TUI, a person types the first question (a key every
+  TYPING_MS), waits `--pause-before-enter` seconds and presses Enter; the time from Enter
+  to the answer's first token. Runs with the answer model's preload on and off alternate
+  (`--first-answers N` of each), so both see the same machine.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ TYPING_MS = 60  # a quick typist: about 100 words a minute
 LAG_TICK_S = 0.01
 EDIT_EVERY_S = 0.5  # the default: a save every half second keeps the indexer always busy
 RESULT_TIMEOUT_S = 30.0
+FIRST_ANSWERS = 2  # fresh processes per variant (preload on, preload off)
 
 
 @dataclass(slots=True)
@@ -59,6 +64,10 @@ class TuiReport:
     search_stages_ms: dict[str, dict[str, float]] = field(default_factory=dict)  # in the app
     first_frame_s: float = 0.0
     bare_textual_first_frame_s: float = 0.0  # baseline
+    # Enter to the first answer token in a new process, by variant ("preload", "no preload":
+    # the baseline), and each run as measured (in the order they ran).
+    first_answer_ms: dict[str, dict[str, float]] = field(default_factory=dict)
+    first_answer_runs: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -70,6 +79,8 @@ def measure(
     questions: list[str],
     answer: bool,
     edit_every_s: float = EDIT_EVERY_S,
+    first_answers: int = FIRST_ANSWERS,
+    pause_before_enter: float = 0.0,
 ) -> TuiReport:
     """Runs on a copy under a temporary folder; `root` is never modified. The copy's index
     lives under the configured index root, so vectors already computed for `root` are reused."""
@@ -85,6 +96,8 @@ def measure(
         report.search_alone_ms = latency_summary(_search_alone(service, questions))
         report.first_frame_s = _first_frame(_PROBE_REPOLENS, copy, settings)
         report.bare_textual_first_frame_s = _first_frame(_PROBE_BARE, copy, settings)
+        if answer and first_answers:
+            _first_answers(report, copy, settings, questions[0], first_answers, pause_before_enter)
         asyncio.run(_drive(Service(copy, settings), questions, answer, report))
     finally:
         from app.core import paths
@@ -151,7 +164,7 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
                 posted = []
                 for key in question:
                     posted.append(time.perf_counter())
-                    app.post_message(events.Key(_key_name(key), key))
+                    app.post_message(events.Key(key_name(key), key))
                     report.keys += 1
                     await asyncio.sleep(TYPING_MS / 1000)
                 waited = time.monotonic() + RESULT_TIMEOUT_S
@@ -227,7 +240,8 @@ def _keep_editing(service: Any, stop: threading.Event, report: TuiReport) -> Non
         append_function(service.root / chance.choice(files), unique_name(chance, report.edits))
 
 
-def _key_name(character: str) -> str:
+def key_name(character: str) -> str:
+    """The key Textual names for typing `character`."""
     from textual.keys import _character_to_key
 
     return _character_to_key(character) if not character.isalnum() else character
@@ -280,6 +294,90 @@ def _first_frame(probe: str, copy: Path, settings: Settings) -> float:
     return round(painted - launched, 2)
 
 
+_PROBE_FIRST_ANSWER = """
+import asyncio, json, os
+from app.bench.tui import TYPING_MS, key_name
+from app.tui.messages import AnswerFinished, AnswerToken
+question, pause = sys.argv[3], float(sys.argv[4])
+marks = {}
+posted = app.post_message
+def post(message):
+    if isinstance(message, (AnswerToken, AnswerFinished)):
+        marks.setdefault(type(message).__name__, time.perf_counter())
+        if isinstance(message, AnswerFinished):
+            marks["answer"] = message.answer
+    return posted(message)
+app.post_message = post
+async def ask(pilot):
+    while not app.index_ready:
+        await pilot.pause(0.05)
+    for key in question:
+        await pilot.press(key_name(key))
+        await asyncio.sleep(TYPING_MS / 1000)
+    await asyncio.sleep(pause)
+    state = app.service.answer_model_state()
+    marks["enter"] = time.perf_counter()
+    await pilot.press("enter")
+    while "AnswerFinished" not in marks:
+        await pilot.pause(0.02)
+    answer = marks["answer"]
+    token = marks.get("AnswerToken")
+    print(json.dumps({
+        "model_at_enter": state,
+        "read_ahead_tokens": app.prepared[1] if app.prepared[0] == question else 0,
+        "enter_to_first_token_ms": round((token - marks["enter"]) * 1000) if token else None,
+        "enter_to_end_ms": round((marks["AnswerFinished"] - marks["enter"]) * 1000),
+        "prompt_tokens": getattr(answer, "prompt_tokens", 0),
+        "reused_tokens": getattr(answer, "reused_tokens", 0),
+        "finish": getattr(answer, "finish", "error"),
+        "load_average": round(os.getloadavg()[0], 1),
+    }), flush=True)
+    app.exit()
+app.run(headless=True, size=(140, 40), auto_pilot=ask)
+"""
+
+
+def _first_answers(
+    report: TuiReport, copy: Path, settings: Settings, question: str, runs: int, pause: float = 0.0
+) -> None:
+    """`runs` fresh processes with the preload on and as many with it off, alternated; each
+    waits `pause` seconds between the question's last key and Enter."""
+    timings: dict[str, list[float]] = {"preload": [], "no preload": []}
+    for _ in range(runs):
+        for variant in timings:
+            run = _first_answer(copy, settings, question, variant == "preload", pause)
+            report.first_answer_runs.append({"variant": variant, **run})
+            if run["enter_to_first_token_ms"] is not None:
+                timings[variant].append(run["enter_to_first_token_ms"])
+    report.first_answer_ms = {variant: latency_summary(ms) for variant, ms in timings.items()}
+
+
+def _first_answer(
+    copy: Path, settings: Settings, question: str, preload: bool, pause: float
+) -> dict[str, Any]:
+    """One new process: type `question`, wait `pause` s, press Enter, time the first token."""
+    import os
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _PROBE_REPOLENS + _PROBE_FIRST_ANSWER,
+            str(copy),
+            str(settings.resolved_index_root()),
+            question,
+            str(pause),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=900,
+        env={**os.environ, "REPOLENS_ANSWER_PRELOAD": "true" if preload else "false"},
+    )
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
 def format_report(r: TuiReport) -> str:
     def line(summary: dict[str, float]) -> str:
         if not summary:
@@ -306,5 +404,16 @@ def format_report(r: TuiReport) -> str:
             f"{line(r.full_collections_ms)} ms",
             f"first frame         {r.first_frame_s} s from process start",
             f"  baseline          a bare Textual app: {r.bare_textual_first_frame_s} s",
+            *(
+                f"Enter to the first answer token, a new process, {variant}: {line(summary)} ms"
+                for variant, summary in r.first_answer_ms.items()
+            ),
+            *(
+                f"  {run['variant']:10}  first token {run['enter_to_first_token_ms']} ms, "
+                f"model {run['model_at_enter']} at Enter, {run['read_ahead_tokens']} read "
+                f"ahead, {run['reused_tokens']} of "
+                f"{run['prompt_tokens']} prompt tokens warm, load {run['load_average']}"
+                for run in r.first_answer_runs
+            ),
         ]
     )

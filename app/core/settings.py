@@ -99,6 +99,13 @@ class Settings(BaseSettings):
     answer_flash_attention: bool = True
     """llama.cpp's fused attention: reads the prompt faster on the CPU."""
 
+    answer_preload: bool = True
+    """Load the answer model and read its fixed instructions in the background as soon as
+    the TUI opens (and when the MCP server offers `ask`), so that the first question waits
+    only for its own excerpts; in the TUI, once typing pauses on shown results, the model
+    also reads that question's prompt ahead (the next key stops it). Off: the model loads
+    at the first question."""
+
     answer_constrained: bool = True
     """Answers supported by construction: abstain before the model when the question names
     what the repository never mentions; a grammar makes every sentence open with a name from

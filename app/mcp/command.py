@@ -70,7 +70,10 @@ def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
         served = _open(args)
         from app.mcp.server import build_server, serve_http, serve_stdio
 
-        server = build_server(served, with_ask=_answers_available(served))
+        served.ask_offered = _answers_available(served)
+        if served.ask_offered and served.settings.answer_preload:
+            served.preload_answers(_say)
+        server = build_server(served, with_ask=served.ask_offered)
         if address is None:
             serve_stdio(server)
         else:
@@ -131,9 +134,8 @@ def _answers_available(served: Served) -> bool:
             "repolens-tui: ask is not offered: llama-cpp-python is not installed", file=sys.stderr
         )
         return False
-    settings = next(iter(served.services.values())).settings
     try:
-        check_available(settings.answer_model)
+        check_available(served.settings.answer_model)
     except AnswerModelUnavailable as error:
         print(f"repolens-tui: ask is not offered: {literal(str(error))}", file=sys.stderr)
         return False

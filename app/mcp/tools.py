@@ -192,13 +192,15 @@ def _index_status(served: Served) -> Callable[..., CallToolResult]:
     @_answers
     def index_status(repo: Repo = None) -> CallToolResult:
         """Files, chunks, vectors ready, pending changes, the live index's state, the last
-        update and the commit indexed."""
+        update, the commit indexed, and the answer model's state (cold, loading, ready,
+        failed or not-offered)."""
         name, service = served.pick(repo)
         payload = service.status()
         worker = served.workers.get(name)
         status = worker.status if worker is not None else None
         payload["repo"] = name
         payload["served"] = sorted(served.services)
+        payload["answer_model"] = served.answer_model(service)
         payload["live"] = (
             {
                 "state": status.state,

@@ -7,11 +7,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.answer.brief import brief
+from app.answer.engine import MODEL_FAILED, MODEL_LOADING, MODEL_READY
 from app.core.models import Hit
 from widgets.answer_pane import citation_link, markdown_code
 
 READING = "_Reading the excerpts…_"
 UNSUPPORTED = "⚠ unsupported"
+_MODEL_NOTES = {  # the answer model's state as the status line says it
+    MODEL_LOADING: "answer model loading",
+    MODEL_READY: "answer model ready",
+    MODEL_FAILED: "answer model failed to load",
+}
+
+
+def model_note(state: str) -> str:
+    """The status line's words for the answer model's state ("" while it is not loaded)."""
+    return _MODEL_NOTES.get(state, "")
 
 
 def brief_markdown(hits: Sequence[Hit], numbered: bool) -> str:

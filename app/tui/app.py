@@ -21,7 +21,13 @@ from app.core.events import WorkerStatus
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
-from app.tui.answer_view import READING, answer_body, brief_markdown, progress_markdown
+from app.tui.answer_view import (
+    READING,
+    answer_body,
+    brief_markdown,
+    model_note,
+    progress_markdown,
+)
 from app.tui.editor import editor_command, run_editor
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen
@@ -29,6 +35,8 @@ from app.tui.main_screen import MainScreen
 from app.tui.messages import (
     AnswerContext,
     AnswerFinished,
+    AnswerModelChanged,
+    AnswerPrepared,
     AnswerProgress,
     AnswerToken,
     HitsReady,
@@ -53,6 +61,9 @@ if TYPE_CHECKING:
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
+# Typing paused this long on shown results: the answer model reads that question's prompt,
+# so that Enter finds it read (the next key stops the reading within milliseconds).
+PREPARE_SETTLE_S = 0.8
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -120,6 +131,11 @@ class RepolensApp(App[None]):
         self.searched_once = False
         self.listed_query = ""  # the query whose hits the list shows
         self._answer_cancel: threading.Event | None = None
+        self._preload_cancel = threading.Event()
+        self._prepare_cancel = threading.Event()
+        self._prepare_timer: Timer | None = None
+        self.preparing = ""  # the query whose prompt the model reads ahead, or has read
+        self.prepared: tuple[str, int] = ("", 0)  # the last query read ahead, its tokens
         self.answer_generation = 0
         self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
 
@@ -134,6 +150,10 @@ class RepolensApp(App[None]):
         )
         self.sub_title = str(self.service.root)
         self._start_indexer()
+        self.service.answerer().watch(self._heard_answer_model)
+        if self.service.settings.answer_preload:
+            # After the first frame: the model's import and load must not delay it.
+            self.call_after_refresh(self._preload, self._preload_cancel)
 
     # -- the live index ----------------------------------------------------------------------
     def _start_indexer(self) -> None:
@@ -152,6 +172,8 @@ class RepolensApp(App[None]):
         self._stop_background()
 
     def _stop_background(self) -> None:
+        self._preload_cancel.set()  # a prefix being read stops within milliseconds
+        self._prepare_cancel.set()
         if self._answer_cancel is not None:
             self._answer_cancel.set()  # an answer in flight stops within milliseconds
         if self.indexer is not None:
@@ -188,9 +210,73 @@ class RepolensApp(App[None]):
             self.indexer.pause()
             self.notify("Indexing paused: changes are queued until you press f7 again.")
 
+    # -- the answer model --------------------------------------------------------------------
+    def _heard_answer_model(self, state: str, error: str) -> None:
+        self.post_message(AnswerModelChanged(state, error))  # from the loading thread
+
+    @work(thread=True, group="answer-model")
+    def _preload(self, cancel: threading.Event) -> None:
+        """Load the answer model and read its fixed prefix while the person types, so that
+        the first Enter waits only for its own excerpts. Its state reaches the status line
+        through the answerer's watch; a failure is said there and again at Enter."""
+        try:
+            self.service.preload_answers(cancel)
+        except Exception:  # reported by the watch (AnswerModelChanged); search is unaffected
+            return
+
+    def _prepare_when_typing_pauses(self, query: str) -> None:
+        """Results for `query` are shown: once typing pauses, read its prompt ahead."""
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+        if not self.service.settings.answer_preload or not query.strip():
+            return
+
+        def start() -> None:
+            self._prepare_timer = None
+            if self._typed() == query and query != self.preparing:
+                self._prepare_cancel.set()
+                self._prepare_cancel = threading.Event()
+                self.preparing = query
+                self._prepare(query, self._prepare_cancel)
+
+        self._prepare_timer = self.set_timer(PREPARE_SETTLE_S, start)
+
+    def _stop_preparing(self) -> None:
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+            self._prepare_timer = None
+        self._prepare_cancel.set()
+        self.preparing = ""
+
+    @work(thread=True, exclusive=True, group="answer-prepare")
+    def _prepare(self, query: str, cancel: threading.Event) -> None:
+        try:
+            tokens = self.service.prepare_answer(query[:MAX_QUERY_CHARS], cancel)
+        except Exception:  # the model or the index is not there: Enter says why
+            return
+        self.post_message(AnswerPrepared(query, tokens))
+
+    @on(AnswerPrepared)
+    def _answer_prepared(self, message: AnswerPrepared) -> None:
+        self.prepared = (message.query, message.tokens)
+
+    @on(AnswerModelChanged)
+    def _answer_model_changed(self, message: AnswerModelChanged) -> None:
+        failed = bool(message.error)
+        for line in self.query("#status").results(IndexStatus):  # none while closing
+            line.show_answer_model(model_note(message.state), problem=failed)
+        if failed:
+            self.notify(
+                literal(message.error),
+                title="The answer model did not load; search still works",
+                severity="warning",
+                markup=False,
+            )
+
     # -- searching ---------------------------------------------------------------------------
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
+        self._stop_preparing()  # a key: the search gets the cores
         self._start_search(event.value)
 
     @on(Input.Submitted, "#search")
@@ -198,6 +284,8 @@ class RepolensApp(App[None]):
         self._start_search(event.value)
         if not event.value.strip():
             return
+        if event.value != self.preparing:  # the same question's reading goes on for it
+            self._stop_preparing()
         if self._answer_cancel is not None:
             self._answer_cancel.set()  # a new question stops the answer in flight
         self._answer_cancel = threading.Event()
@@ -360,6 +448,7 @@ class RepolensApp(App[None]):
         # person moved to stays selected.
         hits.show_hits(message.hits, keep_chosen=message.query == self.listed_query)
         self.listed_query = message.query
+        self._prepare_when_typing_pauses(message.query)
         hits.border_subtitle = f"{len(message.hits)} hits"
         if not message.hits:
             self.query_one("#preview", CodePreview).show_message("No results.")

@@ -148,3 +148,22 @@ class AnswerProgress(Message):
         self.done = done
         self.total = total
         self.generation = generation
+
+
+class AnswerModelChanged(Message):
+    """The answer model's state changed (app.answer.engine: loading, ready, failed, cold);
+    `error` says why it failed."""
+
+    def __init__(self, state: str, error: str = "") -> None:
+        super().__init__()
+        self.state = state
+        self.error = error
+
+
+class AnswerPrepared(Message):
+    """The prompt for `query` was read into the answer model's cache (`tokens` of it)."""
+
+    def __init__(self, query: str, tokens: int) -> None:
+        super().__init__()
+        self.query = query
+        self.tokens = tokens

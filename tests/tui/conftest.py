@@ -1,5 +1,5 @@
-"""Shared by the TUI tests: an isolated state file, a bounded wait for the app, and a search
-typed as a user types it."""
+"""Shared by the TUI tests: an isolated state file, a bounded wait for the app, a search
+typed as a user types it, and no model preloaded unless a test asks for it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ from typing import Any
 import pytest
 
 from widgets.hit_list import HitList
+
+
+@pytest.fixture(autouse=True)
+def no_preload(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app preloads the answer model when it opens: the status line (and so every
+    picture) would depend on when loading ends, and each app would spend seconds of the
+    shared cores on it. The preload's own tests (test_answer_preload) turn it on."""
+    monkeypatch.setenv("REPOLENS_ANSWER_PRELOAD", "false")
 
 
 @pytest.fixture

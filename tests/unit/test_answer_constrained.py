@@ -15,7 +15,7 @@ import pytest
 from app.answer.checks import check_sentences
 from app.answer.engine import Answerer, fixed_prefix
 from app.answer.gate import absent_names, named_words
-from app.answer.grammar import MAX_SENTENCES, answer_grammar, excerpt_names
+from app.answer.grammar import MAX_SENTENCES, answer_grammar, closed_stops, excerpt_names
 from app.answer.llm import Generation
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 from app.bench.answers import (
@@ -67,10 +67,53 @@ def test_the_grammar_ties_each_opening_name_to_its_excerpts_citation() -> None:
         "_redirect_method",
     ]
     assert excerpt_names(EXCERPTS[1]) == ["Response.text", "text"]  # a property: no `()`
-    assert '( name1 words " [1]." ) | ( name2 words " [2]." )' in grammar
+    assert '( name1 words [.!?]? " [1]." ) | ( name2 words [.!?]? " [2]." )' in grammar
     assert '"`_redirect_method()`"' in re.search(r"^name1 ::= .*$", grammar, re.M).group()  # type: ignore[union-attr]
     assert f'(" " sentence){{0,{MAX_SENTENCES - 1}}}' in grammar
     assert f'abstain ::= "{ABSTAIN_ANSWER}"' in grammar
+
+
+def _grammar_accepts(llm: Any, grammar: str, text: str) -> bool:
+    """Whether llama.cpp's own grammar sampler lets the model write `text`, token by token,
+    and then end."""
+    import ctypes
+
+    import llama_cpp
+
+    vocab = llama_cpp.llama_model_get_vocab(llm._model.model)
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode(), b"root")
+    try:
+        tokens = llm.tokenize(text.encode(), add_bos=False, special=False)
+        for token in [*tokens, llm.token_eos()]:
+            data = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
+            llama_cpp.llama_sampler_apply(
+                sampler, ctypes.byref(llama_cpp.llama_token_data_array(data, 1, -1, False))
+            )
+            if data[0].logit == float("-inf"):
+                return False
+            llama_cpp.llama_sampler_accept(sampler, token)
+        return True
+    finally:
+        llama_cpp.llama_sampler_free(sampler)
+
+
+def test_a_sentence_may_stop_before_its_citation_and_never_runs_on_into_a_word(
+    service: Service,
+) -> None:
+    llm = service.answerer().model().llm
+    grammar = answer_grammar(EXCERPTS)
+    opening = "`BaseClient._redirect_method()` turns a 303 into GET"
+    assert _grammar_accepts(llm, grammar, f"{opening} [1].")
+    assert _grammar_accepts(llm, grammar, f"{opening}. [1].")  # the model's own stop
+    assert _grammar_accepts(
+        llm, grammar, "`Response.text` decodes with charset.normalizer 1.5 [2]."
+    )
+    # A stop the model meant to end on, forced into a word, is no longer possible.
+    assert not _grammar_accepts(llm, grammar, f"{opening} for entries._nested [1].")
+    assert not _grammar_accepts(llm, grammar, f"{opening}. The rest [1].")
+    assert closed_stops(f"{opening}. [1]. `Response.text` decodes! [2].") == (
+        f"{opening} [1]. `Response.text` decodes [2]."
+    )
 
 
 def test_repository_names_reach_the_grammar_only_when_they_look_like_code() -> None:
@@ -79,7 +122,7 @@ def test_repository_names_reach_the_grammar_only_when_they_look_like_code() -> N
     grammar = answer_grammar([Excerpt(1, hostile), Excerpt(2, heading)])
     assert "owned" not in grammar and "Getting" not in grammar
     assert '"`f()`" | "`f`"' not in grammar  # the qualified name was refused, not cut
-    assert '( [A-Z] words " [2]." )' in grammar  # a section is cited by a plain sentence
+    assert '( [A-Z] words [.!?]? " [2]." )' in grammar  # a section is cited by a plain sentence
 
 
 def test_the_gate_reads_names_in_the_questions_prose_only() -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -284,6 +285,34 @@ async def test_stdio_serves_a_copied_index_with_no_source_tree(tmp_path: Path) -
         )
         refused = await client.call_tool("read_source", {"path": "src/retry.py"})
         assert refused.is_error and "source tree not found" in refused.content[0].text
+
+
+async def _answer_model(client: Client, wanted: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        state = _data(await client.call_tool("index_status", {}))["answer_model"]
+        if state == wanted or time.monotonic() > deadline:
+            return str(state)
+        await asyncio.sleep(0.2)
+
+
+async def test_the_server_preloads_the_answer_model_before_the_first_ask(
+    tmp_path: Path,
+) -> None:
+    repo = _repo(tmp_path)
+    short = {"REPOLENS_ANSWER_MAX_TOKENS": "8", "REPOLENS_ANSWER_BUDGET_TOKENS": "120"}
+    async with _stdio(repo, tmp_path, "--no-watch", **short) as client:
+        assert await _answer_model(client, "ready", 120) == "ready"  # no question asked yet
+    async with _stdio(
+        repo, tmp_path, "--no-watch", REPOLENS_ANSWER_PRELOAD="false", **short
+    ) as client:
+        await asyncio.sleep(2.0)
+        assert await _answer_model(client, "cold", 0) == "cold"
+        _data(await client.call_tool("ask", {"question": "What caps the backoff?"}))
+        assert await _answer_model(client, "ready", 0) == "ready"
+    no_model = {"REPOLENS_ANSWER_MODEL": str(tmp_path / "missing.gguf")}
+    async with _stdio(repo, tmp_path, "--no-watch", **no_model) as client:
+        assert await _answer_model(client, "not-offered", 0) == "not-offered"
 
 
 def test_mcp_bench_times_the_round_trip_beside_in_process_search(

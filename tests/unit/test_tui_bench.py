@@ -1,0 +1,33 @@
+"""`tui-bench`'s first answer: new TUI processes, with the answer model's preload on and
+off, each typing a question and timing Enter to the first answer token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.bench.tui import TuiReport, _first_answers, format_report
+from app.core.settings import Settings
+from app.service import Service
+
+pytestmark = pytest.mark.slow  # each run is a new process with the real models
+
+
+def test_first_answers_alternate_preload_on_and_off_in_new_processes(
+    sample_repo: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REPOLENS_ANSWER_MAX_TOKENS", "16")  # the processes read it too
+    Service(sample_repo, settings).index()
+    report = TuiReport(str(sample_repo))
+    _first_answers(report, sample_repo, settings, "exponential backoff with jitter", 1)
+    assert [run["variant"] for run in report.first_answer_runs] == ["preload", "no preload"]
+    preloaded, cold = report.first_answer_runs
+    assert preloaded["model_at_enter"] in {"loading", "ready"}  # it had the typing's time
+    assert cold["model_at_enter"] == "cold"
+    for run in (preloaded, cold):
+        assert run["enter_to_first_token_ms"] > 0 and run["finish"] in {"stop", "length"}
+        assert run["reused_tokens"] > 0  # the fixed prefix, read before the question's part
+    assert set(report.first_answer_ms) == {"preload", "no preload"}
+    shown = format_report(report)
+    assert "Enter to the first answer token, a new process, preload: mean" in shown
