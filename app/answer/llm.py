@@ -175,15 +175,7 @@ class LocalModel:
 
         llm = self.llm
         started = time.perf_counter()
-        # Keep the cached prefix shared with the last prompt (the instructions and the worked
-        # example, usually); evaluate the rest.
-        cached = llm.input_ids[: llm.n_tokens].tolist()
-        shared = 0
-        for old, new in zip(cached, tokens[:-1], strict=False):
-            if old != new:
-                break
-            shared += 1
-        llm.n_tokens = shared
+        shared = _keep_shared_prefix(llm, tokens)
         unread = len(tokens) - 1 - shared
         for start in range(shared, len(tokens) - 1, PREFILL_STEP):
             if cancelled():
@@ -259,13 +251,7 @@ class LocalModel:
         with self.lock:
             self._stop = cancelled
             llm = self.llm
-            cached = llm.input_ids[: llm.n_tokens].tolist()
-            shared = 0
-            for old, new in zip(cached, tokens[:-1], strict=False):
-                if old != new:
-                    break
-                shared += 1
-            llm.n_tokens = shared
+            shared = _keep_shared_prefix(llm, tokens)
             try:
                 for start in range(shared, len(tokens) - 1, PREFILL_STEP):
                     if cancelled():
@@ -372,3 +358,17 @@ def _drop_llama_log() -> None:
     if not _DROPPED_LOG:
         _DROPPED_LOG.append(llama_cpp.llama_log_callback(lambda _level, _text, _data: None))
     llama_cpp.llama_log_set(_DROPPED_LOG[0], ctypes.c_void_p(0))
+
+
+def _keep_shared_prefix(llm: Any, tokens: list[int]) -> int:
+    """Keep the cache's tokens that begin `tokens` (the instructions and the worked examples,
+    usually; all but the last token, which a generation reads itself) and forget the rest;
+    how many were kept."""
+    cached = llm.input_ids[: llm.n_tokens].tolist()
+    shared = 0
+    for old, new in zip(cached, tokens[:-1], strict=False):
+        if old != new:
+            break
+        shared += 1
+    llm.n_tokens = shared
+    return shared
