@@ -4,6 +4,8 @@ does the work above them."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from tree_sitter import Node
 
 from app.parse.definitions import Definition, find_body
@@ -67,6 +69,15 @@ _NAMES = frozenset({"identifier", "field_identifier", "simple_identifier"})
 # Kotlin's and Swift's assignment target; a bare name in it is the receiver's property (a
 # local would need a declaration, which is no assignment).
 _ASSIGNABLE = "directly_assignable_expression"
+# Function literals passed as arguments, and the bodies that hold their statements.
+_LAMBDAS = frozenset(
+    {"lambda_literal", "arrow_function", "function_expression", "function", "closure_expression",
+     "lambda_expression", "func_literal", "do_block", "anonymous_function"}
+)  # fmt: skip
+_LAMBDA_BODIES = frozenset(
+    {"statements", "statement_block", "block", "compound_statement", "body_statement"}
+)
+_MOST_NODES = 256
 _SWIFT_ACCESSORS = frozenset({"computed_getter", "computed_setter", "computed_modify"})
 _KOTLIN_ACCESSORS = frozenset({"getter", "setter"})
 # What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
@@ -204,7 +215,7 @@ def _forwards(body: Node) -> bool:
     node = body
     for _ in range(8):
         if node.type in _CALLS:
-            return True
+            return not _runs_block(node)
         held = _held(node)
         if held is not None:
             node = held
@@ -215,6 +226,26 @@ def _forwards(body: Node) -> bool:
             node = statements[0]
         else:
             return False
+    return False
+
+
+def _runs_block(call: Node) -> bool:
+    """Whether a call hands over a block of its own work: a lambda or closure argument of
+    two or more statements (`synchronized(this) { ... }`, `forEach { ... }`,
+    `new Promise((resolve) => { ... })`). A one-expression lambda still only forwards."""
+    queue = deque([call])
+    seen = 0
+    while queue and seen < _MOST_NODES:
+        node = queue.popleft()
+        seen += 1
+        if node.type in _LAMBDAS:
+            bodies = [c for c in node.named_children if c.type in _LAMBDA_BODIES]
+            statements = _statements(bodies[0]) if bodies else []
+            if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go
+                statements = _statements(statements[0])
+            if len(statements) >= 2:
+                return True
+        queue.extend(node.named_children)
     return False
 
 
