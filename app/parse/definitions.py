@@ -57,7 +57,8 @@ _BODY_TYPES = frozenset(
     {"block", "statement_block", "compound_statement", "class_body", "declaration_list",
      "field_declaration_list", "enum_body", "interface_body", "object_type", "function_body",
      "template_body", "enumerator_list", "enum_variant_list", "constructor_body",
-     "enum_class_body", "protocol_body", "enum_member_declaration_list", "object"}
+     "enum_class_body", "protocol_body", "enum_member_declaration_list", "object",
+     "computed_property"}
 )  # fmt: skip
 # Languages whose body is not delimited: the signature is the first line.
 _FIRST_LINE_SIGNATURE = frozenset({"ruby", "lua", "bash"})
@@ -65,6 +66,8 @@ _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _STRING_PREFIX = re.compile(r"^[rRbBuUfF]*('''|\"\"\"|'|\")")
 _NAME_CHARS = 120
 _PY_OVERLOAD = re.compile(r"@\s*(?:[\w.]+\.)?overload")
+# Kotlin's grammar puts a property's getter and setter beside its declaration, not in it.
+_SIBLING_ACCESSORS = frozenset({"getter", "setter"})
 
 _local = threading.local()  # parsers are not thread-safe; one per thread and language
 
@@ -245,12 +248,20 @@ def _make(
     if not name:
         return None
     outer = _outer(core, wrappers)
-    start, end = outer.start_point.row + 1, end_row(outer) + 1
+    last = _last_accessor(outer) if core.type == "property_declaration" else outer
+    start, end = outer.start_point.row + 1, end_row(last) + 1
     return Definition(
-        kind=kind, name=name, core=core, start_byte=outer.start_byte, end_byte=outer.end_byte,
+        kind=kind, name=name, core=core, start_byte=outer.start_byte, end_byte=last.end_byte,
         start_line=start, end_line=end, core_line=core.start_point.row + 1, scope=scope,
         member=member, call=is_call, lead_line=start,
     )  # fmt: skip
+
+
+def _last_accessor(node: Node) -> Node:
+    """The last getter / setter right after a property declaration (itself when none)."""
+    while (nxt := node.next_named_sibling) is not None and nxt.type in _SIBLING_ACCESSORS:
+        node = nxt
+    return node
 
 
 def _python_overload(core: Node) -> bool:

@@ -4,6 +4,8 @@ does the work above them."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from tree_sitter import Node
 
 from app.parse.definitions import Definition, find_body
@@ -67,6 +69,17 @@ _NAMES = frozenset({"identifier", "field_identifier", "simple_identifier"})
 # Kotlin's and Swift's assignment target; a bare name in it is the receiver's property (a
 # local would need a declaration, which is no assignment).
 _ASSIGNABLE = "directly_assignable_expression"
+# Function literals passed as arguments, and the bodies that hold their statements.
+_LAMBDAS = frozenset(
+    {"lambda_literal", "arrow_function", "function_expression", "function", "closure_expression",
+     "lambda_expression", "func_literal", "do_block", "anonymous_function"}
+)  # fmt: skip
+_LAMBDA_BODIES = frozenset(
+    {"statements", "statement_block", "block", "compound_statement", "body_statement"}
+)
+_MOST_NODES = 256
+_SWIFT_ACCESSORS = frozenset({"computed_getter", "computed_setter", "computed_modify"})
+_KOTLIN_ACCESSORS = frozenset({"getter", "setter"})
 # What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
 _PLAIN_VALUES = frozenset(
     {"identifier", "this", "self", "true", "false", "none", "null", "nil", "undefined",
@@ -82,16 +95,50 @@ def thinness(d: Definition) -> str:
         return EMPTY if _bodiless(d.core) else ""
     if d.kind not in FUNCTION_KINDS:
         return ""
-    whole = find_body(d.core)
-    if whole is None:
+    if d.core.type == "property_declaration":
+        # Every accessor thin makes the property thin; a bare name in one is a member.
+        members = frozenset[bytes]() if d.kind == "method" else None
+        kinds = {_thin_body(body, members) for body in _accessor_bodies(d.core)}
+    else:
+        whole = find_body(d.core)
+        members = _outside_names(d.core, whole) if d.kind == "method" and whole else None
+        kinds = {_thin_body(whole, members)} if whole is not None else set()
+    if not kinds or "" in kinds:
         return ""
+    return kinds.pop() if len(kinds) == 1 else ACCESSOR
+
+
+def _thin_body(whole: Node, members: frozenset[bytes] | None) -> str:
     body = _unguarded(whole)
     if _forwards(body):
         return WRAPPER
-    members = _outside_names(d.core, whole) if d.kind == "method" else None
     if _accesses(body, members):
         return ACCESSOR
     return ""
+
+
+def _accessor_bodies(core: Node) -> list[Node]:
+    """The bodies of a property's accessors: C#'s `get { }` / `=> x`, Swift's computed
+    value (or its `get` / `set`), Kotlin's getter and setter (siblings of the declaration).
+    Observers and delegates do work of their own: no body is returned for them."""
+    if (accessors := core.child_by_field_name("accessors")) is not None:
+        found = (a.child_by_field_name("body") for a in accessors.named_children)
+        return [body for body in found if body is not None]
+    value = core.child_by_field_name("value")
+    if value is not None and value.type == "arrow_expression_clause":
+        return [value]
+    if (computed := core.child_by_field_name("computed_value")) is not None:
+        parts = [c for c in computed.named_children if c.type in _SWIFT_ACCESSORS]
+        if not parts:
+            return [computed]
+        lists = (next((s for s in p.named_children if s.type == "statements"), None) for p in parts)
+        return [body for body in lists if body is not None]
+    bodies: list[Node] = []
+    node = core.next_named_sibling
+    while node is not None and node.type in _KOTLIN_ACCESSORS:
+        bodies.extend(c for c in node.named_children if c.type == "function_body")
+        node = node.next_named_sibling
+    return bodies
 
 
 def _bodiless(core: Node) -> bool:
@@ -168,7 +215,7 @@ def _forwards(body: Node) -> bool:
     node = body
     for _ in range(8):
         if node.type in _CALLS:
-            return True
+            return not _runs_block(node)
         held = _held(node)
         if held is not None:
             node = held
@@ -179,6 +226,26 @@ def _forwards(body: Node) -> bool:
             node = statements[0]
         else:
             return False
+    return False
+
+
+def _runs_block(call: Node) -> bool:
+    """Whether a call hands over a block of its own work: a lambda or closure argument of
+    two or more statements (`synchronized(this) { ... }`, `forEach { ... }`,
+    `new Promise((resolve) => { ... })`). A one-expression lambda still only forwards."""
+    queue = deque([call])
+    seen = 0
+    while queue and seen < _MOST_NODES:
+        node = queue.popleft()
+        seen += 1
+        if node.type in _LAMBDAS:
+            bodies = [c for c in node.named_children if c.type in _LAMBDA_BODIES]
+            statements = _statements(bodies[0]) if bodies else []
+            if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go
+                statements = _statements(statements[0])
+            if len(statements) >= 2:
+                return True
+        queue.extend(node.named_children)
     return False
 
 

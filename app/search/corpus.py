@@ -81,6 +81,7 @@ class Corpus:
         self.by_member: dict[str, list[int]] = {}  # rows per `member_key` (some removed)
         self.parents: dict[str, set[str]] = {}  # by path: qualified names enclosing a chunk
         self._by_file_name: dict[str, list[str]] | None = None  # paths by file name, when asked
+        self._by_stem: dict[str, list[str]] | None = None  # paths by file name before its dot
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -170,6 +171,26 @@ class Corpus:
         reporter's `/site-packages/_pytest/skipping.py`) most likely are."""
         found = (repository_path(path, self._file_names()) for path in mentions)
         return {path for path in found if path}
+
+    def files_of_types(self, words: Iterable[str]) -> dict[str, str]:
+        """The files named after a type among `words` and defining it (`Channel` ->
+        `channels/Channel.kt`, which holds `interface Channel`): path -> the type."""
+        symbols, kinds, alive = self.columns["symbol"], self.columns["kind"], self.alive
+        found: dict[str, str] = {}
+        for word in words:
+            for path in self._file_stems().get(word, ()):
+                heads = (i for i in self.by_path.get(path, ()) if kinds[i] in rerank.HEAD_KINDS)
+                if any(alive[i] and symbols[i] == word for i in heads):
+                    found[path] = word
+        return found
+
+    def _file_stems(self) -> dict[str, list[str]]:
+        """Paths by file name up to its first dot (`Builders.common.kt` -> `Builders`)."""
+        if self._by_stem is None:
+            self._by_stem = {}
+            for name, paths in self._file_names().items():
+                self._by_stem.setdefault(name.split(".", 1)[0], []).extend(paths)
+        return self._by_stem
 
     def _file_names(self) -> dict[str, list[str]]:
         if self._by_file_name is None:
@@ -349,7 +370,7 @@ class Corpus:
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
-        self._by_file_name = None
+        self._by_file_name = self._by_stem = None
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
         self.postings.add_slices(first, tokens)
         for index, path in enumerate(c["path"][first:], first):

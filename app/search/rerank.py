@@ -35,6 +35,11 @@ QUOTED_MOST = 5
 # most NAMED_FILES_MOST files: a report that names many points at none in particular.
 NAMED_FILE_FACTOR = 1.5
 NAMED_FILES_MOST = 3
+# The query names a type (`Channel for sending ...`, `Scope.close()`) and a file is named
+# after it and defines it (`Channel.kt`): that file is where the type's behaviour lives, more
+# than the many files whose code only uses the type. At most NAMED_FILES_MOST such files.
+TYPE_FILE_FACTOR = 1.3
+_CAPITALISED = re.compile(r"(?<![\w$])[A-Z][A-Za-z0-9]+")
 # A stack trace in the query: the functions its innermost frames in this repository ran
 # are where the error was raised (TRACEBACK_DEPTH frames, innermost first).
 TRACEBACK_FACTOR = 2.0
@@ -79,6 +84,8 @@ class QueryFacts:
     """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
     files: frozenset[str] = frozenset()
     """Repository files the query names by path, when it names at most NAMED_FILES_MOST."""
+    type_files: Mapping[str, str] = field(default_factory=dict)
+    """Files named after a type the query names and defining it (path -> the type)."""
     lookup: str = ""
     """By `name_key`: the name the query consists of alone (`looked_up`)."""
 
@@ -88,6 +95,12 @@ def looked_up(query: str) -> str:
     up, and a type's head is then the answer, not only the members that do its work."""
     match = _ONE_NAME.fullmatch(query)
     return match.group(1) if match and len(match.group(1)) >= 3 else ""
+
+
+def capitalised(query: str) -> list[str]:
+    """The query's words that start with a capital (`Channel`, `StateFlow`, `Op`): type names
+    are written so, in a sentence's first word too."""
+    return list(dict.fromkeys(_CAPITALISED.findall(query)))
 
 
 def version_folder(path: str) -> str:
@@ -143,6 +156,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     if candidate.path in facts.files:
         reason = f"the query names its file, {candidate.path}"
         found.append(Signal("named-file", NAMED_FILE_FACTOR, reason))
+    if typed := facts.type_files.get(candidate.path):
+        reason = f"the query names `{typed}`; this file is named after it and defines it"
+        found.append(Signal("type-file", TYPE_FILE_FACTOR, reason))
     quoted = facts.quoting.get(candidate.chunk_id)
     if quoted:
         found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))

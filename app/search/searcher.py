@@ -318,6 +318,7 @@ class Searcher:
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         held = self.corpus.holding(candidates, quoted_texts(query))
         files = self.corpus.files_named(named_paths(query))
+        typed = self.corpus.files_of_types(rerank.capitalised(query))
         return rerank.QueryFacts(
             named={key: self.corpus.name_counts[key] for key in keys},
             spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
@@ -336,6 +337,7 @@ class Searcher:
             traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
             files=frozenset(files) if len(files) <= rerank.NAMED_FILES_MOST else frozenset(),
             lookup=rerank.name_key(lookup) if lookup else "",
+            type_files=typed if len(typed) <= rerank.NAMED_FILES_MOST else {},
         )
 
     def is_stale(self, path: str) -> bool:

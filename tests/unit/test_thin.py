@@ -372,3 +372,50 @@ class Registry(val koin: Koin) {
     go = "package chi\n\ntype Mux struct {\n\thandler Handler\n}\n\ntype ctxKey struct{}\n"
     flags = _definitions("go", go)
     assert (flags["Mux"], flags["ctxKey"]) == ("", "empty")
+
+
+def test_a_call_handed_a_block_of_work_is_no_wrapper() -> None:
+    """`synchronized(this) { ... }`, `forEach { ... }`, `new Promise((resolve) => { ... })`:
+    the lambda is the function's own work. A one-expression lambda still only forwards."""
+    kotlin = _definitions(
+        "kotlin",
+        """class Scope {
+    fun close() = synchronized(this) {
+        callbacks.forEach { it.onScopeClose(this) }
+        closed = true
+    }
+    fun drop(scope: Scope?) {
+        scope?.let { s ->
+            synchronized(this) {
+                val v = values.remove(s.id)
+                onClose?.invoke(v)
+            }
+        }
+    }
+    fun inject(): Lazy<T> = lazy(mode) { get<T>(qualifier) }
+}
+""",
+    )
+    assert (kotlin["Scope.close"], kotlin["Scope.drop"], kotlin["Scope.inject"]) == (
+        "",
+        "",
+        "wrapper",
+    )
+    js = _definitions(
+        "javascript",
+        "function load(p) {\n  return new Promise((ok) => { const f = open(p); ok(f); });\n}\n"
+        "function later(p) { return defer(() => open(p)); }\n",
+    )
+    assert (js["load"], js["later"]) == ("", "wrapper")
+    swift = _definitions(
+        "swift", "func run() { queue.sync { a(); b() } }\nfunc once() { queue.sync { a() } }\n"
+    )
+    go = _definitions(
+        "go",
+        "package p\nfunc run() { do(func() { a(); b() }) }\nfunc once() { do(func() { a() }) }\n",
+    )
+    ruby = _definitions(
+        "ruby", "def each_pair\n  keys.each do |k|\n    a(k)\n    b(k)\n  end\nend\n"
+    )
+    assert (swift["run"], swift["once"], go["run"], go["once"]) == ("", "wrapper", "", "wrapper")
+    assert ruby["each_pair"] == ""
