@@ -266,12 +266,6 @@ class Corpus:
         ids = self.columns["id"]
         return [ids[int(row_numbers[i])] for i in top if np.isfinite(scores[i])]
 
-    def vectors_of(self, chunk_ids: list[str]) -> np.ndarray:
-        """The stored vectors of those of `chunk_ids` that have one (rows in no set order)."""
-        wanted = np.asarray([self.position[c] for c in chunk_ids if c in self.position])
-        found = [matrix[np.isin(rows, wanted)] for matrix, rows in self.dense]
-        return np.concatenate(found) if found else np.zeros((0, 0), np.float32)
-
     # -- changing --------------------------------------------------------------------------
     def read_paths(self, store: Store, paths: set[str]) -> PathsChange:
         """Everything a publish that rewrote `paths` changed, read from the store; touches

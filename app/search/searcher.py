@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from app.core.models import Explanation, Hit, Signal
-from app.search import calls, central, diversity, overloads, rerank
+from app.search import calls, diversity, overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -32,15 +32,6 @@ VECTOR_WEIGHT = 1.0
 # A definition the query names as `Owner.member` joins the candidates even when neither
 # retriever ranked it, scored as if ranked just below the last candidate.
 NAMED_JOIN_SCORE = BM25_WEIGHT / (RRF_K + CANDIDATES + 1)
-# Vector feedback (Rocchio): the query vector moved toward the vectors of FEEDBACK_HITS best
-# chunks (of the first fusion, or FEEDBACK_FROM "bm25": of BM25's list), by FEEDBACK_WEIGHT,
-# searched again; that list stands in place of the first vector list ("replace") or joins the
-# fusion as a third of weight FEEDBACK_LIST_WEIGHT ("beside"). 0 hits: no feedback.
-FEEDBACK_HITS = 0
-FEEDBACK_WEIGHT = 1.0
-FEEDBACK_MODE = "replace"
-FEEDBACK_FROM = "fused"
-FEEDBACK_LIST_WEIGHT = 1.0
 # What --explain says of a chunk both retrievers rank first that the rerank factors would
 # have pushed off the list: it keeps the last place.
 DOUBLE_FIRST = Signal("double-first", 1.0, "both retrievers rank it first: kept in the list")
@@ -85,7 +76,6 @@ class Searcher:
         # which owns the graph); None: such questions rank as any other.
         self.call_graph: calls.CallGraph | None = None
         self._lock = threading.RLock()
-        self._central: tuple[Store, central.Centrality] | None = None
         self.corpus = Corpus(store, self.model_id, embed_tests)
 
     def apply(self, store: Store, paths: set[str] | None) -> None:
@@ -162,21 +152,16 @@ class Searcher:
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []
-        first: list[str] = []  # the vector list before feedback: what a double first reads
-        fused = reciprocal_rank_fusion([lexical], weights=[BM25_WEIGHT])
         if embedding is not None:
             query_vector, timings["embed_query"] = embedding.result()
             if superseded.is_set():
                 raise SearchSuperseded(asked)
             started = time.perf_counter()
             dense = self.corpus.nearest(query_vector, CANDIDATES)
-            fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
             timings["vector"] = _ms(started)
-            started = time.perf_counter()
-            first, (dense, fused) = dense, self._feedback(query_vector, lexical, dense, fused)
-            timings["feedback"] = _ms(started)
 
         started = time.perf_counter()
+        fused = reciprocal_rank_fusion([lexical, dense], weights=[BM25_WEIGHT, VECTOR_WEIGHT])
         facts = self._facts(query, list(fused))
         lifted, targets = self._graph_chunks(answer)
         for chunk_id in (*facts.members, *facts.traced, *lifted, *targets):  # even if unretrieved
@@ -185,12 +170,8 @@ class Searcher:
         dense_rank = {chunk_id: rank for rank, chunk_id in enumerate(dense, 1)}
         explained: dict[str, Explanation] = {}
         final: dict[str, float] = {}
-        centrality = self._centrality() if not (facts.named or facts.members) else {}
         for chunk_id, fused_score in fused.items():
             signals = rerank.signals_for(self.corpus.candidate_of(chunk_id), facts)
-            prior = self._central_signal(chunk_id, centrality)
-            if prior is not None:
-                signals.append(prior)
             score = rerank.apply(fused_score, signals)
             final[chunk_id] = score
             explained[chunk_id] = Explanation(
@@ -204,7 +185,7 @@ class Searcher:
             self._lift(answer, lifted, fused, final, explained)
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
-        double = lexical[0] if lexical and first and lexical[0] == first[0] else None
+        double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
         ranked = self._spread(
             self._by_file_evidence(ranked, final, explained), final, explained, double
         )
@@ -241,47 +222,6 @@ class Searcher:
         timings["pack"] = _ms(started)
         timings["total"] = _ms(begun)
         return SearchResult(asked, hits, timings, self.corpus.vectors_ready)
-
-    def _feedback(
-        self,
-        query_vector: np.ndarray,
-        lexical: list[str],
-        dense: list[str],
-        fused: dict[str, float],
-    ) -> tuple[list[str], dict[str, float]]:
-        """The vector list and fusion once the query vector moved toward the first fusion's
-        best chunks: where BM25 found the neighbourhood by name, the vectors follow it."""
-        if not FEEDBACK_HITS or not fused:
-            return dense, fused
-        best = sorted(fused, key=lambda chunk_id: (-fused[chunk_id], chunk_id))[:FEEDBACK_HITS]
-        if FEEDBACK_FROM == "bm25":
-            best = lexical[:FEEDBACK_HITS]
-        vectors = self.corpus.vectors_of(best)
-        if not len(vectors):
-            return dense, fused
-        moved = query_vector + FEEDBACK_WEIGHT * vectors.mean(axis=0)
-        again = self.corpus.nearest((moved / np.linalg.norm(moved)).astype(np.float32), CANDIDATES)
-        if FEEDBACK_MODE == "replace":
-            lists, weights = [lexical, again], [BM25_WEIGHT, VECTOR_WEIGHT]
-        else:
-            lists = [lexical, dense, again]
-            weights = [BM25_WEIGHT, VECTOR_WEIGHT, FEEDBACK_LIST_WEIGHT]
-        return again, reciprocal_rank_fusion(lists, weights=weights)
-
-    def _centrality(self) -> central.Centrality:
-        """The call graph's centrality per definition, read once per published index."""
-        if not central.WEIGHT:
-            return {}
-        if self._central is None or self._central[0] is not self.store:
-            self._central = (self.store, central.read(self.store))
-        return self._central[1]
-
-    def _central_signal(self, chunk_id: str, centrality: central.Centrality) -> Signal | None:
-        if not centrality:
-            return None
-        index, c = self.corpus.position[chunk_id], self.corpus.columns
-        value = centrality.get((c["path"][index], c["qualified_name"][index]))
-        return None if value is None else central.signal(value)
 
     def _graph_chunks(
         self, answer: calls.CallAnswer | None
