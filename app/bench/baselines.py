@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,17 +105,47 @@ def bm25_tokens(text: str) -> list[str]:
     return [w for w in _BM25_WORD.findall(spaced.lower()) if len(w) > 1]
 
 
+def code_tokens(text: str) -> list[str]:
+    """Code-aware words: each identifier lower-cased whole and split (`raise_for_status` gives
+    raise_for_status, raise, for, status; `HTTPError` gives httperror, http, error), 2+ chars,
+    so a query naming an identifier matches it exactly and by its words."""
+    tokens: list[str] = []
+    for word in _IDENTIFIER.findall(text):
+        parts = [p.lower() for p in split_identifier(word) if len(p) > 1]
+        whole = word.strip("_").lower()
+        if len(parts) > 1 and len(whole) > 1:
+            tokens.append(whole)
+        tokens.extend(parts)
+    return tokens
+
+
+def file_text(path: str, text: str) -> str:
+    """A whole file as a BM25 document: its path's words first (`src/_pytest/capture.py`
+    gives src, pytest, capture, py), since an issue often names the module it is about."""
+    return f"{re.sub(r'[^A-Za-z0-9_]+', ' ', path)}\n{text}"
+
+
+Tokeniser = Callable[[str], list[str]]
+
+
 class BM25Index:
     """Okapi BM25 over a fixed list of units; build once per corpus, query many times."""
 
-    def __init__(self, units: Sequence[TextUnit], k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(
+        self,
+        units: Sequence[TextUnit],
+        k1: float = 1.2,
+        b: float = 0.75,
+        tokenise: Tokeniser = bm25_tokens,
+    ) -> None:
         self.units = tuple(units)
         self.k1, self.b = k1, b
+        self._tokenise = tokenise
         self._lengths: list[int] = []
         # Postings (unit index, term frequency) per term, so a query touches only its terms.
         self._postings: dict[str, list[tuple[int, int]]] = {}
         for i, unit in enumerate(self.units):
-            tf = Counter(bm25_tokens(unit.text))
+            tf = Counter(tokenise(unit.text))
             self._lengths.append(sum(tf.values()))
             for term, count in tf.items():
                 self._postings.setdefault(term, []).append((i, count))
@@ -125,14 +155,18 @@ class BM25Index:
         n, df = len(self.units), len(self._postings.get(term, ()))
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
+    def query_weights(self, question: str) -> dict[str, int]:
+        """Each distinct query term once."""
+        return dict.fromkeys(self._tokenise(question), 1)
+
     def scores(self, question: str) -> dict[int, float]:
         scores: dict[int, float] = {}
         avgdl = self._avgdl or 1.0
-        for term in set(bm25_tokens(question)):
+        for term, weight in self.query_weights(question).items():
             postings = self._postings.get(term)
             if not postings:
                 continue
-            idf = self.idf(term)
+            idf = weight * self.idf(term)
             for i, tf in postings:
                 norm = self.k1 * (1 - self.b + self.b * self._lengths[i] / avgdl)
                 scores[i] = scores.get(i, 0.0) + idf * tf * (self.k1 + 1) / (tf + norm)
@@ -145,6 +179,18 @@ class BM25Index:
             ResultChunk(u.path, u.start_line, u.end_line, u.text)
             for u in (self.units[i] for i, _ in best)
         ]
+
+
+class OkapiBM25Index(BM25Index):
+    """Robertson's Okapi BM25 as `rank_bm25` and the SWE-bench tables use it: a term counts as
+    often as the query repeats it, and a term in more than half the units weighs nothing."""
+
+    def idf(self, term: str) -> float:
+        n, df = len(self.units), len(self._postings.get(term, ()))
+        return max(0.0, math.log((n - df + 0.5) / (df + 0.5)))
+
+    def query_weights(self, question: str) -> dict[str, int]:
+        return dict(Counter(self._tokenise(question)))
 
 
 def plain_bm25(units: Sequence[TextUnit], question: str, k: int = 10) -> list[ResultChunk]:
