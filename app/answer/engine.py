@@ -265,7 +265,8 @@ class Answerer:
         checked = check_citations(text, prompt.excerpts)
         if _echoes_example(text, prompt):  # its citations point at the example
             checked = [replace(c, valid=False) for c in checked]
-        before_model = timings["retrieve"] + timings["prompt"]
+        before_model = timings["retrieve"] + timings["prompt"] + generation.wait_ms
+        timings["wait"] = generation.wait_ms  # for the model: a read-ahead ending
         timings["prefill"] = generation.prefill_ms
         if generation.first_token_ms is not None:
             timings["first_token"] = round(before_model + generation.first_token_ms, 1)

@@ -10,16 +10,18 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import redirect_stderr
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from app.answer.model import DEFAULT_GGUF_NAME, AnswerModelUnavailable
+from app.answer.sampling import GreedySampler
 
 # Prompt tokens per llama_decode call. Cancellation does not wait for a step to end: an abort
 # callback stops llama.cpp between graph nodes (milliseconds).
 PREFILL_STEP = 256
 _CHATML_STOPS = ["<|im_end|>", "<|endoftext|>"]
+REPEAT_PENALTY = 1.05
 ReadingCallback = Callable[[int, int], None]  # prompt tokens read so far, tokens to read
 
 
@@ -33,6 +35,10 @@ class Generation:
     decode_ms: float  # from the first text to the end
     finish: str  # "stop", "length" or "cancelled"
     reused: int = 0  # prompt tokens found in the warm cache (not read again)
+    # Tokens for which the grammar had to rule over the whole vocabulary: the model's own
+    # best token broke it (GreedySampler).
+    full_grammar_checks: int = 0
+    wait_ms: float = 0.0  # waiting for the model: another reading (a read-ahead) held it
 
     @property
     def tokens_per_s(self) -> float:
@@ -147,12 +153,15 @@ class LocalModel:
     ) -> Generation:
         """`grammar`: GBNF the answer must follow (app.answer.grammar); `first_bias`: added
         to these tokens' logits at the answer's first token only."""
+        asked = time.perf_counter()
         with self.lock:
+            waited = _ms(asked)
             self._stop = cancelled
             try:
-                return self._generate(
+                generation = self._generate(
                     tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar, first_bias
                 )
+                return replace(generation, wait_ms=waited)
             except RuntimeError:  # llama_decode returned "aborted"
                 if not cancelled():
                     raise
@@ -171,8 +180,6 @@ class LocalModel:
         grammar: str | None,
         first_bias: dict[int, float] | None,
     ) -> Generation:
-        from llama_cpp import LlamaGrammar, LogitsProcessorList
-
         llm = self.llm
         started = time.perf_counter()
         shared = _keep_shared_prefix(llm, tokens)
@@ -184,44 +191,63 @@ class LocalModel:
                 on_progress(start - shared, unread)
             llm.eval(tokens[start : min(start + PREFILL_STEP, len(tokens) - 1)])
         prefill_ms = _ms(started)
-        pieces: list[str] = []
-        first_at: float | None = None
-        finish = "stop"
-        stream = llm.create_completion(
-            prompt=tokens,
-            max_tokens=max_tokens,
-            temperature=0.0,
-            repeat_penalty=1.05,
-            stop=stop,
-            stream=True,
-            grammar=None if grammar is None else LlamaGrammar.from_string(grammar, verbose=False),
-            logits_processor=None
-            if not first_bias
-            else LogitsProcessorList([_first_token_bias(len(tokens), first_bias)]),
-        )
+        sampler = GreedySampler(llm, grammar, REPEAT_PENALTY, first_bias)
         try:
-            for chunk in stream:
-                if cancelled():
-                    finish = "cancelled"
-                    break
-                choice = chunk["choices"][0]
-                piece = choice["text"]
-                if piece:
-                    if first_at is None:
-                        first_at = time.perf_counter()
-                    pieces.append(piece)
-                    on_text(piece)
-                if choice.get("finish_reason"):
-                    finish = choice["finish_reason"]
+            cut, finish, first_at = self._decode(
+                tokens, max_tokens, stop, on_text, cancelled, sampler
+            )
         finally:
-            stream.close()
+            sampler.close()
         ended = time.perf_counter()
         generated = max(0, llm.n_tokens - len(tokens))
         first_ms = round((first_at - started) * 1000, 1) if first_at is not None else None
         decode_ms = round((ended - first_at) * 1000, 1) if first_at is not None else 0.0
         return Generation(
-            "".join(pieces), len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared
-        )
+            cut.shown, len(tokens), generated, prefill_ms, first_ms, decode_ms, finish, shared,
+            sampler.full_checks,
+        )  # fmt: skip
+
+    def _decode(
+        self,
+        tokens: list[int],
+        max_tokens: int,
+        stop: list[str],
+        on_text: Callable[[str], None],
+        cancelled: Callable[[], bool],
+        sampler: GreedySampler,
+    ) -> tuple[_StopCut, str, float | None]:
+        """Write from the prompt `tokens` (all but the last already read) as llama-cpp-python's
+        create_completion does, token by token: its text, why it ended, when text first came."""
+        import llama_cpp
+
+        llm = self.llm
+        cut = _StopCut(stop)
+        written: list[int] = []
+        first_at: float | None = None
+        finish = "length"
+        llm.eval(tokens[-1:])
+        while len(written) < max_tokens:
+            if cancelled():
+                return cut, "cancelled", first_at
+            token = sampler.choose()
+            if llama_cpp.llama_vocab_is_eog(llm._model.vocab, token):
+                finish = "stop"
+                break
+            written.append(token)
+            piece = cut.feed(llm.detokenize(written, prev_tokens=tokens))
+            if piece:
+                first_at = first_at or time.perf_counter()
+                on_text(piece)
+            if cut.stopped:
+                finish = "stop"
+                break
+            if len(written) < max_tokens:  # the last token is not read: nothing follows it
+                llm.eval([token])
+        rest = cut.rest()
+        if rest:
+            first_at = first_at or time.perf_counter()
+            on_text(rest)
+        return cut, finish, first_at
 
     def warm(self, tokens: list[int], cancelled: Callable[[], bool] = never) -> float | None:
         """Read `tokens` into the cache now (the fixed prefix, at load) so that the next prompt
@@ -313,18 +339,6 @@ def load_model(path: Path, *, n_ctx: int, threads: int, flash_attn: bool) -> Loc
         return model
 
 
-def _first_token_bias(prompt_length: int, bias: dict[int, float]) -> Callable[[Any, Any], Any]:
-    ids = list(bias)
-    values = [bias[i] for i in ids]
-
-    def apply(input_ids: Any, scores: Any) -> Any:
-        if len(input_ids) == prompt_length:  # nothing generated yet
-            scores[ids] += values
-        return scores
-
-    return apply
-
-
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
 
@@ -358,6 +372,64 @@ def _drop_llama_log() -> None:
     if not _DROPPED_LOG:
         _DROPPED_LOG.append(llama_cpp.llama_log_callback(lambda _level, _text, _data: None))
     llama_cpp.llama_log_set(_DROPPED_LOG[0], ctypes.c_void_p(0))
+
+
+class _StopCut:
+    """A completion's text as it grows: what is safe to show (no part of a stop string, no
+    half of a UTF-8 character), and where the first stop string ends it."""
+
+    def __init__(self, stops: list[str]) -> None:
+        self._stops = [s.encode() for s in stops if s]
+        self._data = b""
+        self._sent = 0
+        self._end: int | None = None  # where the first stop string begins
+        self.shown = ""
+
+    @property
+    def stopped(self) -> bool:
+        return self._end is not None
+
+    def feed(self, data: bytes) -> str:
+        """`data`: the whole completion so far; the text newly safe to show."""
+        self._data = data
+        found = [data.find(s) for s in self._stops if s in data]
+        if found:
+            self._end = min(found)
+            return ""
+        held = max((_stop_prefix_at_end(data, s) for s in self._stops), default=0)
+        return self._send(_whole_characters(data, len(data) - held))
+
+    def rest(self) -> str:
+        """The text not shown yet, up to the stop string if one came."""
+        return self._send(len(self._data) if self._end is None else self._end)
+
+    def _send(self, end: int) -> str:
+        if end <= self._sent:
+            return ""
+        piece = self._data[self._sent : end].decode("utf-8", errors="ignore")
+        self._sent = end
+        self.shown += piece
+        return piece
+
+
+def _stop_prefix_at_end(data: bytes, stop: bytes) -> int:
+    """How many of `data`'s last bytes begin `stop` (they may yet become it)."""
+    for size in range(min(len(stop) - 1, len(data)), 0, -1):
+        if data.endswith(stop[:size]):
+            return size
+    return 0
+
+
+def _whole_characters(data: bytes, end: int) -> int:
+    """`end`, moved back before a UTF-8 character whose last bytes are not there yet."""
+    for back in range(1, min(4, end) + 1):
+        byte = data[end - back]
+        if byte < 0x80:
+            return end
+        if byte >= 0xC0:  # a lead byte: its character needs this many bytes
+            size = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return end if back >= size else end - back
+    return end
 
 
 def _keep_shared_prefix(llm: Any, tokens: list[int]) -> int:

@@ -16,7 +16,9 @@ of PATH with the real app, index, model and live indexer, driven headless.
 - first answer: a new process opens the TUI, a person types the first question (a key every
   TYPING_MS), waits `--pause-before-enter` seconds and presses Enter; the time from Enter
   to the answer's first token. Runs with the answer model's preload on and off alternate
-  (`--first-answers N` of each), so both see the same machine.
+  (`--first-answers N` of each), so both see the same machine. Each run says how much of
+  the prompt was read ahead by Enter, and when the model's first text came (the pane shows
+  it once the answer screen releases it).
 """
 
 from __future__ import annotations
@@ -316,6 +318,8 @@ async def ask(pilot):
         await asyncio.sleep(TYPING_MS / 1000)
     await asyncio.sleep(pause)
     state = app.service.answer_model_state()
+    # Whether the read-ahead had ended by Enter: an Enter during it waits for the rest.
+    read_before = app.prepared[1] if app.prepared[0] == question else 0
     marks["enter"] = time.perf_counter()
     await pilot.press("enter")
     while "AnswerFinished" not in marks:
@@ -325,6 +329,8 @@ async def ask(pilot):
     print(json.dumps({
         "model_at_enter": state,
         "read_ahead_tokens": app.prepared[1] if app.prepared[0] == question else 0,
+        "read_ahead_before_enter": read_before,
+        "model_text_ms": getattr(answer, "timings_ms", {}).get("first_token"),
         "enter_to_first_token_ms": round((token - marks["enter"]) * 1000) if token else None,
         "enter_to_end_ms": round((marks["AnswerFinished"] - marks["enter"]) * 1000),
         "prompt_tokens": getattr(answer, "prompt_tokens", 0),
@@ -411,7 +417,8 @@ def format_report(r: TuiReport) -> str:
             *(
                 f"  {run['variant']:10}  first token {run['enter_to_first_token_ms']} ms, "
                 f"model {run['model_at_enter']} at Enter, {run['read_ahead_tokens']} read "
-                f"ahead, {run['reused_tokens']} of "
+                f"ahead ({run['read_ahead_before_enter']} before Enter), the model's first "
+                f"text {run['model_text_ms']} ms into the answer, {run['reused_tokens']} of "
                 f"{run['prompt_tokens']} prompt tokens warm, load {run['load_average']}"
                 for run in r.first_answer_runs
             ),

@@ -28,6 +28,9 @@ def test_first_answers_alternate_preload_on_and_off_in_new_processes(
     for run in (preloaded, cold):
         assert run["enter_to_first_token_ms"] > 0 and run["finish"] in {"stop", "length"}
         assert run["reused_tokens"] > 0  # the fixed prefix, read before the question's part
+        assert 0 < run["model_text_ms"] <= run["enter_to_first_token_ms"]
+    assert cold["read_ahead_before_enter"] == 0  # no preload: nothing is read ahead
     assert set(report.first_answer_ms) == {"preload", "no preload"}
     shown = format_report(report)
     assert "Enter to the first answer token, a new process, preload: mean" in shown
+    assert "before Enter), the model's first text" in shown
