@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown
+from textual.worker import Worker
 
 from app.core.literal import literal
 
 _BACKTICKS = re.compile("`+")
 _CITE_LINK = re.compile(r"\[\\\[(\d+)\\\]\]\(cite:\d+\)")
+PLACEHOLDER = "Press **Enter** in the search field to ask the local model."
 
 
 def markdown_code(text: str) -> str:
@@ -48,11 +51,7 @@ class AnswerPane(VerticalScroll):
             self.n = n
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Markdown(
-            "Press **Enter** in the search field to ask the local model.",
-            id="answer",
-            open_links=False,
-        )
+        yield Markdown(PLACEHOLDER, id="answer", open_links=False)
 
     def on_mount(self) -> None:
         self.brief = ""
@@ -60,10 +59,29 @@ class AnswerPane(VerticalScroll):
         self.status = ""
         self.cited: list[int] = []
         self.chosen = -1
+        self.wanted = PLACEHOLDER  # the Markdown to show once the running update ends
+        self._rendering: Worker[None] | None = None
 
     def _render_parts(self, *parts: str) -> None:
-        text = "\n\n".join(p for p in parts if p)
-        self.query_one("#answer", Markdown).update(literal(text, multiline=True))
+        """Show `parts` now when no update runs, else once it ends: tokens that arrive while
+        the Markdown re-renders leave only the newest text waiting, not one update each."""
+        self.wanted = literal("\n\n".join(p for p in parts if p), multiline=True)
+        if self._rendering is None:
+            started = self.query_one("#answer", Markdown).update(self.wanted)
+            self._rendering = self.run_worker(
+                self._render_latest(started), group="answer-render", exit_on_error=False
+            )
+
+    async def _render_latest(self, started: AwaitComplete) -> None:
+        """Await every update: one pending when the app quits is cancelled, and unless something
+        awaits it asyncio prints "exception was never retrieved" on the terminal after the app."""
+        markdown = self.query_one("#answer", Markdown)
+        try:
+            await started
+            while markdown.source != self.wanted:
+                await markdown.update(self.wanted)
+        finally:
+            self._rendering = None
 
     def show_text(self, markdown: str) -> None:
         self.brief, self.streamed, self.status, self.cited = "", "", "", []
@@ -88,7 +106,7 @@ class AnswerPane(VerticalScroll):
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying), without the escapes that
         keep `[1]` from reading as a Markdown link."""
-        source = _CITE_LINK.sub(r"[\1]", str(self.query_one("#answer", Markdown).source))
+        source = _CITE_LINK.sub(r"[\1]", self.wanted)
         return source.replace("\\[", "[").replace("\\]", "]")
 
     def finish(
