@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -21,12 +21,13 @@ MIN_KEPT = 12  # cells a shrinking part keeps however narrow the row: `…Factor
 @dataclass(frozen=True, slots=True)
 class Part:
     """Some text of a row. A part that `shrinks` is cut from its start, at one of the
-    `cut_at` separators when that loses a few cells, down to MIN_KEPT cells at least."""
+    `cut_at` separators when that loses a few cells (see fit_row for how far)."""
 
     text: str
     style: str = ""
     shrinks: bool = False
     cut_at: str = "/"
+    optional: bool = False  # left out before a path is cut into its file name
 
 
 def path_part(text: str, style: str = "dim") -> Part:
@@ -54,20 +55,31 @@ def elide_start(text: str, width: int, cut_at: str = "/") -> str:
     return ELLIPSIS + kept[start:]
 
 
+def last_piece(part: Part) -> int:
+    """The cells of `…` and the part's last separated piece (a file name and its lines)."""
+    cut = max(part.text.rfind(separator) for separator in part.cut_at)
+    return cell_len(part.text) if cut <= 0 else 1 + cell_len(part.text[cut:])
+
+
 def fit_row(parts: Iterable[Part], width: int) -> Text:
-    """One row in `width` cells: shrinking parts are cut (the last first) down to MIN_KEPT
-    cells, then the row ends in `…` if it still does not fit."""
+    """One row in `width` cells. Shrinking parts are cut (the last first) down to their last
+    piece; then optional parts are left out; then shrinking parts are cut down to MIN_KEPT
+    cells; then the row ends in `…` if it still does not fit."""
     row = list(parts)
     texts = [part.text for part in row]
-    excess = sum(cell_len(text) for text in texts) - width
-    for index in reversed(range(len(row))):
-        if excess <= 0:
-            break
-        part = row[index]
-        if part.shrinks:
-            room = max(min(MIN_KEPT, cell_len(part.text)), cell_len(part.text) - excess)
-            texts[index] = elide_start(part.text, room, part.cut_at)
-            excess -= cell_len(part.text) - cell_len(texts[index])
+
+    def shrink(least: Callable[[Part], int]) -> None:
+        for index in reversed(range(len(row))):
+            excess = sum(cell_len(text) for text in texts) - width
+            part = row[index]
+            if excess > 0 and part.shrinks:
+                room = max(least(part), cell_len(texts[index]) - excess)
+                texts[index] = elide_start(part.text, room, part.cut_at)
+
+    shrink(last_piece)
+    if sum(cell_len(text) for text in texts) > width:
+        texts = ["" if part.optional else text for part, text in zip(row, texts, strict=True)]
+    shrink(lambda part: min(MIN_KEPT, cell_len(part.text)))
     line = Text(no_wrap=True, overflow="ellipsis")  # each row ends its line: Textual counts them
     for part, text in zip(row, texts, strict=True):
         line.append(text, style=part.style)

@@ -23,7 +23,7 @@ def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
     lines = f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}"
     where = [Part(f"   {share:.2f} ", "bold"), path_part(lines)]
     if hit.packed == "signature":
-        where.append(Part("  (signature)", "dim"))
+        where.append(Part("  (signature)", "dim", optional=True))
     if hit.stale:
         where.append(Part("  ● changed since indexed", "bold"))
     return Fitted(

@@ -62,7 +62,7 @@ async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
         await wait_for(pilot, lambda: bool(found.symbols))
         await pilot.pause(0.2)
         # The method's own name and the file's end, the class's start cut off.
-        assert "…tanceFactory.getOrCreateSharedInstanceValue  …actory.kt:6" in _screen(app)
+        assert "….getOrCreateSharedInstanceValue  …gleInstanceFactory.kt:6" in _screen(app)
         await pilot.press("enter")  # the method's call graph
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         callees = app.screen.query_one("#callees", CallList)
@@ -75,19 +75,21 @@ async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
 
 def test_a_row_cuts_the_start_of_its_path_then_of_its_name_then_its_end() -> None:
     hit = [Part("   1.00 "), path_part("src/Stateless/Reflection/TransitionInfo.cs:5-40")]
-    hit.append(Part("  (signature)"))
-    assert (
-        fit_row(hit, 80).plain
-        == "   1.00 src/Stateless/Reflection/TransitionInfo.cs:5-40  (signature)"
+    note = Part("  (signature)")
+    assert fit_row([*hit, note], 80).plain == (
+        "   1.00 src/Stateless/Reflection/TransitionInfo.cs:5-40  (signature)"
     )
-    assert fit_row(hit, 50).plain == "   1.00 …/TransitionInfo.cs:5-40  (signature)"
-    assert fit_row(hit, 37).plain == "   1.00 …ionInfo.cs:5-40  (signature)"
-    assert fit_row(hit, 24).plain == "   1.00 …nfo.cs:5-40  (…"  # a path keeps 12 cells
+    assert fit_row([*hit, note], 50).plain == "   1.00 …/TransitionInfo.cs:5-40  (signature)"
+    assert fit_row([*hit, note], 37).plain == "   1.00 …ionInfo.cs:5-40  (signature)"
+    assert fit_row([*hit, note], 24).plain == "   1.00 …nfo.cs:5-40  (…"  # 12 cells kept
+    # An optional note is left out before the file name is cut.
+    optional = Part("  (signature)", optional=True)
+    assert fit_row([*hit, optional], 37).plain == "   1.00 …/TransitionInfo.cs:5-40"
     symbol = [Part("method    "), name_part("StateMachine.StateConfiguration.PermitIf")]
     symbol += [Part("  "), path_part("src/Stateless/StateConfiguration.cs:323")]
     assert fit_row(symbol, 70).plain == (
-        "method    StateMachine.StateConfiguration.PermitIf  …figuration.cs:323"
+        "method    ….StateConfiguration.PermitIf  …/StateConfiguration.cs:323"
     )
-    assert fit_row(symbol, 40).plain == "method    …ration.PermitIf  …tion.cs:323"
+    assert fit_row(symbol, 40).plain == "method    ….PermitIf  …figuration.cs:323"
     assert elide_start("src/org/koin/Koin.kt:55", 18) == "…/koin/Koin.kt:55"
     assert elide_start("ab", 1) == "…"
