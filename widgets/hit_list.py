@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
@@ -19,7 +21,8 @@ def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
     and 0.88 read apart where bars of a few cells looked alike, and it leaves the narrow list
     room for the path."""
     share = hit.score / best_score if best_score > 0 else 0.0
-    name = literal(hit.qualified_name or hit.symbol or hit.kind)
+    # Code between definitions has no name of its own: its file's ("glue  glue" said nothing).
+    name = literal(hit.qualified_name or hit.symbol or PurePosixPath(hit.path).name)
     lines = f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}"
     where = [Part(f"   {share:.2f} ", "bold"), path_part(lines)]
     if hit.packed == "signature":

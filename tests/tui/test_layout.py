@@ -74,6 +74,11 @@ def _hit(score: float) -> Hit:
     return Hit("id", "pkg/a.py", 3, 9, "load", "Loader.load", "method", "python", score, "", "body")
 
 
+def test_code_between_definitions_is_named_by_its_file() -> None:
+    glue = Hit("id", "src/Stateless/Guard.cs", 1, 9, "", "", "glue", "csharp", 1.0, "", "body")
+    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  glue\n")
+
+
 def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
     first = hit_prompt(_hit(0.031), 0.031, 1).plain
     second = hit_prompt(_hit(0.029), 0.031, 2).plain
