@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import re
 
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownBlock
+from textual.worker import Worker
 
 from app.core.literal import literal
 
 _BACKTICKS = re.compile("`+")
 _CITE_LINK = re.compile(r"\[\\\[(\d+)\\\]\]\(cite:\d+\)")
+PLACEHOLDER = "Press **Enter** in the search field to ask the local model."
 
 
 def markdown_code(text: str) -> str:
@@ -48,11 +52,7 @@ class AnswerPane(VerticalScroll):
             self.n = n
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Markdown(
-            "Press **Enter** in the search field to ask the local model.",
-            id="answer",
-            open_links=False,
-        )
+        yield Markdown(PLACEHOLDER, id="answer", open_links=False)
 
     def on_mount(self) -> None:
         self.brief = ""
@@ -60,10 +60,57 @@ class AnswerPane(VerticalScroll):
         self.status = ""
         self.cited: list[int] = []
         self.chosen = -1
+        self.wanted = PLACEHOLDER  # the Markdown to show once the running update ends
+        self._rendering: Worker[None] | None = None
+        # Where the answer starts in `wanted` (a line number) while it is still to be
+        # scrolled into view: a brief taller than the pane would hide it below.
+        self._reveal_line: int | None = None
 
     def _render_parts(self, *parts: str) -> None:
-        text = "\n\n".join(p for p in parts if p)
-        self.query_one("#answer", Markdown).update(literal(text, multiline=True))
+        """Show `parts` now when no update runs, else once it ends: tokens that arrive while
+        the Markdown re-renders leave only the newest text waiting, not one update each."""
+        self.wanted = literal("\n\n".join(p for p in parts if p), multiline=True)
+        if self._rendering is None:
+            started = self._next_update(self.query_one("#answer", Markdown))
+            self._rendering = self.run_worker(
+                self._render_latest(started), group="answer-render", exit_on_error=False
+            )
+
+    async def _render_latest(self, started: AwaitComplete) -> None:
+        """Await every update: one pending when the app quits is cancelled, and unless something
+        awaits it asyncio prints "exception was never retrieved" on the terminal after the app."""
+        markdown = self.query_one("#answer", Markdown)
+        try:
+            await started
+            while markdown.source != self.wanted:
+                await self._next_update(markdown)
+        finally:
+            self._rendering = None
+        if self._reveal_line is not None:
+            self.call_after_refresh(self._reveal_answer, self._reveal_line)
+            self._reveal_line = None
+
+    def _next_update(self, markdown: Markdown) -> AwaitComplete:
+        """Append what streamed since the last render: the blocks above stay, and so does
+        where the reader scrolled to (a whole update remounts them and scrolls to the top)."""
+        shown = markdown.source
+        if shown and self.wanted.startswith(shown):
+            return markdown.append(self.wanted[len(shown) :])
+        return markdown.update(self.wanted)
+
+    def _reveal_answer(self, line: int) -> None:
+        """Scroll the answer's first block to the top, the brief above it: when its first
+        words arrive and when it is finished; in between the reader scrolls freely."""
+        markdown = self.query_one("#answer", Markdown)
+        blocks = markdown.query_children(MarkdownBlock)
+        first = next((block for block in blocks if block.source_range[0] >= line), None)
+        if first is not None:
+            self.scroll_to_widget(first, top=True, animate=False)
+
+    def _answer_starts(self, first: bool) -> None:
+        """The answer follows the brief from here: reveal it (`first`: its first words)."""
+        if first:
+            self._reveal_line = len(self.brief.splitlines()) + 1 if self.brief else 0
 
     def show_text(self, markdown: str) -> None:
         self.brief, self.streamed, self.status, self.cited = "", "", "", []
@@ -82,13 +129,14 @@ class AnswerPane(VerticalScroll):
             self._render_parts(self.brief, self.status)
 
     def append(self, text: str) -> None:
-        self.streamed = getattr(self, "streamed", "") + text
-        self._render_parts(getattr(self, "brief", ""), self.streamed)
+        self._answer_starts(first=not self.streamed)
+        self.streamed += text
+        self._render_parts(self.brief, self.streamed)
 
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying), without the escapes that
         keep `[1]` from reading as a Markdown link."""
-        source = _CITE_LINK.sub(r"[\1]", str(self.query_one("#answer", Markdown).source))
+        source = _CITE_LINK.sub(r"[\1]", self.wanted)
         return source.replace("\\[", "[").replace("\\]", "]")
 
     def finish(
@@ -100,14 +148,15 @@ class AnswerPane(VerticalScroll):
         cited: list[int] | None = None,
     ) -> None:
         """The whole answer: `body` (the checked sentences) replaces the streamed text."""
-        text = body if body is not None else getattr(self, "streamed", "")
+        text = body if body is not None else self.streamed
         lines = [text.strip() or "_(no answer)_", ""]
         if not grounded:
             lines.append("**Ungrounded:** this answer cites none of the excerpts.")
         lines += notes or []
         lines += [f"- {line}" for line in citations]
         self.cited, self.chosen = list(cited or []), -1
-        self._render_parts(getattr(self, "brief", ""), "\n".join(lines))
+        self._answer_starts(first=True)
+        self._render_parts(self.brief, "\n".join(lines))
         self.refresh_bindings()
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:

@@ -10,18 +10,17 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import TIERS, CallLink
+from widgets.fitted import Fitted, Part, name_part, path_part
 
 GROUPS = (*TIERS, "unresolved")
 
 
-def call_prompt(link: CallLink) -> Text:
-    """One call as plain Text: code names and call texts never go through markup, and their
-    control characters are shown as escapes."""
-    line = Text(no_wrap=True, overflow="ellipsis")
-    line.append("  ")
-    line.append(literal(link.name), style="bold" if link.target else "dim")
-    line.append(f"  {literal(link.call_path)}:{link.call_line}", style="dim")
-    return line
+def call_prompt(link: CallLink) -> Fitted:
+    """One call, its name and path cut from the start to the list's width: code names and
+    call texts never go through markup, and their control characters are shown as escapes."""
+    name = name_part(literal(link.name), "bold" if link.target else "dim")
+    where = path_part(f"{literal(link.call_path)}:{link.call_line}")
+    return Fitted([[Part("  "), name, Part("  "), where]])
 
 
 class CallList(OptionList):

@@ -14,9 +14,11 @@ from textual.content import Content
 from textual.widgets import Static
 
 from app.core.literal import literal
+from widgets.fitted import elide_start
 
 CONTEXT_LINES = 12
 MAX_LINE_CHARS = 500
+TITLE_MARGIN = 6  # a corner, a dash and a space on each side of the border's title
 MARKED = {True: "on grey23", False: "on grey89"}  # the chunk's lines, dark and light themes
 CODE_THEMES = {True: "monokai", False: "default"}
 
@@ -72,6 +74,7 @@ class CodePreview(VerticalScroll):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.chunk_y = 0  # where the chunk's first line sits in the window shown
+        self.location = ""  # path:lines of the chunk shown, before it is fitted to the border
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a hit to see its code.", style="dim"), id="code")
@@ -80,12 +83,22 @@ class CodePreview(VerticalScroll):
         # A new height (a narrow layout, f11) changes how far the view can scroll: the
         # chunk is brought back into view rather than left where the old height put it.
         self.scroll_to(y=self.chunk_y, animate=False)
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """The border shows the end of path:lines (its file and lines) when all of it does
+        not fit; Textual would cut its end."""
+        if self.location:
+            width = self.outer_size.width
+            room = width - TITLE_MARGIN if width else len(self.location)  # not laid out yet
+            # Content, not a str: a str title is markup, and `[@click=app.quit]x.py` would run.
+            self.border_title = Content(elide_start(self.location, room))
 
     def show(self, shown: Highlighted, why: str = "") -> None:
         """`why`: one line under the code, why the hit ranks where it does ("" for none)."""
         self.query_one("#code", Static).update(shown.text)
-        # Content, not a str: a str title is markup, and `[@click=app.quit]x.py` would run.
-        self.border_title = Content(f"{literal(shown.path)}:{shown.start_line}-{shown.end_line}")
+        self.location = f"{literal(shown.path)}:{shown.start_line}-{shown.end_line}"
+        self._fit_title()
         self.border_subtitle = Content(literal(why))
         self.chunk_y = max(0, shown.start_line - shown.first_line - 2)
         self.scroll_to(y=self.chunk_y, animate=False)
@@ -93,4 +106,5 @@ class CodePreview(VerticalScroll):
     def show_message(self, message: str) -> None:
         self.query_one("#code", Static).update(Text(literal(message), style="dim"))
         self.chunk_y = 0
+        self.location = ""
         self.border_title = self.border_subtitle = ""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rich.text import Text
+from pathlib import PurePosixPath
+
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
@@ -10,26 +11,27 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import Hit
+from widgets.fitted import Fitted, Part, name_part, path_part
 
 
-def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Text:
-    """One hit as plain Text: code names never go through markup, so `[bold]` stays literal,
-    and their control characters are shown as escapes. The score is shown against the best
-    hit's as a figure (1.00 for the best): 0.95 and 0.88 read apart where bars of a few
-    cells looked alike, and it leaves the narrow list room for the path."""
+def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
+    """One hit, its name and path cut from the start to the list's width: code names never
+    go through markup, so `[bold]` stays literal, and their control characters are shown as
+    escapes. The score is shown against the best hit's as a figure (1.00 for the best): 0.95
+    and 0.88 read apart where bars of a few cells looked alike, and it leaves the narrow list
+    room for the path."""
     share = hit.score / best_score if best_score > 0 else 0.0
-    name = literal(hit.qualified_name or hit.symbol or hit.kind)
-    line = Text(no_wrap=True, overflow="ellipsis")
-    line.append(f"{rank:>2} ", style="bold")
-    line.append(name, style="bold")
-    line.append(f"  {hit.kind}", style="italic")
-    line.append(f"\n   {share:.2f} ", style="bold")
-    line.append(f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}", style="dim")
+    # Code between definitions has no name of its own: its file's ("glue  glue" said nothing).
+    name = literal(hit.qualified_name or hit.symbol or PurePosixPath(hit.path).name)
+    lines = f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}"
+    where = [Part(f"   {share:.2f} ", "bold"), path_part(lines)]
     if hit.packed == "signature":
-        line.append("  (signature)", style="dim")
+        where.append(Part("  (signature)", "dim", optional=True))
     if hit.stale:
-        line.append("  ● changed since indexed", style="bold")
-    return line
+        where.append(Part("  ● changed since indexed", "bold"))
+    return Fitted(
+        [[Part(f"{rank:>2} ", "bold"), name_part(name), Part(f"  {hit.kind}", "italic")], where]
+    )
 
 
 class HitList(OptionList):

@@ -18,7 +18,9 @@ def status_text(status: WorkerStatus) -> Text:
     escapes."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f" {status.state} ", style="reverse")
-    working = status.state in ("indexing", "starting") and status.phase not in ("", "done")
+    # A run that has not reported a phase yet (the start-up scan opening the index) is
+    # working too: its counts are not known, and "0 files · 0 chunks" read as an empty index.
+    working = status.state in ("indexing", "starting") and status.phase != "done"
     if status.files or not working:
         line.append(f"  {status.files} {plural(status.files, 'file')}")
         line.append(f" · {status.chunks} {plural(status.chunks, 'chunk')}")

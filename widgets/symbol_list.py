@@ -10,18 +10,24 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import SymbolRef
+from widgets.fitted import Fitted, Part, name_part, path_part
 
 KIND_WIDTH = 9
 
 
-def symbol_prompt(symbol: SymbolRef) -> Text:
-    """One definition as plain Text: code names never go through markup, and their control
-    characters are shown as escapes."""
-    line = Text(no_wrap=True, overflow="ellipsis")
-    line.append(f"{literal(symbol.kind[:KIND_WIDTH]):<{KIND_WIDTH}} ", style="italic")
-    line.append(literal(symbol.symbol), style="bold")
-    line.append(f"  {literal(symbol.path)}:{symbol.start_line}", style="dim")
-    return line
+def symbol_prompt(symbol: SymbolRef) -> Fitted:
+    """One definition, its name and path cut from the start to the list's width: code names
+    never go through markup, and their control characters are shown as escapes."""
+    return Fitted(
+        [
+            [
+                Part(f"{literal(symbol.kind[:KIND_WIDTH]):<{KIND_WIDTH}} ", "italic"),
+                name_part(literal(symbol.symbol)),
+                Part("  "),
+                path_part(f"{literal(symbol.path)}:{symbol.start_line}"),
+            ]
+        ]
+    )
 
 
 class SymbolList(OptionList):

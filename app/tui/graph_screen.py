@@ -21,6 +21,7 @@ from app.tui.main_screen import NARROW_BELOW
 from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
+from widgets.fitted import Fitted, Part, name_part, path_part
 from widgets.symbol_list import SymbolList
 
 if TYPE_CHECKING:
@@ -122,16 +123,16 @@ class GraphScreen(Screen[None]):
         symbol = self.current
         if symbol is None:
             return
-        line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(literal(symbol.symbol), style="bold")
+        parts = [name_part(literal(symbol.symbol))]
         if symbol.kind:
-            line.append(f"  {literal(symbol.kind)}", style="italic")
-        line.append(f"  {literal(symbol.path)}:{symbol.start_line}", style="dim")
-        line.append(f"   {self.position + 1}/{len(self.history)}", style="dim")
+            parts.append(Part(f"  {literal(symbol.kind)}", "italic"))
+        parts += [Part("  "), path_part(f"{literal(symbol.path)}:{symbol.start_line}")]
+        parts.append(Part(f"   {self.position + 1}/{len(self.history)}", "dim"))
         if self._hides_tests():
-            line.append("   tests hidden (t shows them)", style="italic")
+            parts.append(Part("   tests hidden (t shows them)", "italic"))
         else:
-            line.append("   tests shown (t hides them)", style="italic")
+            parts.append(Part("   tests shown (t hides them)", "italic"))
+        line = Fitted([parts])
         self.query_one("#graph-title", Static).update(line)
 
     def _hides_tests(self) -> bool:

@@ -4,6 +4,7 @@ while the model reads, the answer's sentences checked, and citations that select
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
@@ -17,7 +18,7 @@ from app.answer.prompt import Excerpt
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
-from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress
+from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress, AnswerToken
 from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
@@ -137,3 +138,60 @@ def test_the_brief_reads_the_first_sentence_of_each_kind_of_doc_comment() -> Non
     )
     assert first_doc_sentence("/// Adds an edge.\nfn add_edge() {}") == "Adds an edge."
     assert first_doc_sentence("def f():\n    return 1\n") == ""
+
+
+def _pane_text(app: RepolensApp) -> str:
+    """The answer pane's rows as the compositor draws them: what is in view, not what the
+    Markdown holds below the pane's bottom edge."""
+    region = app.query_one("#answer-pane", AnswerPane).region
+    rows = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return "\n".join(strip.text[region.x : region.right] for strip in rows)
+
+
+DEEP = "src/commonMain/kotlin/org/koin/core/instance"
+FACTORIES = {  # four definitions whose brief lines wrap at 80 columns, as koin's do
+    f"{DEEP}/{kind}InstanceFactory.kt": (
+        f"package org.koin.core.instance\n\n/**\n * {kind} instance holder: keeps the shared "
+        f"instance that every later lookup of the definition returns.\n */\n"
+        f'class {kind}InstanceFactory {{\n    fun sharedInstance(): String = "{kind}"\n}}\n'
+    )
+    for kind in ("Single", "Scoped", "Factory", "Eager")
+}
+
+
+async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    app = RepolensApp(indexed(FACTORIES))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await searched(pilot, app, "shared instance holder", lambda h: len(h) >= 4)
+        await pilot.press("f2")  # the answer pane in the code's place
+        # The answer as the worker posts it; its words are hand-written (the model's wording
+        # is not what is tested), its excerpts the real hits.
+        generation = app.answer_generation
+        app.post_message(AnswerContext(hits.hits[:4], generation))
+        await wait_for(pilot, lambda: "Top hits" in _pane_text(app))
+        for word in ["The", "single", "factory", "keeps", "one", "instance", "[1]."]:
+            app.post_message(AnswerToken(word + " ", generation))
+        await wait_for(pilot, lambda: "one instance" in _source(app))
+        await pilot.pause(0.3)
+        assert "The single factory keeps one instance" in _pane_text(app), _pane_text(app)
+        # Finished: its checked sentences replace the stream, and stay in view.
+        context = hits.hits[:4]
+        text = f"`{context[0].symbol}` keeps the shared instance [1]."
+        excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+        answer = Answer(
+            "q",
+            text,
+            check_citations(text, excerpts),
+            list(context),
+            True,
+            "stop",
+            sentences=tuple(check_sentences(text, excerpts)),
+        )
+        app.post_message(AnswerFinished(answer, generation))
+        await wait_for(
+            pilot, lambda: "cite:1" in _source(app) and "keeps the shared" in _source(app)
+        )
+        await pilot.pause(0.3)
+        assert f"{context[0].symbol} keeps the shared instance [1]." in _pane_text(app)

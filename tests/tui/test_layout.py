@@ -74,6 +74,11 @@ def _hit(score: float) -> Hit:
     return Hit("id", "pkg/a.py", 3, 9, "load", "Loader.load", "method", "python", score, "", "body")
 
 
+def test_code_between_definitions_is_named_by_its_file() -> None:
+    glue = Hit("id", "src/Stateless/Guard.cs", 1, 9, "", "", "glue", "csharp", 1.0, "", "body")
+    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  glue\n")
+
+
 def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
     first = hit_prompt(_hit(0.031), 0.031, 1).plain
     second = hit_prompt(_hit(0.029), 0.031, 2).plain
@@ -82,3 +87,17 @@ def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
     # Against the best hit's score: 0.94 and 0.92 read apart (8-cell bars drew both alike).
     assert first.endswith("\n   1.00 pkg/a.py:3-9")
     assert second.endswith("\n   0.94 pkg/a.py:3-9") and " 0.92 " in third
+
+
+async def test_the_narrow_footer_ends_with_the_palette_key_and_nothing_after_it(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        # The compositor's rows: what the terminal is sent, the docked key over the others.
+        footer = app.screen._compositor.render_strips()[-1].text
+        # Textual's compact footer gives the docked palette key a one-cell right margin, and
+        # the key list under it shows through there ("^p palettem": the m of "^o Symbols").
+        assert footer.rstrip().endswith("▏^p palette"), footer

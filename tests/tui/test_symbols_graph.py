@@ -178,7 +178,7 @@ async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_t
         await wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
         # Tests are hidden, and the screen says so and how many.
         title = graph.query_one("#graph-title", Static)
-        assert "tests hidden (t shows them)" in str(title.render())
+        assert "tests hidden (t shows them)" in title.content.plain  # type: ignore[union-attr]
         assert not any("test_" in name for name in _names(callers))
         assert "1 in tests hidden" in str(callers.border_subtitle)
         # The highlighted caller's call is previewed on the graph screen.
@@ -187,7 +187,7 @@ async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_t
         assert str(code.border_subtitle) == "the call in RetryPolicy.wait"
         await pilot.press("t")
         await wait_for(pilot, lambda: "test_retry_backoff_is_capped" in _names(callers))
-        assert "tests shown (t hides them)" in str(title.render())
+        assert "tests shown (t hides them)" in title.content.plain  # type: ignore[union-attr]
         # Walking moves the main screen's preview too.
         callers.highlighted = next(
             i for i, row in enumerate(callers.rows) if row and row.name == "RetryPolicy.wait"

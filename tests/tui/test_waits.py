@@ -39,6 +39,10 @@ def test_while_embedding_the_counts_stay_and_search_is_said_to_work() -> None:
     first = WorkerStatus(state="indexing", phase="parse", done=3, total=9, watching=True)
     assert "0 files" not in status_text(first).plain
     assert "search works" not in status_text(first).plain
+    # The start-up scan before its first phase: what it does, not "0 files · 0 chunks".
+    opening = WorkerStatus(state="indexing", watching=True, message="start-up scan")
+    assert "0 files" not in status_text(opening).plain
+    assert "start-up scan" in status_text(opening).plain
 
 
 async def test_the_answer_pane_counts_the_wait_for_the_first_words(

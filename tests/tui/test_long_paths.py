@@ -1,0 +1,95 @@
+"""Deep paths and long qualified names cut to the pane keep their ends in view: the file and
+its lines, the method's own name (a Kotlin repository's paths run 70 characters deep)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.app import App
+
+from app.service import Service
+from app.tui.app import RepolensApp
+from app.tui.graph_screen import GraphScreen
+from tests.tui.conftest import searched, wait_for
+from widgets.call_list import CallList
+from widgets.code_preview import CodePreview
+from widgets.fitted import Part, elide_start, fit_row, name_part, path_part
+from widgets.symbol_list import SymbolList
+
+DEEP = "src/commonMain/kotlin/org/koin/core/instance/SingleInstanceFactory.kt"
+KOTLIN = """package org.koin.core.instance
+
+class SingleInstanceFactory<T>(val definition: String) {
+    fun createInstanceWithDefinition(): String = definition
+
+    fun getOrCreateSharedInstanceValue(): String = createInstanceWithDefinition()
+}
+"""
+
+
+def _screen(app: App[None]) -> str:
+    """The screen's text, row by row, as the compositor draws it (the SVG screenshot splits
+    a row's text into one element per style)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    app = RepolensApp(indexed({DEEP: KOTLIN}))
+    async with app.run_test(size=(160, 45)) as pilot:
+        hits = await searched(pilot, app, "single instance factory")
+        preview = app.query_one("#preview", CodePreview)
+        await wait_for(pilot, lambda: app.shown is not None)
+        await pilot.pause(0.2)
+        shown = _screen(app)
+        # The 37-column list: the file and the chunk's lines after an ellipsis.
+        where = f"{hits.hits[0].start_line}-{hits.hits[0].end_line}"
+        assert f"1.00 …ngleInstanceFactory.kt:{where} │" in shown, shown
+        assert f"{DEEP}:{where}" in str(preview.border_title)  # the wide preview: all of it
+
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        shown = _screen(app)
+        assert f"1.00 …/kotlin/org/koin/core/instance/SingleInstanceFactory.kt:{where}" in shown
+        assert str(preview.border_title).startswith("…")
+        assert str(preview.border_title).endswith(f"/SingleInstanceFactory.kt:{where}")
+
+        await pilot.press("ctrl+o", *"getOrCreateShared")
+        found = app.screen.query_one("#symbol-list", SymbolList)
+        await wait_for(pilot, lambda: bool(found.symbols))
+        await pilot.pause(0.2)
+        # The method's own name and the file's end, the class's start cut off.
+        assert "….getOrCreateSharedInstanceValue  …gleInstanceFactory.kt:6" in _screen(app)
+        await pilot.press("enter")  # the method's call graph
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        callees = app.screen.query_one("#callees", CallList)
+        await wait_for(pilot, lambda: callees.resolved_count > 0)
+        await pilot.pause(0.2)
+        shown = _screen(app)
+        assert shown.startswith(" …SharedInstanceValue  method  …actory.kt:6   1/1"), shown
+        assert "│   …anceWithDefinition  …actory.kt:6 │" in shown, shown  # the call's row
+
+
+def test_a_row_cuts_the_start_of_its_path_then_of_its_name_then_its_end() -> None:
+    hit = [Part("   1.00 "), path_part("src/Stateless/Reflection/TransitionInfo.cs:5-40")]
+    note = Part("  (signature)")
+    assert fit_row([*hit, note], 80).plain == (
+        "   1.00 src/Stateless/Reflection/TransitionInfo.cs:5-40  (signature)"
+    )
+    assert fit_row([*hit, note], 50).plain == "   1.00 …/TransitionInfo.cs:5-40  (signature)"
+    assert fit_row([*hit, note], 37).plain == "   1.00 …ionInfo.cs:5-40  (signature)"
+    assert fit_row([*hit, note], 24).plain == "   1.00 …nfo.cs:5-40  (…"  # 12 cells kept
+    # An optional note is left out before the file name is cut.
+    optional = Part("  (signature)", optional=True)
+    assert fit_row([*hit, optional], 37).plain == "   1.00 …/TransitionInfo.cs:5-40"
+    symbol = [Part("method    "), name_part("StateMachine.StateConfiguration.PermitIf")]
+    symbol += [Part("  "), path_part("src/Stateless/StateConfiguration.cs:323")]
+    assert fit_row(symbol, 70).plain == (
+        "method    ….StateConfiguration.PermitIf  …/StateConfiguration.cs:323"
+    )
+    assert fit_row(symbol, 40).plain == "method    ….PermitIf  …figuration.cs:323"
+    assert elide_start("src/org/koin/Koin.kt:55", 18) == "…/koin/Koin.kt:55"
+    assert elide_start("ab", 1) == "…"

@@ -1,0 +1,107 @@
+"""Rows cut to the width they are drawn at: a path or a qualified name loses its start
+(`…/core/Koin.kt:55`), never the file name, the line or the method that tell hits apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+
+ELLIPSIS = "…"
+
+
+SNAP_CELLS = 6  # a cut moves this far at most to start at a separator
+MIN_KEPT = 12  # cells a shrinking part keeps however narrow the row: `…Factory.kt:23`
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Some text of a row. A part that `shrinks` is cut from its start, at one of the
+    `cut_at` separators when that loses a few cells (see fit_row for how far)."""
+
+    text: str
+    style: str = ""
+    shrinks: bool = False
+    cut_at: str = "/"
+    optional: bool = False  # left out before a path is cut into its file name
+
+
+def path_part(text: str, style: str = "dim") -> Part:
+    return Part(text, style, shrinks=True, cut_at="/")
+
+
+def name_part(text: str, style: str = "bold") -> Part:
+    return Part(text, style, shrinks=True, cut_at=".:")
+
+
+def elide_start(text: str, width: int, cut_at: str = "/") -> str:
+    """`text` in `width` cells: whole when it fits, else `…` and its end, started at a
+    separator when that loses a few cells (`…/core/Koin.kt:55`, not `…re/Koin.kt:55`)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return ELLIPSIS[:width]
+    kept = ""
+    for char in reversed(text):
+        if cell_len(kept) + cell_len(char) > width - 1:
+            break
+        kept = char + kept
+    starts = [kept.find(separator, 1) for separator in cut_at]
+    start = min((s for s in starts if 0 < s <= min(len(kept) // 4, SNAP_CELLS)), default=0)
+    return ELLIPSIS + kept[start:]
+
+
+def last_piece(part: Part) -> int:
+    """The cells of `…` and the part's last separated piece (a file name and its lines)."""
+    cut = max(part.text.rfind(separator) for separator in part.cut_at)
+    return cell_len(part.text) if cut <= 0 else 1 + cell_len(part.text[cut:])
+
+
+def fit_row(parts: Iterable[Part], width: int) -> Text:
+    """One row in `width` cells. Shrinking parts are cut (the last first) down to their last
+    piece; then optional parts are left out; then shrinking parts are cut down to MIN_KEPT
+    cells; then the row ends in `…` if it still does not fit."""
+    row = list(parts)
+    texts = [part.text for part in row]
+
+    def shrink(least: Callable[[Part], int]) -> None:
+        for index in reversed(range(len(row))):
+            excess = sum(cell_len(text) for text in texts) - width
+            part = row[index]
+            if excess > 0 and part.shrinks:
+                room = max(least(part), cell_len(texts[index]) - excess)
+                texts[index] = elide_start(part.text, room, part.cut_at)
+
+    shrink(last_piece)
+    if sum(cell_len(text) for text in texts) > width:
+        texts = ["" if part.optional else text for part, text in zip(row, texts, strict=True)]
+    shrink(lambda part: min(MIN_KEPT, cell_len(part.text)))
+    line = Text(no_wrap=True, overflow="ellipsis")  # each row ends its line: Textual counts them
+    for part, text in zip(row, texts, strict=True):
+        line.append(text, style=part.style)
+    line.truncate(width, overflow="ellipsis")
+    return line
+
+
+class Fitted:
+    """Rows of parts, each fitted to the width Rich draws it at (a list's width, after a
+    resize too). `plain` is the whole text, uncut."""
+
+    def __init__(self, rows: list[list[Part]]) -> None:
+        self.rows = rows
+
+    @property
+    def plain(self) -> str:
+        return "\n".join("".join(part.text for part in row) for row in self.rows)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for row in self.rows:
+            yield fit_row(row, options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [sum(cell_len(part.text) for part in row) for row in self.rows]
+        return Measurement(1, max(widths, default=1))
