@@ -13,6 +13,11 @@ from app.search.tokenize import tokens
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _SENTENCE = re.compile(r"(?<=[.?!:;])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_PROSE_WORD = re.compile(r"(?<![\w.])[a-z]{4,}(?![\w.])")
+# Below this share of its plain lower-case words found in the repository, the question is
+# written in another language than the code's (German capitalises every noun): a capital
+# then marks no name.
+SHARED_LANGUAGE = 0.5
 
 
 def named_words(question: str) -> list[str]:
@@ -31,12 +36,27 @@ def named_words(question: str) -> list[str]:
     return found
 
 
+def _shares_language(question: str, in_repository: Callable[[str], bool]) -> bool:
+    """Whether most plain lower-case words of the question's prose occur in the repository."""
+    prose = _CODE_SPAN.sub(" ", question)
+    words = {part for word in _PROSE_WORD.findall(prose) for part in tokens(word)[-1:]}
+    if not words:
+        return True
+    found = sum(1 for word in words if in_repository(word))
+    return found >= SHARED_LANGUAGE * len(words)
+
+
 def absent_names(question: str, in_repository: Callable[[str], bool]) -> list[str]:
     """The named words of the question that the repository holds nowhere: `in_repository`
     says whether a search token occurs in any chunk. A word is absent when its whole-word
-    token is (`WebSocket` -> `websocket`, whatever `web` and `socket` do)."""
+    token is (`WebSocket` -> `websocket`, whatever `web` and `socket` do). In a question
+    written in another language than the repository's, only acronyms and PascalCase count:
+    a word with one capital there is likely a plain noun (`Unterbefehle`)."""
+    names = named_words(question)
+    if not _shares_language(question, in_repository):
+        names = [word for word in names if sum(c.isupper() for c in word) >= 2]
     absent = []
-    for word in named_words(question):
+    for word in names:
         parts = tokens(word)
         if parts and not in_repository(parts[-1]):
             absent.append(word)

@@ -345,3 +345,16 @@ def test_the_grammar_keeps_out_characters_neither_the_excerpts_nor_the_question_
     written = write(EXCERPTS, "How are redirects handled?")
     assert written.startswith("`") and "通" not in written
     assert "通" in write(EXCERPTS, "重定向是通过什么处理的?")  # the question's own script
+
+
+def test_a_question_in_another_language_is_not_refused_for_its_capitalised_nouns(
+    service: Service,
+) -> None:
+    holds = service.searcher().holds
+    # German capitalises every noun: those are no names the repository must hold.
+    german = "Wie lange wartet die Wiederholung, bevor sie erneut sendet?"
+    assert named_words(german) == ["Wiederholung"]
+    assert absent_names(german, holds) == []
+    # An acronym is a name in any language, and in English a capital still marks one.
+    assert absent_names("Wie werden JWT Schlüssel geprüft?", holds) == ["JWT"]
+    assert absent_names("How does the retry policy handle Kerberos tickets?", holds) == ["Kerberos"]
