@@ -250,7 +250,11 @@ class Answerer:
             on_text=lambda piece: release(screen.feed(piece)),
             cancelled=lambda: cancelled() or loop.cut is not None,
             on_progress=on_progress,
-            grammar=answer_grammar(prompt.excerpts, prompt.question) if constrained else None,
+            grammar=answer_grammar(
+                prompt.excerpts, prompt.question, self.settings.answer_lead_with_top_hit
+            )
+            if constrained
+            else None,
             first_bias=_abstention_bias(model) if constrained else None,
         )
         finish = "loop" if loop.cut is not None else generation.finish

@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     also reads that question's prompt ahead (the next key stops it). Off: the model loads
     at the first question."""
 
+    answer_lead_with_top_hit: bool = False
+    """Under the grammar, the answer's first sentence opens with a name of excerpt [1], the
+    best hit, and cites it; the others may cite any excerpt."""
+
     answer_constrained: bool = True
     """Answers supported by construction: abstain before the model when the question names
     what the repository never mentions; a grammar makes every sentence open with a name from

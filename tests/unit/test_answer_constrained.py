@@ -24,7 +24,10 @@ from app.bench.answers import (
     _items,
     _model_summary,
     add_answer_eval_arguments,
+    judge,
+    variant_settings,
 )
+from app.bench.devbench import GoldRange
 from app.cli import main
 from app.core.models import Hit
 from app.core.settings import Settings
@@ -114,6 +117,19 @@ def test_a_sentence_may_stop_before_its_citation_and_never_runs_on_into_a_word(
     assert closed_stops(f"{opening}. [1]. `Response.text` decodes! [2].") == (
         f"{opening} [1]. `Response.text` decodes [2]."
     )
+
+
+def test_a_lead_grammar_makes_the_first_sentence_about_the_best_hit(service: Service) -> None:
+    llm = service.answerer().model().llm
+    about_one = "`BaseClient._redirect_method()` turns a 303 into GET [1]."
+    about_two = "`Response.text` decodes with charset.normalizer [2]."
+    free, lead = answer_grammar(EXCERPTS), answer_grammar(EXCERPTS, lead=True)
+    assert _grammar_accepts(llm, free, about_two)
+    assert not _grammar_accepts(llm, lead, about_two)
+    assert not _grammar_accepts(llm, lead, f"{about_two} {about_one}")
+    assert _grammar_accepts(llm, lead, f"{about_one} {about_two}")
+    assert _grammar_accepts(llm, lead, f"{about_one} {about_one}")
+    assert _grammar_accepts(llm, lead, ABSTAIN_ANSWER)
 
 
 def test_repository_names_reach_the_grammar_only_when_they_look_like_code() -> None:
@@ -244,6 +260,35 @@ def test_the_eval_baseline_answers_each_question_unconstrained_too() -> None:
     assert summary["dropped_sentences"] == 1 and summary["emptied_answers"] == 1
     assert summary["gated"] == 1 and summary["gated_answerable"] == 1
     assert summary["supported_as_written"] == 0.5
+
+
+def test_an_eval_variant_changes_only_the_answer_settings_it_names(tmp_path: Path) -> None:
+    base = Settings(index_dir=tmp_path)
+    variant = variant_settings(base, "answer_k=2 answer_budget_tokens=450")
+    assert (variant.answer_k, variant.answer_budget_tokens) == (2, 450)
+    assert variant.model_dump() == {**base.model_dump(), "answer_k": 2, "answer_budget_tokens": 450}
+    for spec in ("search_k=3", "answer_k", "answer_k=0", "answer_nothing=1"):
+        with pytest.raises(ValueError, match="answer_|search_k"):
+            variant_settings(base, spec)
+
+
+def test_the_eval_says_which_excerpt_the_first_sentence_cites() -> None:
+    text = "`Response.text` decodes it [2]. `BaseClient._redirect_method()` turns a 303 [1]."
+    gold = [GoldRange("httpx/_client.py", "BaseClient._redirect_method", 1, 9)]
+    verdict = judge(text, CONTEXT, "stop", gold)
+    assert verdict.first_cited == 2 and verdict.names_gold
+
+    def record(at: int | None, first: int | None, named: bool) -> AnswerRecord:
+        v = Verdict(named, named, True, 1, 1, (), False, (), first)
+        return AnswerRecord(
+            "q", "dev", "httpx", "m", 1.0, 1.0, 1, 900, 4, at is not None, v, "", "stop", (),
+            gold_at=at,
+        )  # fmt: skip
+
+    summary = _model_summary([record(1, 1, True), record(2, 1, False), record(None, 3, False)])
+    assert summary["first_cites_gold"] == round(1 / 3, 4)
+    assert summary["gold_in_not_named"] == 0.5  # of the two with the gold among the excerpts
+    assert summary["first_cited"] == "[1] 2, [3] 1, none 0"
 
 
 def test_the_eval_answers_only_the_questions_named(tmp_path: Path) -> None:
