@@ -205,6 +205,18 @@ def test_key_terms_match_whole_words() -> None:
     assert not judge("`method.status` is read [1].", CONTEXT, "stop", GOLD).supported
 
 
+def test_a_name_opening_with_a_dollar_is_found_in_the_excerpt_that_defines_it() -> None:
+    # The grammar offers zod's `$ZodURL` as the opening of a sentence citing its excerpt; the
+    # check read it as `ZodURL`, no whole word there, and left out three right answers.
+    zod = _hit("v4/core/schemas.ts", 1, 3, "export const $ZodURL = $constructor(", "$ZodURL")
+    written = "`$ZodURL` validates strings as URLs [1]."
+    assert judge(written, [zod], "stop", ()).supported == 1
+    assert (
+        "`$ZodEmail` is not in [1]"
+        in judge("`$ZodEmail` validates emails [1].", [zod], "stop", ()).unsupported[0]
+    )
+
+
 def test_a_results_file_is_judged_again_without_the_model(tmp_path: Path) -> None:
     bench = tmp_path / "bench"
     (bench / "queries").mkdir(parents=True)
