@@ -18,7 +18,7 @@ from typing import Any
 from app.answer.checks import abstains, check_sentences, degeneration
 from app.answer.citations import check_citations
 from app.answer.engine import fixed_prefix
-from app.answer.prompt import Excerpt
+from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
@@ -269,10 +269,10 @@ def _judge_again(args: argparse.Namespace) -> int:
     for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
         context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
-        verdict = judge(raw["answer"], context, raw["finish"], gold.get(raw["id"], ()))
-        records.append(
-            AnswerRecord(**{**raw, "verdict": verdict, "context": tuple(raw["context"])})
-        )
+        answer, dropped = left_out_again(raw["answer"], raw.get("dropped", ()), context)
+        verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
+        again = {"answer": answer, "dropped": dropped, "verdict": verdict}
+        records.append(AnswerRecord(**{**raw, **again, "context": tuple(raw["context"])}))
     names = list(dict.fromkeys(r.model for r in records))
     summary = {
         "max_tokens": "as run",
@@ -283,6 +283,23 @@ def _judge_again(args: argparse.Namespace) -> int:
     }
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
+
+
+def left_out_again(
+    answer: str, dropped: Sequence[str], context: Sequence[Hit]
+) -> tuple[str, tuple[str, ...]]:
+    """A constrained answer and the sentences it left out ("sentence -> why"), left out again
+    by the checks as they are now. An answer emptied to the abstention is its left-out
+    sentences in the order written; otherwise those now supported follow the kept ones."""
+    if not dropped:
+        return answer, tuple(dropped)
+    written = [*([] if answer == ABSTAIN_ANSWER else [answer])]
+    written += [d.rsplit(" -> ", 1)[0] for d in dropped]
+    excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+    checks = check_sentences(" ".join(written), excerpts)
+    kept = [c.text for c in checks if c.supported]
+    still = tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported)
+    return (" ".join(kept) if kept else ABSTAIN_ANSWER), still
 
 
 def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
