@@ -7,6 +7,7 @@ import argparse
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +222,7 @@ BAD = "`Response.text` guesses the charset with `utf_guess` [2]."
 
 def test_unsupported_sentences_are_left_out_of_a_constrained_answer(tmp_path: Path) -> None:
     answer, model = _ask(tmp_path, f"{GOOD} {BAD}", constrained=True)
-    assert model.grammar == answer_grammar(EXCERPTS)
+    assert model.grammar == answer_grammar(EXCERPTS, lead=True)
     assert answer.text == GOOD
     assert [c.text for c in answer.dropped] == [BAD]
     assert answer.dropped[0].problem == "`utf_guess` is not in [2]"
@@ -236,6 +237,58 @@ def test_an_answer_with_nothing_supported_becomes_the_abstention(tmp_path: Path)
     assert answer.text == ABSTAIN_ANSWER and len(answer.dropped) == 1
     assert answer.abstained and not answer.grounded  # no "ungrounded" warning: it claims nothing
     assert check_sentences(answer.text, EXCERPTS)[0].claim is False
+
+
+def test_by_default_the_first_sentence_is_about_the_best_hit(
+    service: Service, tmp_path: Path
+) -> None:
+    _, model = _ask(tmp_path, GOOD, constrained=True)
+    assert model.grammar is not None
+    llm = service.answerer().model().llm
+    assert _grammar_accepts(llm, model.grammar, f"{GOOD} `Response.text` decodes it [2].")
+    assert not _grammar_accepts(llm, model.grammar, "`Response.text` decodes it [2].")
+
+
+_STEPS = "\n".join(f"    wait = min(cap, wait * 2 + jitter({n}))  # attempt {n}" for n in range(24))
+BACKOFF = f'''\
+def backoff_delay(attempt, base, cap):
+    """How long to wait before the next attempt: doubled each time, never above cap."""
+    wait = base
+{_STEPS}
+    return wait
+
+
+def jitter(n):
+    """A small random spread so that clients do not retry together."""
+    return n % 3
+
+
+def parse_retry_after(header):
+    """The Retry-After header's seconds."""
+    return int(header)
+
+
+def should_retry(status):
+    """Retry server errors only."""
+    return status >= 500
+
+
+def reset_attempts(state):
+    """Forget the attempts made so far."""
+    state.clear()
+'''
+
+
+def test_the_answer_reads_the_function_asked_about_whole(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    # About 330 tokens: beside three other excerpts' signatures it did not fit the old 300.
+    service = indexed({"retry.py": BACKOFF})
+    service.answerer().model = lambda: _ScriptedModel(GOOD)  # type: ignore[method-assign]
+    answer = service.ask("How does backoff_delay grow the wait between attempts?")
+    best = answer.context[0]
+    assert best.symbol == "backoff_delay" and best.packed == "body"
+    assert best.text.rstrip().endswith("return wait")
 
 
 def test_unconstrained_answers_keep_and_flag_unsupported_sentences(tmp_path: Path) -> None:
@@ -319,7 +372,8 @@ def test_a_constrained_answer_from_the_real_model_follows_the_grammar(service: S
     assert answer.finish == "stop" and answer.degenerate == ()
     if answer.text == ABSTAIN_ANSWER and not answer.dropped:
         return  # the grammar's other alternative
-    written = " ".join([answer.text, *(c.text for c in answer.dropped)])
+    kept = [] if answer.text == ABSTAIN_ANSWER else [answer.text]  # or emptied by the check
+    written = " ".join([*kept, *(c.text for c in answer.dropped)])
     for sentence in re.split(r"(?<=\]\.) ", written):
         opening = re.match(r"`([^`]+)`", sentence)
         cited = re.search(r" \[(\d+)\]\.$", sentence)
