@@ -18,7 +18,9 @@ _CITATION = re.compile(r"\[\s*\d{1,4}(?:\s*[,\-–]\s*\d{1,4})*\s*\]")
 _CITED_AFTER_END = re.compile(rf"([.!?])((?:\s*{_CITATION.pattern})+)")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _QUOTED = re.compile(r"\"([^\"\n]{1,40})\"|(?<!\w)'([^'\n]{1,40})'(?!\w)")
-_IDENT = re.compile(r"[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)*(?:\(\))?")
+# `$` may open a name (zod's `$ZodURL`, PHP's `$this`): the grammar offers such names, and
+# read from its second character the name is no whole word of the excerpt that holds it.
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 _WORD = re.compile(r"\w+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")

@@ -17,7 +17,7 @@ from app.answer.checks import (
     degeneration,
 )
 from app.answer.citations import Citation, CitationStream, check_citations
-from app.answer.directives import AnswerScreen, RepositoryInstructions
+from app.answer.directives import LEFT_OUT, AnswerScreen, RepositoryInstructions
 from app.answer.gate import absent_names, abstention_note
 from app.answer.grammar import answer_grammar, closed_stops
 from app.answer.llm import LocalModel, ReadingCallback, default_threads, load_model, never
@@ -250,7 +250,11 @@ class Answerer:
             on_text=lambda piece: release(screen.feed(piece)),
             cancelled=lambda: cancelled() or loop.cut is not None,
             on_progress=on_progress,
-            grammar=answer_grammar(prompt.excerpts, prompt.question) if constrained else None,
+            grammar=answer_grammar(
+                prompt.excerpts, prompt.question, self.settings.answer_lead_with_top_hit
+            )
+            if constrained
+            else None,
             first_bias=_abstention_bias(model) if constrained else None,
         )
         finish = "loop" if loop.cut is not None else generation.finish
@@ -342,10 +346,12 @@ def _leave_out_unsupported(
 ) -> tuple[str, list[SentenceCheck], list[SentenceCheck]]:
     """The answer without its unsupported sentences (the abstention if none is left), its
     checks, and the sentences left out."""
-    dropped = [c for c in checks if not c.supported]
+    # The note in place of a repository instruction is the engine's own: it cites nothing
+    # and is never left out.
+    dropped = [c for c in checks if not c.supported and c.text != LEFT_OUT]
     if not dropped:
         return text, checks, []
-    kept = [c.text for c in checks if c.supported]
+    kept = [c.text for c in checks if c.supported or c.text == LEFT_OUT]
     text = " ".join(kept) if kept else ABSTAIN_ANSWER
     return text, check_sentences(text, excerpts), dropped
 

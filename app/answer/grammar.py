@@ -55,11 +55,12 @@ def other_chars(texts: Sequence[str]) -> str:
     return "".join(f"\\U{ord(c):08X}" if ord(c) > 0xFFFF else f"\\u{ord(c):04X}" for c in chosen)
 
 
-def answer_grammar(excerpts: Sequence[Excerpt], question: str = "") -> str:
+def answer_grammar(excerpts: Sequence[Excerpt], question: str = "", lead: bool = False) -> str:
     """GBNF for one answer over these excerpts: the abstention sentence, or one to
     MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k. An excerpt with no
     code name (a document section) is cited by a sentence that opens with a capital. The words
-    are ASCII and the other characters the excerpts or the question use."""
+    are ASCII and the other characters the excerpts or the question use. `lead`: the first
+    sentence is about excerpt [1], retrieval's best hit."""
     rules: list[str] = []
     alternatives: list[str] = []
     for excerpt in excerpts:
@@ -75,9 +76,10 @@ def answer_grammar(excerpts: Sequence[Excerpt], question: str = "") -> str:
             alternatives.append(f"[A-Z] words {cite}")
     repeat = MAX_SENTENCES - 1
     other = other_chars([question, *(e.hit.text for e in excerpts)])
+    first = f"( {alternatives[0]} )" if lead and alternatives else "sentence"
     return "\n".join(
         [
-            'root ::= abstain | sentence (" " sentence){0,' + str(repeat) + "}",
+            f'root ::= abstain | {first} (" " sentence){{0,{repeat}}}',
             f"abstain ::= {_literal(ABSTAIN_ANSWER)}",
             "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
             # A stop only inside a word (`a.b`, `1.5`), so that every sentence ends at its

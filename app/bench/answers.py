@@ -18,7 +18,7 @@ from typing import Any
 from app.answer.checks import abstains, check_sentences, degeneration
 from app.answer.citations import check_citations
 from app.answer.engine import fixed_prefix
-from app.answer.prompt import Excerpt
+from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
@@ -38,6 +38,7 @@ class Verdict:
     degenerate: tuple[str, ...]
     abstained: bool
     unsupported: tuple[str, ...]  # "sentence -> why", for reading the results file
+    first_cited: int | None = None  # the excerpt the first sentence cites
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,7 @@ class AnswerRecord:
     dropped: tuple[str, ...] = ()  # sentences left out as unsupported ("sentence -> why")
     gated: bool = False  # abstained before the model ran (the question names what is absent)
     reused_tokens: int = 0
+    gold_at: int | None = None  # the excerpt number of the first gold chunk
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -76,6 +78,7 @@ def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRan
         degenerate=tuple(degeneration(text, excerpts, finish)),
         abstained=finish in {"no-context", "abstained"} or abstains(text),
         unsupported=tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported),
+        first_cited=next((c.n for c in citations), None),
     )
 
 
@@ -117,6 +120,13 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="answers: each model also answers unconstrained (free text, unsupported sentences "
         "flagged, not left out: answers as before issue 17) in the same run",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="answers: settings for another constrained variant of the default model, such as "
+        '"answer_k=2 answer_budget_tokens=450", answering the same questions in turn (repeatable)',
     )
     parser.add_argument(
         "--judge",
@@ -168,6 +178,13 @@ def _share(flags: list[bool]) -> float:
     return round(sum(flags) / len(flags), 4) if flags else float("nan")
 
 
+def _counts(values: list[int | None]) -> str:
+    """How many answers' first sentence cited each excerpt ("[1] 9, [2] 3, none 2")."""
+    seen = sorted({v for v in values if v is not None})
+    parts = [f"[{n}] {values.count(n)}" for n in seen] + [f"none {values.count(None)}"]
+    return ", ".join(parts)
+
+
 def _median(values: list[float]) -> float:
     return round(statistics.median(values), 1) if values else float("nan")
 
@@ -192,11 +209,19 @@ def run_answer_eval(args: argparse.Namespace) -> int:
         return 1
     shapes = [settings.answer_constrained, *([False] if args.baseline else [])]
     variants = [
-        (_label(name, constrained, args.baseline), name, constrained)
+        _Variant(_label(name, constrained, args.baseline), name, constrained, settings)
         for name in models
         for constrained in dict.fromkeys(shapes)
     ]
-    names = [label for label, _, _ in variants]
+    try:
+        variants += [
+            _Variant(spec, models[0], True, variant_settings(settings, spec))
+            for spec in args.variant
+        ]
+    except ValueError as error:
+        print(f"repolens-tui: error: --variant: {error}", file=sys.stderr)
+        return 2
+    names = [v.label for v in variants]
     items = _items(args)
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
@@ -209,8 +234,9 @@ def run_answer_eval(args: argparse.Namespace) -> int:
             print(f"[{item.question.corpus}] indexing {service.root}", file=sys.stderr)
             service.index(ProgressPrinter(quiet=args.quiet))
             services[item.root] = service
-        for label, name, constrained in variants:  # in turn: the same load for all
-            record = _answer(service, item, label, files[name], constrained, args)
+        for variant in variants:  # in turn: the same load for all
+            label = variant.label
+            record = _answer(service, item, variant, files[variant.model], args)
             records.append(record)
             if args.results:  # one line per answer as it comes: a stopped run keeps its part
                 with Path(args.results).open("a" if len(records) > 1 else "w") as out:
@@ -243,10 +269,10 @@ def _judge_again(args: argparse.Namespace) -> int:
     for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
         context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
-        verdict = judge(raw["answer"], context, raw["finish"], gold.get(raw["id"], ()))
-        records.append(
-            AnswerRecord(**{**raw, "verdict": verdict, "context": tuple(raw["context"])})
-        )
+        answer, dropped = left_out_again(raw["answer"], raw.get("dropped", ()), context)
+        verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
+        again = {"answer": answer, "dropped": dropped, "verdict": verdict}
+        records.append(AnswerRecord(**{**raw, **again, "context": tuple(raw["context"])}))
     names = list(dict.fromkeys(r.model for r in records))
     summary = {
         "max_tokens": "as run",
@@ -257,6 +283,23 @@ def _judge_again(args: argparse.Namespace) -> int:
     }
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
+
+
+def left_out_again(
+    answer: str, dropped: Sequence[str], context: Sequence[Hit]
+) -> tuple[str, tuple[str, ...]]:
+    """A constrained answer and the sentences it left out ("sentence -> why"), left out again
+    by the checks as they are now. An answer emptied to the abstention is its left-out
+    sentences in the order written; otherwise those now supported follow the kept ones."""
+    if not dropped:
+        return answer, tuple(dropped)
+    written = [*([] if answer == ABSTAIN_ANSWER else [answer])]
+    written += [d.rsplit(" -> ", 1)[0] for d in dropped]
+    excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+    checks = check_sentences(" ".join(written), excerpts)
+    kept = [c.text for c in checks if c.supported]
+    still = tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported)
+    return (" ".join(kept) if kept else ABSTAIN_ANSWER), still
 
 
 def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
@@ -276,6 +319,29 @@ def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Variant:
+    label: str
+    model: str
+    constrained: bool
+    settings: Any  # app.core.settings.Settings
+
+
+def variant_settings(settings: Any, spec: str) -> Any:
+    """`settings` with the answer settings of `spec` ("answer_k=2 answer_budget_tokens=450")
+    replaced, each value checked as the setting's own."""
+    update: dict[str, str] = {}
+    for pair in spec.split():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.startswith("answer_") or key not in type(settings).model_fields:
+            raise ValueError(f"{pair!r} is not answer_SETTING=VALUE")
+        update[key] = value
+    try:
+        return type(settings).model_validate({**settings.model_dump(), **update})
+    except Exception as error:  # pydantic's ValidationError: say which value
+        raise ValueError(f"{spec!r}: {error}") from None
+
+
 def _label(name: str, constrained: bool, baseline: bool) -> str:
     if not baseline:
         return name
@@ -283,37 +349,36 @@ def _label(name: str, constrained: bool, baseline: bool) -> str:
 
 
 def _answer(
-    service: Any,
-    item: _Item,
-    name: str,
-    model_file: Path,
-    constrained: bool,
-    args: argparse.Namespace,
+    service: Any, item: _Item, variant: _Variant, model_file: Path, args: argparse.Namespace
 ) -> AnswerRecord:
+    # The variant's settings for this answer: the search's k and budget, the grammar's shape.
+    answerer = service.answerer(model_file)
+    service.settings = answerer.settings = variant.settings
     # Each variant answers the same question: without this the second would find the whole
     # prompt warm. The cache keeps the fixed prefix, as after any other question.
-    model = service.answerer(model_file).model()
+    model = answerer.model()
     model.forget_from(len(fixed_prefix(model)))
     answer = service.ask(
         item.question.question,
         budget_tokens=args.budget,
         max_tokens=args.max_tokens,
         model_file=model_file,
-        constrained=constrained,
+        constrained=variant.constrained,
     )
     gold = item.question.gold
     packed = [ResultChunk(h.path, h.start_line, h.end_line) for h in answer.context]
+    at = next((n for n, c in enumerate(packed, 1) if devbench.is_hit(c, gold)), None)
     return AnswerRecord(
         item.question.id,
         item.set,
         item.question.corpus,
-        name,
+        variant.label,
         answer.timings_ms.get("first_token"),
         answer.tokens_per_s,
         answer.tokens,
         answer.prompt_tokens,
         len(answer.context),
-        any(devbench.is_hit(c, gold) for c in packed),
+        at is not None,
         judge(answer.text, answer.context, answer.finish, gold),
         answer.text,
         answer.finish,
@@ -330,6 +395,7 @@ def _answer(
         tuple(f"{c.text} -> {c.problem}" for c in answer.dropped),
         answer.finish == "abstained",
         answer.reused_tokens,
+        at,
     )
 
 
@@ -345,6 +411,16 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
         "names_gold": _share([r.verdict.names_gold for r in answerable]),
         "cites_gold": _share([r.verdict.cites_gold for r in answerable]),
         "gold_in_context": _share([r.gold_in_context for r in answerable]),
+        "gold_in_not_named": _share(
+            [not r.verdict.names_gold for r in answerable if r.gold_in_context]
+        ),
+        "first_cites_gold": _share(
+            [r.gold_at is not None and r.verdict.first_cited == r.gold_at for r in answerable]
+        ),
+        "first_cited": _counts([r.verdict.first_cited for r in answerable]),
+        "prompt_tokens_mean": round(statistics.mean(r.prompt_tokens for r in read), 1)
+        if (read := [r for r in records if r.prompt_tokens])
+        else float("nan"),
         "supported_sentences": round(sum(r.verdict.supported for r in records) / sentences, 4)
         if sentences
         else float("nan"),
@@ -389,6 +465,10 @@ _ROWS = (
     ("names a gold symbol", "names_gold", "{:.3f}"),
     ("cites a gold chunk", "cites_gold", "{:.3f}"),
     ("gold chunk in the context", "gold_in_context", "{:.3f}"),
+    ("  of them not named", "gold_in_not_named", "{:.3f}"),
+    ("first sentence cites the gold", "first_cites_gold", "{:.3f}"),
+    ("first sentence cites", "first_cited", "{}"),
+    ("prompt tokens, mean", "prompt_tokens_mean", "{:.0f}"),
     ("supported sentences", "supported_sentences", "{:.3f}"),
     ("  as written, before leaving out", "supported_as_written", "{:.3f}"),
     ("answers wholly supported", "fully_supported_answers", "{:.3f}"),

@@ -113,6 +113,12 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_excerpts(args: argparse.Namespace) -> int:
+    from app.bench.excerpts import run_excerpts
+
+    return run_excerpts(args)
+
+
 def cmd_fault_bench(args: argparse.Namespace) -> int:
     from app.bench.faults import format_report, measure
 
@@ -346,6 +352,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_tui_bench)
+
+    p = sub.add_parser(
+        "excerpts",
+        help="what the answer model would read per dev/dev2 question, by excerpt count and "
+        "budget, without running it: the gold among the excerpts, first, whole; prompt tokens",
+    )
+    from app.bench.excerpts import add_excerpt_arguments
+
+    add_excerpt_arguments(p)
+    common(p)
+    p.set_defaults(run=cmd_excerpts)
 
     p = sub.add_parser(
         "fault-bench", help="resume after kill -9 and many tiny files, beside fresh runs"

@@ -16,7 +16,7 @@ from app.answer.checks import LoopGuard, check_sentences, key_terms, sentences
 from app.answer.engine import Answerer
 from app.answer.llm import Generation
 from app.answer.prompt import Excerpt
-from app.bench.answers import judge
+from app.bench.answers import judge, left_out_again
 from app.bench.devbench import GoldRange
 from app.core.models import Hit
 from app.core.settings import Settings
@@ -203,6 +203,29 @@ def test_key_terms_match_whole_words() -> None:
     assert verdict.supported == 0 and "`3` is not in [1]" in verdict.unsupported[0]
     assert judge("A 303 becomes GET [1].", CONTEXT, "stop", GOLD).supported == 1
     assert not judge("`method.status` is read [1].", CONTEXT, "stop", GOLD).supported
+
+
+def test_a_name_opening_with_a_dollar_is_found_in_the_excerpt_that_defines_it() -> None:
+    # The grammar offers zod's `$ZodURL` as the opening of a sentence citing its excerpt; the
+    # check read it as `ZodURL`, no whole word there, and left out three right answers.
+    zod = _hit("v4/core/schemas.ts", 1, 3, "export const $ZodURL = $constructor(", "$ZodURL")
+    written = "`$ZodURL` validates strings as URLs [1]."
+    assert judge(written, [zod], "stop", ()).supported == 1
+    assert (
+        "`$ZodEmail` is not in [1]"
+        in judge("`$ZodEmail` validates emails [1].", [zod], "stop", ()).unsupported[0]
+    )
+
+
+def test_judging_again_checks_the_sentences_an_answer_left_out_as_written() -> None:
+    zod = _hit("v4/core/schemas.ts", 1, 3, "export const $ZodURL = $constructor(", "$ZodURL")
+    url = "`$ZodURL` validates strings as URLs [1]."
+    email = "`$ZodURL` also checks `isEmail` [1]."
+    emptied = ("The excerpts do not answer this.", [f"{url} -> `ZodURL` is not in [1]"])
+    assert left_out_again(*emptied, [zod]) == (url, ())
+    kept, why = left_out_again(url, [f"{email} -> `ZodURL` is not in [1]"], [zod])
+    assert kept == url and why == (f"{email} -> `isEmail` is not in [1]",)
+    assert left_out_again(url, [], [zod]) == (url, ())
 
 
 def test_a_results_file_is_judged_again_without_the_model(tmp_path: Path) -> None:

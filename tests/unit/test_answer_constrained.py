@@ -7,6 +7,7 @@ import argparse
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,10 @@ from app.bench.answers import (
     _items,
     _model_summary,
     add_answer_eval_arguments,
+    judge,
+    variant_settings,
 )
+from app.bench.devbench import GoldRange
 from app.cli import main
 from app.core.models import Hit
 from app.core.settings import Settings
@@ -116,6 +120,19 @@ def test_a_sentence_may_stop_before_its_citation_and_never_runs_on_into_a_word(
     )
 
 
+def test_a_lead_grammar_makes_the_first_sentence_about_the_best_hit(service: Service) -> None:
+    llm = service.answerer().model().llm
+    about_one = "`BaseClient._redirect_method()` turns a 303 into GET [1]."
+    about_two = "`Response.text` decodes with charset.normalizer [2]."
+    free, lead = answer_grammar(EXCERPTS), answer_grammar(EXCERPTS, lead=True)
+    assert _grammar_accepts(llm, free, about_two)
+    assert not _grammar_accepts(llm, lead, about_two)
+    assert not _grammar_accepts(llm, lead, f"{about_two} {about_one}")
+    assert _grammar_accepts(llm, lead, f"{about_one} {about_two}")
+    assert _grammar_accepts(llm, lead, f"{about_one} {about_one}")
+    assert _grammar_accepts(llm, lead, ABSTAIN_ANSWER)
+
+
 def test_repository_names_reach_the_grammar_only_when_they_look_like_code() -> None:
     hostile = _hit("x.py", "def f(): pass", 'f"] | root ::= "owned', kind="function")
     heading = _hit("README.md", "# Getting started", "Getting started", kind="section")
@@ -205,7 +222,7 @@ BAD = "`Response.text` guesses the charset with `utf_guess` [2]."
 
 def test_unsupported_sentences_are_left_out_of_a_constrained_answer(tmp_path: Path) -> None:
     answer, model = _ask(tmp_path, f"{GOOD} {BAD}", constrained=True)
-    assert model.grammar == answer_grammar(EXCERPTS)
+    assert model.grammar == answer_grammar(EXCERPTS, lead=True)
     assert answer.text == GOOD
     assert [c.text for c in answer.dropped] == [BAD]
     assert answer.dropped[0].problem == "`utf_guess` is not in [2]"
@@ -220,6 +237,58 @@ def test_an_answer_with_nothing_supported_becomes_the_abstention(tmp_path: Path)
     assert answer.text == ABSTAIN_ANSWER and len(answer.dropped) == 1
     assert answer.abstained and not answer.grounded  # no "ungrounded" warning: it claims nothing
     assert check_sentences(answer.text, EXCERPTS)[0].claim is False
+
+
+def test_by_default_the_first_sentence_is_about_the_best_hit(
+    service: Service, tmp_path: Path
+) -> None:
+    _, model = _ask(tmp_path, GOOD, constrained=True)
+    assert model.grammar is not None
+    llm = service.answerer().model().llm
+    assert _grammar_accepts(llm, model.grammar, f"{GOOD} `Response.text` decodes it [2].")
+    assert not _grammar_accepts(llm, model.grammar, "`Response.text` decodes it [2].")
+
+
+_STEPS = "\n".join(f"    wait = min(cap, wait * 2 + jitter({n}))  # attempt {n}" for n in range(24))
+BACKOFF = f'''\
+def backoff_delay(attempt, base, cap):
+    """How long to wait before the next attempt: doubled each time, never above cap."""
+    wait = base
+{_STEPS}
+    return wait
+
+
+def jitter(n):
+    """A small random spread so that clients do not retry together."""
+    return n % 3
+
+
+def parse_retry_after(header):
+    """The Retry-After header's seconds."""
+    return int(header)
+
+
+def should_retry(status):
+    """Retry server errors only."""
+    return status >= 500
+
+
+def reset_attempts(state):
+    """Forget the attempts made so far."""
+    state.clear()
+'''
+
+
+def test_the_answer_reads_the_function_asked_about_whole(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    # About 330 tokens: beside three other excerpts' signatures it did not fit the old 300.
+    service = indexed({"retry.py": BACKOFF})
+    service.answerer().model = lambda: _ScriptedModel(GOOD)  # type: ignore[method-assign]
+    answer = service.ask("How does backoff_delay grow the wait between attempts?")
+    best = answer.context[0]
+    assert best.symbol == "backoff_delay" and best.packed == "body"
+    assert best.text.rstrip().endswith("return wait")
 
 
 def test_unconstrained_answers_keep_and_flag_unsupported_sentences(tmp_path: Path) -> None:
@@ -244,6 +313,35 @@ def test_the_eval_baseline_answers_each_question_unconstrained_too() -> None:
     assert summary["dropped_sentences"] == 1 and summary["emptied_answers"] == 1
     assert summary["gated"] == 1 and summary["gated_answerable"] == 1
     assert summary["supported_as_written"] == 0.5
+
+
+def test_an_eval_variant_changes_only_the_answer_settings_it_names(tmp_path: Path) -> None:
+    base = Settings(index_dir=tmp_path)
+    variant = variant_settings(base, "answer_k=2 answer_budget_tokens=450")
+    assert (variant.answer_k, variant.answer_budget_tokens) == (2, 450)
+    assert variant.model_dump() == {**base.model_dump(), "answer_k": 2, "answer_budget_tokens": 450}
+    for spec in ("search_k=3", "answer_k", "answer_k=0", "answer_nothing=1"):
+        with pytest.raises(ValueError, match="answer_|search_k"):
+            variant_settings(base, spec)
+
+
+def test_the_eval_says_which_excerpt_the_first_sentence_cites() -> None:
+    text = "`Response.text` decodes it [2]. `BaseClient._redirect_method()` turns a 303 [1]."
+    gold = [GoldRange("httpx/_client.py", "BaseClient._redirect_method", 1, 9)]
+    verdict = judge(text, CONTEXT, "stop", gold)
+    assert verdict.first_cited == 2 and verdict.names_gold
+
+    def record(at: int | None, first: int | None, named: bool) -> AnswerRecord:
+        v = Verdict(named, named, True, 1, 1, (), False, (), first)
+        return AnswerRecord(
+            "q", "dev", "httpx", "m", 1.0, 1.0, 1, 900, 4, at is not None, v, "", "stop", (),
+            gold_at=at,
+        )  # fmt: skip
+
+    summary = _model_summary([record(1, 1, True), record(2, 1, False), record(None, 3, False)])
+    assert summary["first_cites_gold"] == round(1 / 3, 4)
+    assert summary["gold_in_not_named"] == 0.5  # of the two with the gold among the excerpts
+    assert summary["first_cited"] == "[1] 2, [3] 1, none 0"
 
 
 def test_the_eval_answers_only_the_questions_named(tmp_path: Path) -> None:
@@ -274,7 +372,8 @@ def test_a_constrained_answer_from_the_real_model_follows_the_grammar(service: S
     assert answer.finish == "stop" and answer.degenerate == ()
     if answer.text == ABSTAIN_ANSWER and not answer.dropped:
         return  # the grammar's other alternative
-    written = " ".join([answer.text, *(c.text for c in answer.dropped)])
+    kept = [] if answer.text == ABSTAIN_ANSWER else [answer.text]  # or emptied by the check
+    written = " ".join([*kept, *(c.text for c in answer.dropped)])
     for sentence in re.split(r"(?<=\]\.) ", written):
         opening = re.match(r"`([^`]+)`", sentence)
         cited = re.search(r" \[(\d+)\]\.$", sentence)
