@@ -28,6 +28,7 @@ BENCH_COMMANDS = frozenset(
         "fit-fields",
         "fit-diversity",
         "misses",
+        "excerpts",
     }  # fmt: skip
 )
 MCP_COMMAND = "mcp"  # the MCP server (app.mcp), a front end of its own
