@@ -127,11 +127,14 @@ class GraphScreen(Screen[None]):
         if symbol.kind:
             parts.append(Part(f"  {literal(symbol.kind)}", "italic"))
         parts += [Part("  "), path_part(f"{literal(symbol.path)}:{symbol.start_line}")]
-        parts.append(Part(f"   {self.position + 1}/{len(self.history)}", "dim"))
-        if self._hides_tests():
-            parts.append(Part("   tests hidden (t shows them)", "italic"))
-        else:
-            parts.append(Part("   tests shown (t hides them)", "italic"))
+        if len(self.history) > 1:  # a walk: where in it, so backspace and alt+right read
+            step = f"   step {self.position + 1} of {len(self.history)}"
+            parts.append(Part(step, "dim", optional=True))
+        # The notes give way before the path is cut below its file name (the lists'
+        # subtitles still count the tests hidden).
+        hidden = self._hides_tests()
+        note = "tests hidden (t shows them)" if hidden else "tests shown (t hides them)"
+        parts.append(Part(f"   {note}", "italic", optional=True))
         line = Fitted([parts])
         self.query_one("#graph-title", Static).update(line)
 
