@@ -22,6 +22,7 @@ from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, Sym
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.footer import FittedFooter
 from widgets.symbol_list import SymbolList
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class GraphScreen(Screen[None]):
                     yield CallList(id="callees")
                 yield CodePreview(id="graph-preview")
             yield SymbolList(id="hotspots")
-        yield Footer()
+        yield FittedFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         # A narrow terminal keeps f1 Help in view with fewer spaces between keys.
