@@ -130,12 +130,12 @@ class GraphScreen(Screen[None]):
         parts += [Part("  "), path_part(f"{literal(symbol.path)}:{symbol.start_line}")]
         if len(self.history) > 1:  # a walk: where in it, so backspace and alt+right read
             step = f"   step {self.position + 1} of {len(self.history)}"
-            parts.append(Part(step, "dim", optional=True))
-        # The notes give way before the path is cut below its file name (the lists'
-        # subtitles still count the tests hidden).
+            parts.append(Part(step, "dim", spare=True))
+        # The notes give way before the name or the path is cut (the lists' subtitles
+        # still count the tests hidden).
         hidden = self._hides_tests()
         note = "tests hidden (t shows them)" if hidden else "tests shown (t hides them)"
-        parts.append(Part(f"   {note}", "italic", optional=True))
+        parts.append(Part(f"   {note}", "italic", spare=True))
         line = Fitted([parts])
         self.query_one("#graph-title", Static).update(line)
 
