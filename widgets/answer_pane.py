@@ -4,7 +4,9 @@ when answers are unavailable. `n` / `p` (or a click) step through the answer's c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from textual import events
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -18,6 +20,7 @@ from app.core.literal import literal
 _BACKTICKS = re.compile("`+")
 _CITE_LINK = re.compile(r"\[\\\[(\d+)\\\]\]\(cite:\d+\)")
 PLACEHOLDER = "Press **Enter** in the search field to ask the local model."
+BULLET_CELLS = 2  # a brief line's text starts after the list's bullet, `• `
 
 
 def markdown_code(text: str) -> str:
@@ -56,6 +59,8 @@ class AnswerPane(VerticalScroll):
 
     def on_mount(self) -> None:
         self.brief = ""
+        self.brief_at: Callable[[int], str] | None = None  # the brief, its code cut to a width
+        self.below: tuple[str, ...] = ()  # what the pane shows under the brief
         self.streamed = ""
         self.status = ""
         self.cited: list[int] = []
@@ -66,9 +71,11 @@ class AnswerPane(VerticalScroll):
         # scrolled into view: a brief taller than the pane would hide it below.
         self._reveal_line: int | None = None
 
-    def _render_parts(self, *parts: str) -> None:
-        """Show `parts` now when no update runs, else once it ends: tokens that arrive while
-        the Markdown re-renders leave only the newest text waiting, not one update each."""
+    def _render_parts(self, *below: str) -> None:
+        """Show the brief and `below` it now when no update runs, else once it ends: tokens
+        that arrive while the Markdown re-renders leave only the newest text waiting."""
+        self.below = below
+        parts = (self.brief, *below)
         self.wanted = literal("\n\n".join(p for p in parts if p), multiline=True)
         if self._rendering is None:
             started = self._next_update(self.query_one("#answer", Markdown))
@@ -113,25 +120,45 @@ class AnswerPane(VerticalScroll):
             self._reveal_line = len(self.brief.splitlines()) + 1 if self.brief else 0
 
     def show_text(self, markdown: str) -> None:
-        self.brief, self.streamed, self.status, self.cited = "", "", "", []
+        self.brief, self.brief_at = "", None
+        self.streamed, self.status, self.cited = "", "", []
         self._render_parts(markdown)
         self.refresh_bindings()
 
-    def show_brief(self, markdown: str, status: str) -> None:
-        """The brief of the top hits, at once; the answer streams under it."""
-        self.brief, self.streamed, self.status, self.cited = markdown, "", status, []
-        self._render_parts(self.brief, self.status)
+    def show_brief(self, brief_at: Callable[[int], str], status: str) -> None:
+        """The brief of the top hits, at once; the answer streams under it. `brief_at(width)`
+        is its Markdown with each code span cut to `width` cells (0: uncut), so that a path
+        wraps whole onto a line of its own rather than breaking mid-name."""
+        self.brief_at, self.brief = brief_at, brief_at(self._code_width())
+        self.streamed, self.status, self.cited = "", status, []
+        self._render_parts(self.status)
         self.refresh_bindings()
+
+    def _code_width(self) -> int:
+        """The cells a brief line has: the pane's, less the Markdown's padding, the bullet and
+        the scrollbar even before it shows (a brief cut wider would break once it shows)."""
+        width = self.scrollable_content_region.width + self.scrollbar_size_vertical
+        width -= self.styles.scrollbar_size_vertical
+        gutter = self.query_one("#answer", Markdown).styles.gutter.width
+        return max(0, width - gutter - BULLET_CELLS)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Shown again, or resized: the brief's code spans are cut to the new width.
+        if self.brief_at is not None:
+            brief = self.brief_at(self._code_width())
+            if brief != self.brief:
+                self.brief = brief
+                self._render_parts(*self.below)
 
     def show_status(self, status: str) -> None:
         self.status = status
         if not self.streamed:
-            self._render_parts(self.brief, self.status)
+            self._render_parts(self.status)
 
     def append(self, text: str) -> None:
         self._answer_starts(first=not self.streamed)
         self.streamed += text
-        self._render_parts(self.brief, self.streamed)
+        self._render_parts(self.streamed)
 
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying), without the escapes that
@@ -156,7 +183,7 @@ class AnswerPane(VerticalScroll):
         lines += [f"- {line}" for line in citations]
         self.cited, self.chosen = list(cited or []), -1
         self._answer_starts(first=True)
-        self._render_parts(self.brief, "\n".join(lines))
+        self._render_parts("\n".join(lines))
         self.refresh_bindings()
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:

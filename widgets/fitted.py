@@ -28,6 +28,7 @@ class Part:
     shrinks: bool = False
     cut_at: str = "/"
     optional: bool = False  # left out before a path is cut into its file name
+    spare: bool = False  # left out before anything is cut: a note the row reads without
 
 
 def path_part(text: str, style: str = "dim") -> Part:
@@ -62,10 +63,12 @@ def last_piece(part: Part) -> int:
 
 
 def fit_row(parts: Iterable[Part], width: int) -> Text:
-    """One row in `width` cells. Shrinking parts are cut (the last first) down to their last
-    piece; then optional parts are left out; then shrinking parts are cut down to MIN_KEPT
-    cells; then the row ends in `…` if it still does not fit."""
+    """One row in `width` cells. Spare parts are left out; then shrinking parts are cut (the
+    last first) down to their last piece; then optional parts are left out; then shrinking
+    parts are cut down to MIN_KEPT cells; then the row ends in `…` if it still does not fit."""
     row = list(parts)
+    if sum(cell_len(part.text) for part in row) > width:
+        row = [part for part in row if not part.spare]
     texts = [part.text for part in row]
 
     def shrink(least: Callable[[Part], int]) -> None:

@@ -10,6 +10,7 @@ from app.answer.brief import brief
 from app.answer.engine import MODEL_FAILED, MODEL_LOADING, MODEL_READY
 from app.core.models import Hit
 from widgets.answer_pane import citation_link, markdown_code
+from widgets.fitted import elide_start
 
 READING = "_Reading the excerpts…_"
 UNSUPPORTED = "⚠ unsupported"
@@ -25,15 +26,20 @@ def model_note(state: str) -> str:
     return _MODEL_NOTES.get(state, "")
 
 
-def brief_markdown(hits: Sequence[Hit], numbered: bool) -> str:
-    """One line per top hit: `[n]` (once the excerpts are known), symbol, path:line, summary."""
+def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
+    """One line per top hit: `[n]` (once the excerpts are known), symbol, path:line, summary.
+    A symbol or path longer than `width` cells (when not 0) loses its start, as in the lists."""
+
+    def cut(text: str, separators: str) -> str:
+        return elide_start(text, width, separators) if width > 0 else text
+
     lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
     for entry in brief(hits):
         number = f"{citation_link(entry.n)} " if numbered else ""
         summary = f" {entry.summary}" if entry.summary else ""
         lines.append(
-            f"- {number}{markdown_code(entry.symbol)} "
-            f"{markdown_code(f'{entry.path}:{entry.line}')}{summary}"
+            f"- {number}{markdown_code(cut(entry.symbol, '.:'))} "
+            f"{markdown_code(cut(f'{entry.path}:{entry.line}', '/'))}{summary}"
         )
     return "\n".join(lines)
 

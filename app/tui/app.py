@@ -294,7 +294,8 @@ class RepolensApp(App[None]):
         pane = self.query_one("#answer-pane", AnswerPane)
         hits = self.query_one("#hits", HitList)
         if hits.hits and self.listed_query == event.value:  # the brief at once, from the hits shown
-            pane.show_brief(brief_markdown(hits.hits, numbered=False), READING)
+            shown = list(hits.hits)
+            pane.show_brief(lambda width: brief_markdown(shown, False, width), READING)
         else:
             pane.show_text(READING)
         self._ask(event.value[:MAX_QUERY_CHARS], self.answer_generation, self._answer_cancel)
@@ -324,7 +325,8 @@ class RepolensApp(App[None]):
         if message.generation == self.answer_generation:
             self.answer_context = message.hits
             pane = self.query_one("#answer-pane", AnswerPane)
-            pane.show_brief(brief_markdown(message.hits, numbered=True), READING)
+            context = message.hits
+            pane.show_brief(lambda width: brief_markdown(context, True, width), READING)
 
     @on(AnswerProgress)
     def _answer_progress(self, message: AnswerProgress) -> None:

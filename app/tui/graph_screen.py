@@ -22,6 +22,7 @@ from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, Sym
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.footer import FittedFooter
 from widgets.symbol_list import SymbolList
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class GraphScreen(Screen[None]):
                     yield CallList(id="callees")
                 yield CodePreview(id="graph-preview")
             yield SymbolList(id="hotspots")
-        yield Footer()
+        yield FittedFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         # A narrow terminal keeps f1 Help in view with fewer spaces between keys.
@@ -127,11 +128,14 @@ class GraphScreen(Screen[None]):
         if symbol.kind:
             parts.append(Part(f"  {literal(symbol.kind)}", "italic"))
         parts += [Part("  "), path_part(f"{literal(symbol.path)}:{symbol.start_line}")]
-        parts.append(Part(f"   {self.position + 1}/{len(self.history)}", "dim"))
-        if self._hides_tests():
-            parts.append(Part("   tests hidden (t shows them)", "italic"))
-        else:
-            parts.append(Part("   tests shown (t hides them)", "italic"))
+        if len(self.history) > 1:  # a walk: where in it, so backspace and alt+right read
+            step = f"   step {self.position + 1} of {len(self.history)}"
+            parts.append(Part(step, "dim", spare=True))
+        # The notes give way before the name or the path is cut (the lists' subtitles
+        # still count the tests hidden).
+        hidden = self._hides_tests()
+        note = "tests hidden (t shows them)" if hidden else "tests shown (t hides them)"
+        parts.append(Part(f"   {note}", "italic", spare=True))
         line = Fitted([parts])
         self.query_one("#graph-title", Static).update(line)
 

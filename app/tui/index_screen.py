@@ -13,10 +13,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from app.core.events import WorkerStatus
 from app.core.literal import literal
+from widgets.footer import FittedFooter
 from widgets.index_status import status_text
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ class IndexScreen(ModalScreen[None]):
             yield Static("Looking for changes…", id="index-pending")
             yield Static("Reading the list of skipped files…", id="skipped-summary")
             yield DataTable(id="skipped", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#index-details", Vertical).border_title = "Index"

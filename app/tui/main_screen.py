@@ -15,6 +15,7 @@ from textual.widgets import Footer, Input
 
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
+from widgets.footer import FittedFooter
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
 
@@ -39,7 +40,7 @@ class MainScreen(Screen[None]):
             yield CodePreview(id="preview")
             yield AnswerPane(id="answer-pane")
         yield IndexStatus(id="status")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#hits", HitList).border_title = "Ranked chunks"

@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from app.tui.graph_rows import symbol_ref
 from app.tui.messages import SymbolOpened, SymbolsFound
+from widgets.footer import FittedFooter
 from widgets.symbol_list import SymbolList
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class SymbolScreen(ModalScreen[None]):
                 placeholder="Find a symbol… (kind:class, lang:python narrow it)", id="symbol-query"
             )
             yield SymbolList(id="symbol-list")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#symbol-browser").border_title = "Symbols"

@@ -195,3 +195,27 @@ async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
         )
         await pilot.pause(0.3)
         assert f"{context[0].symbol} keeps the shared instance [1]." in _pane_text(app)
+
+
+async def test_a_brief_path_too_long_for_the_pane_loses_its_start_not_its_line(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    app = RepolensApp(indexed(FACTORIES))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await searched(pilot, app, "shared instance holder", lambda h: len(h) >= 4)
+        await pilot.press("f2")
+        app.post_message(AnswerContext(hits.hits[:4], app.answer_generation))
+        await wait_for(pilot, lambda: "Top hits" in _pane_text(app))
+        await pilot.pause(0.3)
+        rows = _pane_text(app).splitlines()
+        # Each path is 72 cells, the pane's line 68: cut from its start, its file and line
+        # whole on one row (not `SingleInstanceFactory.k` above `t:3`).
+        for hit in hits.hits[:2]:
+            name = hit.path.rsplit("/", 1)[1]
+            assert any(f"{name}:{hit.start_line}" in row for row in rows), "\n".join(rows)
+        assert any(row.strip(" │").startswith("…") for row in rows), "\n".join(rows)
+
+        # At 160 columns the pane is 38 wide: the brief is cut again, to the new width.
+        await pilot.resize_terminal(160, 45)
+        cut = [f"│    …/{h.path.rsplit('/', 1)[1]}:{h.start_line}  " for h in hits.hits[:4]]
+        await wait_for(pilot, lambda: all(row in _pane_text(app) for row in cut))

@@ -10,6 +10,7 @@ from app.core.models import Hit
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
+from app.tui.graph_screen import GraphScreen
 from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
@@ -101,3 +102,33 @@ async def test_the_narrow_footer_ends_with_the_palette_key_and_nothing_after_it(
         # Textual's compact footer gives the docked palette key a one-cell right margin, and
         # the key list under it shows through there ("^p palettem": the m of "^o Symbols").
         assert footer.rstrip().endswith("▏^p palette"), footer
+
+
+def _whole_keys_only(app: RepolensApp) -> str:
+    """The footer row as drawn, checked: what shows left of the palette key ends with a
+    key's whole description (not `^t T` of `^t Theme`)."""
+    footer = app.screen._compositor.render_strips()[-1].text
+    left = footer.split("▏")[0].rstrip()
+    described = [*app.BINDINGS, *app.screen.BINDINGS]
+    assert any(left.endswith(f" {b.description}") for b in described), footer  # type: ignore[union-attr]
+    return footer
+
+
+async def test_the_narrow_footer_shows_no_half_key_on_any_screen(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready and app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        _whole_keys_only(app)
+        await pilot.resize_terminal(160, 45)  # wide, then narrow again: the keys are refitted
+        await pilot.pause(0.3)
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        _whole_keys_only(app)
+        await pilot.press("ctrl+g")  # the hotspots: the graph screen's own keys first
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        await pilot.pause(0.3)
+        assert "Forward" in _whole_keys_only(app)

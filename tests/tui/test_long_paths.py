@@ -69,8 +69,22 @@ async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
         await wait_for(pilot, lambda: callees.resolved_count > 0)
         await pilot.pause(0.2)
         shown = _screen(app)
-        assert shown.startswith(" …SharedInstanceValue  method  …actory.kt:6   1/1"), shown
+        # The tests note gives way first (no walk: no step), then the path keeps its file
+        # name and the name its class's end.
+        title = " …eFactory.getOrCreateSharedInstanceValue  method  …/SingleInstanceFactory.kt:6 "
+        assert shown.startswith(title), shown
         assert "│   …anceWithDefinition  …actory.kt:6 │" in shown, shown  # the call's row
+
+
+def test_a_spare_note_is_left_out_before_a_name_or_path_is_cut() -> None:
+    title = [name_part("SingleInstanceFactory.get"), Part("  method"), Part("  ")]
+    title += [path_part(f"{DEEP}:54"), Part("   tests hidden (t shows them)", spare=True)]
+    assert fit_row(title, 160).plain.endswith(
+        "SingleInstanceFactory.kt:54   tests hidden (t shows them)"
+    )
+    assert fit_row(title, 80).plain == (
+        "SingleInstanceFactory.get  method  …/core/instance/SingleInstanceFactory.kt:54"
+    )
 
 
 def test_a_row_cuts_the_start_of_its_path_then_of_its_name_then_its_end() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from app.core.models import CallLink, SymbolRef
 from app.core.settings import Settings
 from app.service import Service
@@ -42,6 +44,8 @@ async def test_browse_open_walk_back_and_forward(
         assert isinstance(graph, GraphScreen)
         callees = graph.query_one("#callees", CallList)
         await wait_for(pilot, lambda: "retry_backoff" in _names(callees))
+        title = graph.query_one("#graph-title", Static)
+        assert "step" not in title.content.plain  # type: ignore[union-attr]  # no walk yet
         preview = app.query_one("#preview", CodePreview)
         await wait_for(pilot, lambda: "retry.py" in str(preview.border_title))
 
@@ -59,6 +63,7 @@ async def test_browse_open_walk_back_and_forward(
         )
         callers = graph.query_one("#callers", CallList)
         await wait_for(pilot, lambda: "RetryPolicy.wait" in _names(callers))
+        assert "   step 2 of 2   " in title.content.plain  # type: ignore[union-attr]
         loaded = [m for m in seen if isinstance(m, CallsLoaded) and not m.error]
         assert {m.symbol.symbol for m in loaded if m.symbol} >= {
             "RetryPolicy.wait",
@@ -67,6 +72,7 @@ async def test_browse_open_walk_back_and_forward(
 
         await pilot.press("backspace")
         assert graph.current is not None and graph.current.symbol == "RetryPolicy.wait"
+        assert "   step 1 of 2   " in title.content.plain  # type: ignore[union-attr]
         await wait_for(pilot, lambda: "retry_backoff" in _names(callees))
         await pilot.press("alt+right")
         assert graph.current is not None and graph.current.symbol == "retry_backoff"
