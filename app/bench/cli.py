@@ -230,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pool", type=int, default=0, help="re-rank only the engine's first N candidates"
     )
+    p.add_argument(
+        "--factors-only", action="store_true", help="refit only the hand-set factors' weights"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_fit)
 

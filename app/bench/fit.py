@@ -162,9 +162,16 @@ def hand_weights(records: Sequence[dict[str, Any]], names: Sequence[str]) -> np.
     return w
 
 
-def fit(blocks: Sequence[Block], start: np.ndarray, l2: float, steps: int = STEPS) -> np.ndarray:
+def fit(
+    blocks: Sequence[Block],
+    start: np.ndarray,
+    l2: float,
+    steps: int = STEPS,
+    free: np.ndarray | None = None,
+) -> np.ndarray:
     """Listwise softmax over each question's candidates (the gold ones together), every set
-    weighted alike, plus l2 * |w - start|^2; Adam from `start`."""
+    weighted alike, plus l2 * |w - start|^2; Adam from `start`, moving only the `free`
+    weights (None: all)."""
     train = [b for b in blocks if len(b.hits) and b.gold.any()]
     if not train:
         return start.copy()
@@ -186,6 +193,8 @@ def fit(blocks: Sequence[Block], start: np.ndarray, l2: float, steps: int = STEP
         zg = np.add.reduceat(e * y, starts)
         coeff = (e / z[owner] - e * y / zg[owner]) * weight[owner]
         grad = x.T @ coeff + 2 * l2 * (w - start)
+        if free is not None:
+            grad = grad * free
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         w = w - LEARNING_RATE * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
@@ -250,14 +259,18 @@ def set_figures(blocks: Sequence[Block], ranked: Sequence[Sequence[int]]) -> dic
 
 
 def loro(
-    blocks: Sequence[Block], start: np.ndarray, l2: float, train_sets: set[str]
+    blocks: Sequence[Block],
+    start: np.ndarray,
+    l2: float,
+    train_sets: set[str],
+    free: np.ndarray | None = None,
 ) -> list[list[int]]:
     """Each repository ranked by weights fitted on every other repository."""
     ranked: list[list[int]] = [[] for _ in blocks]
     for repo in sorted({b.repo for b in blocks}):
         print(f"fit: l2 {l2:g}, {repo} held out", file=sys.stderr, flush=True)
         train = [b for b in blocks if b.repo != repo and b.set_name in train_sets]
-        w = fit(train, start, l2)
+        w = fit(train, start, l2, free=free)
         for i, b in enumerate(blocks):
             if b.repo == repo:
                 ranked[i] = order(b, w)
@@ -265,7 +278,11 @@ def loro(
 
 
 def rankings(
-    blocks: Sequence[Block], start: np.ndarray, l2_values: Sequence[float], train_sets: set[str]
+    blocks: Sequence[Block],
+    start: np.ndarray,
+    l2_values: Sequence[float],
+    train_sets: set[str],
+    free: np.ndarray | None = None,
 ) -> dict[str, list[list[int]]]:
     """Per variant, each question's candidates best first: "engine" (the order the search
     returned), "current" (by its final score), "hand (linear)", "loro l2=..."."""
@@ -273,7 +290,7 @@ def rankings(
     variants["current"] = [order(b, None) for b in blocks]
     variants["hand (linear)"] = [order(b, start) for b in blocks]
     for l2 in l2_values:
-        variants[f"loro l2={l2:g}"] = loro(blocks, start, l2, train_sets)
+        variants[f"loro l2={l2:g}"] = loro(blocks, start, l2, train_sets, free)
     return variants
 
 
@@ -371,10 +388,13 @@ def run_fit(args: argparse.Namespace) -> int:
     sets = sorted({b.set_name for b in blocks})
     train_sets = {s for s in sets if not (args.no_mined and s == "mined")}
     benchmarked = [s for s in sets if s != "mined"]  # the labelled sets decide
-    variants = rankings(blocks, start, args.l2 or DEFAULT_L2, train_sets)
+    # --factors-only: refit the hand-set factors (and the fused score's weight), nothing new
+    free = (start != 0).astype(float) if getattr(args, "factors_only", False) else None
+    variants = rankings(blocks, start, args.l2 or DEFAULT_L2, train_sets, free)
     table = table_of(blocks, variants)
     if args.weights:
-        w = fit([b for b in blocks if b.set_name in train_sets], start, (args.l2 or DEFAULT_L2)[0])
+        chosen = [b for b in blocks if b.set_name in train_sets]
+        w = fit(chosen, start, (args.l2 or DEFAULT_L2)[0], free=free)
         weights = {n: round(float(v), 4) for n, v in zip(names, w, strict=True)}
         args.weights.write_text(json.dumps(weights, indent=2) + "\n", encoding="utf-8")
     if args.json:

@@ -204,3 +204,14 @@ def test_pool_cuts_each_question_to_the_engines_first_candidates() -> None:
     cut = fit.top_of(recs, 2)
     assert [c["path"] for c in cut[0]["candidates"]] == ["tests/t.py", "src/a.py"]
     assert len(recs[0]["candidates"]) == 3 and fit.top_of(recs, 0) == recs
+
+
+def test_a_fit_moves_only_the_free_weights() -> None:
+    recs = records("dev", "r1", 4)
+    names = fit.feature_names(recs)
+    start = fit.hand_weights(recs, names)
+    free = (start != 0).astype(float)  # --factors-only: the hand-set factors and log_fused
+    w = fit.fit(fit.blocks_of(recs, names), start, 0.0, free=free)
+    moved = {n for n, a, b in zip(names, start, w, strict=True) if a != b}
+    assert "wrapper" in moved and moved <= {"log_fused", "test", "wrapper"}
+    assert fit.fit(fit.blocks_of(recs, names), start, 0.0)[names.index("bm25_rrf")] != 0
