@@ -220,6 +220,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-mined", action="store_true", help="leave mined questions out of training")
     p.add_argument("--weights", type=Path, help="write the weights fitted on every repo here")
+    p.add_argument(
+        "--crossed", action="store_true", help="also fit features crossed with the question's kind"
+    )
+    p.add_argument(
+        "--breakdown", action="store_true", help="also print every variant by language and kind"
+    )
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    p.add_argument(
+        "--pool", type=int, default=0, help="re-rank only the engine's first N candidates"
+    )
+    p.add_argument(
+        "--factors-only", action="store_true", help="refit only the hand-set factors' weights"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_fit)
 

@@ -101,6 +101,7 @@ def dump(
             "set": q.set_name,
             "repo": q.repo,
             "id": q.qid,
+            "question": q.question,
             "kind": q.kind,
             "n_targets": q.n_targets,
             "candidates": candidate_rows(search(q.question), q),
