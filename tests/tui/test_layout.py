@@ -132,3 +132,19 @@ async def test_the_narrow_footer_shows_no_half_key_on_any_screen(
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         await pilot.pause(0.3)
         assert "Forward" in _whole_keys_only(app)
+
+
+async def test_keys_that_change_while_the_answer_renders_are_refitted(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready and app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        # The answer's Markdown holds the app's batch while it mounts its blocks, which is most
+        # of the time an answer streams: the screen idles without a layout, many times over.
+        with app.batch_update():
+            app.screen.refresh_bindings()  # as a finished answer's citation keys do
+            await pilot.pause(0.5)
+        await pilot.pause(0.3)
+        _whole_keys_only(app)
