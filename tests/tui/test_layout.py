@@ -148,3 +148,16 @@ async def test_keys_that_change_while_the_answer_renders_are_refitted(
             await pilot.pause(0.5)
         await pilot.pause(0.3)
         _whole_keys_only(app)
+
+
+async def test_the_results_maximized_at_80x24_fill_the_screen(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await searched(pilot, app, "exponential backoff with jitter")
+        await pilot.press("ctrl+r", "f11")
+        await wait_for(pilot, lambda: hits.has_class("-maximized"))
+        await pilot.pause()
+        # All but the footer row: the narrow layout's 16-row cap is for sharing the screen.
+        assert hits.region.height == 23, hits.region
