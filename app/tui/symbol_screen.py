@@ -78,7 +78,10 @@ class SymbolScreen(ModalScreen[None]):
             found.show_message("No symbol matches.")
         else:
             found.show_symbols(message.symbols)
-        found.border_subtitle = f"{len(message.symbols)} shown"
+        if self.query_one("#symbol-query", Input).value.strip():
+            found.border_subtitle = f"{len(message.symbols)} shown"
+        else:  # what the list holds before a name is typed, which it does not say by itself
+            found.border_subtitle = f"the {len(message.symbols)} most central; type to find any"
 
     @on(SymbolList.SymbolChosen)
     def _symbol_chosen(self, message: SymbolList.SymbolChosen) -> None:

@@ -33,10 +33,14 @@ async def test_browse_open_walk_back_and_forward(
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, SymbolScreen)
         found = app.screen.query_one("#symbol-list", SymbolList)
+        # Before a name is typed the list holds the hotspots, and says so.
+        await wait_for(pilot, lambda: bool(found.symbols))
+        assert "most central" in str(found.border_subtitle), found.border_subtitle
         await pilot.press(*"RetryPolicy.wait")
         await wait_for(
             pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"
         )
+        assert str(found.border_subtitle).endswith(" shown")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         assert any(isinstance(m, SymbolOpened) for m in seen)
