@@ -77,7 +77,10 @@ def _hit(score: float) -> Hit:
 
 def test_code_between_definitions_is_named_by_its_file() -> None:
     glue = Hit("id", "src/Stateless/Guard.cs", 1, 9, "", "", "glue", "csharp", 1.0, "", "body")
-    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  glue\n")
+    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  code\n")
+    # A text file's lines are text to a reader, not a "window".
+    notes = Hit("id", "doc/tags/verbatim.rst", 1, 16, "", "", "window", "text", 1.0, "", "body")
+    assert hit_prompt(notes, 1.0).plain.startswith(" 1 verbatim.rst  text\n")
 
 
 def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
