@@ -97,7 +97,8 @@ class CodePreview(VerticalScroll):
     def show(self, shown: Highlighted, why: str = "") -> None:
         """`why`: one line under the code, why the hit ranks where it does ("" for none)."""
         self.query_one("#code", Static).update(shown.text)
-        self.location = f"{literal(shown.path)}:{shown.start_line}-{shown.end_line}"
+        start, end = shown.start_line, shown.end_line
+        self.location = f"{literal(shown.path)}:{start}" + (f"-{end}" if end != start else "")
         self._fit_title()
         self.border_subtitle = Content(literal(why))
         self.chunk_y = max(0, shown.start_line - shown.first_line - 2)

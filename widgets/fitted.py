@@ -51,6 +51,8 @@ def elide_start(text: str, width: int, cut_at: str = "/") -> str:
         if cell_len(kept) + cell_len(char) > width - 1:
             break
         kept = char + kept
+    if kept[:1] in cut_at:  # already cut at a separator: `…/algo/mod.rs`, not `…/mod.rs`
+        return ELLIPSIS + kept
     starts = [kept.find(separator, 1) for separator in cut_at]
     start = min((s for s in starts if 0 < s <= min(len(kept) // 4, SNAP_CELLS)), default=0)
     return ELLIPSIS + kept[start:]
@@ -81,7 +83,10 @@ def fit_row(parts: Iterable[Part], width: int) -> Text:
 
     shrink(last_piece)
     if sum(cell_len(text) for text in texts) > width:
-        texts = ["" if part.optional else text for part, text in zip(row, texts, strict=True)]
+        # Without the optional parts the others are cut again from whole: the room they
+        # leave may hold a path's folders (`src/algo/mod.rs`, not `…/mod.rs`).
+        texts = ["" if part.optional else part.text for part in row]
+        shrink(last_piece)
     shrink(lambda part: min(MIN_KEPT, cell_len(part.text)))
     line = Text(no_wrap=True, overflow="ellipsis")  # each row ends its line: Textual counts them
     for part, text in zip(row, texts, strict=True):

@@ -13,6 +13,10 @@ from app.core.literal import literal
 from app.core.models import Hit
 from widgets.fitted import Fitted, Part, name_part, path_part
 
+# Chunk kinds that name no definition, in a reader's words, no longer (the file name before
+# them would be cut): a `window` is lines of a text file, `glue` code between definitions.
+KIND_LABELS = {"window": "text", "glue": "code"}
+
 
 def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
     """One hit, its name and path cut from the start to the list's width: code names never
@@ -29,9 +33,8 @@ def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
         where.append(Part("  (signature)", "dim", optional=True))
     if hit.stale:
         where.append(Part("  ● changed since indexed", "bold"))
-    return Fitted(
-        [[Part(f"{rank:>2} ", "bold"), name_part(name), Part(f"  {hit.kind}", "italic")], where]
-    )
+    kind = Part(f"  {KIND_LABELS.get(hit.kind, hit.kind)}", "italic")
+    return Fitted([[Part(f"{rank:>2} ", "bold"), name_part(name), kind], where])
 
 
 class HitList(OptionList):

@@ -211,10 +211,11 @@ class GraphView:
         }
 
     def search_symbols(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Fuzzy match over qualified names (rapidfuzz), central symbols first among equals.
+        """Fuzzy match over qualified names (rapidfuzz), code before tests and then central
+        symbols first among equals.
         `kind:WORD` and `lang:WORD` in the query keep only symbols whose kind or language
         starts with WORD (`kind:func lang:py parse`)."""
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process, utils
 
         text, kinds, languages = _filters(query)
         choices = {
@@ -226,13 +227,18 @@ class GraphView:
         if not text:  # filters alone: the most central symbols that pass them
             central = sorted(choices, key=lambda sid: (-self.symbols[sid]["pagerank"], sid))
             return [_symbol_json(self.symbols[sid]) | {"score": 0.0} for sid in central[:limit]]
-        found = process.extract(text, choices, scorer=fuzz.WRatio, limit=limit * 3)
-        ranked = sorted(found, key=lambda m: (-round(m[1]), -self.symbols[m[2]]["pagerank"], m[2]))[
-            :limit
-        ]
+        # Case and punctuation aside: `topo` is the name `Topo`, not a weaker match of it.
+        found = process.extract(
+            text, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit * 3
+        )
+        ranked = sorted(found, key=lambda m: self._match_order(m[1], m[2]))[:limit]
         return [
             _symbol_json(self.symbols[sid]) | {"score": round(score, 1)} for _, score, sid in ranked
         ]
+
+    def _match_order(self, score: float, sid: str) -> tuple[float, bool, float, str]:
+        row = self.symbols[sid]
+        return (-round(score), is_test_path(row["path"]), -row["pagerank"], sid)
 
 
 def _filters(query: str) -> tuple[str, list[str], list[str]]:

@@ -50,6 +50,7 @@ from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
 from widgets.answer_pane import AnswerPane, citation_link, markdown_code
+from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
 from widgets.index_status import IndexStatus
@@ -570,14 +571,15 @@ class RepolensApp(App[None]):
             yield SystemCommand(title, help_text, getattr(self, f"action_{action}"))
 
     def action_help(self) -> None:
-        from app.tui.help_screen import HelpScreen
+        from app.tui.help_screen import HelpScreen, shown_keys
 
         self.push_screen(
             HelpScreen(
                 [
                     ("Main screen", [*self.BINDINGS, *MainScreen.BINDINGS]),
+                    ("Answer pane", AnswerPane.BINDINGS),
                     ("Symbol browser", SymbolScreen.BINDINGS),
-                    ("Call graph", GraphScreen.BINDINGS),
+                    ("Call graph", [*GraphScreen.BINDINGS, *shown_keys(CallList.BINDINGS)]),
                     ("Index details", IndexScreen.BINDINGS),
                 ]
             )

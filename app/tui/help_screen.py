@@ -25,6 +25,11 @@ EXTRA_KEYS = [  # keys that belong to Textual's own widgets or to text input
 ]
 
 
+def shown_keys(bindings: Iterable[BindingType]) -> list[BindingType]:
+    """A widget's keys that its footer shows (its j/k are the Lists row's)."""
+    return [b for b in bindings if not isinstance(b, Binding) or b.show]
+
+
 def key_rows(sections: Iterable[tuple[str, Iterable[BindingType]]]) -> list[tuple[str, str, str]]:
     rows = []
     for section, bindings in sections:

@@ -78,7 +78,13 @@ class SymbolScreen(ModalScreen[None]):
             found.show_message("No symbol matches.")
         else:
             found.show_symbols(message.symbols)
-        found.border_subtitle = f"{len(message.symbols)} shown"
+        # On the browser's border (the list has none): how many, and before a name is typed,
+        # which ones, since the list does not say it by itself.
+        browser = self.query_one("#symbol-browser")
+        if self.query_one("#symbol-query", Input).value.strip():
+            browser.border_subtitle = f"{len(message.symbols)} shown"
+        else:
+            browser.border_subtitle = f"the {len(message.symbols)} most central; type to find any"
 
     @on(SymbolList.SymbolChosen)
     def _symbol_chosen(self, message: SymbolList.SymbolChosen) -> None:

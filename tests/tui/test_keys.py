@@ -43,6 +43,9 @@ async def test_help_lists_every_key_of_every_screen(
         assert ("Call graph", "backspace / alt+left") in keys
         assert {("Main screen", "f2"), ("Main screen", "ctrl+l"), ("Call graph", "t")} <= keys
         assert ("Symbol browser", "escape") in keys
+        # The keys that follow a citation and walk the graph, shown only in their own pane.
+        assert {("Answer pane", "n"), ("Answer pane", "p"), ("Call graph", "enter")} <= keys
+        assert ("Call graph", "j") not in keys  # the Lists row says j / k once
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

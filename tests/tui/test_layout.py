@@ -77,7 +77,10 @@ def _hit(score: float) -> Hit:
 
 def test_code_between_definitions_is_named_by_its_file() -> None:
     glue = Hit("id", "src/Stateless/Guard.cs", 1, 9, "", "", "glue", "csharp", 1.0, "", "body")
-    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  glue\n")
+    assert hit_prompt(glue, 1.0).plain.startswith(" 1 Guard.cs  code\n")
+    # A text file's lines are text to a reader, not a "window".
+    notes = Hit("id", "doc/tags/verbatim.rst", 1, 16, "", "", "window", "text", 1.0, "", "body")
+    assert hit_prompt(notes, 1.0).plain.startswith(" 1 verbatim.rst  text\n")
 
 
 def test_each_hit_shows_its_rank_and_a_score_that_reads_apart() -> None:
@@ -132,3 +135,32 @@ async def test_the_narrow_footer_shows_no_half_key_on_any_screen(
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         await pilot.pause(0.3)
         assert "Forward" in _whole_keys_only(app)
+
+
+async def test_keys_that_change_while_the_answer_renders_are_refitted(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready and app.screen.has_class("-narrow"))
+        await pilot.pause(0.3)
+        # The answer's Markdown holds the app's batch while it mounts its blocks, which is most
+        # of the time an answer streams: the screen idles without a layout, many times over.
+        with app.batch_update():
+            app.screen.refresh_bindings()  # as a finished answer's citation keys do
+            await pilot.pause(0.5)
+        await pilot.pause(0.3)
+        _whole_keys_only(app)
+
+
+async def test_the_results_maximized_at_80x24_fill_the_screen(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await searched(pilot, app, "exponential backoff with jitter")
+        await pilot.press("ctrl+r", "f11")
+        await wait_for(pilot, lambda: hits.has_class("-maximized"))
+        await pilot.pause()
+        # All but the footer row: the narrow layout's 16-row cap is for sharing the screen.
+        assert hits.region.height == 23, hits.region

@@ -107,3 +107,13 @@ def test_a_row_cuts_the_start_of_its_path_then_of_its_name_then_its_end() -> Non
     assert fit_row(symbol, 40).plain == "method    ….PermitIf  …figuration.cs:323"
     assert elide_start("src/org/koin/Koin.kt:55", 18) == "…/koin/Koin.kt:55"
     assert elide_start("ab", 1) == "…"
+
+
+def test_a_path_left_room_by_an_optional_note_keeps_its_folders() -> None:
+    # A hit packed as a signature in a 35-cell list: the note does not fit beside the whole
+    # path, so it goes; the path then fits whole (five `…/mod.rs` rows could not be told apart).
+    hit = [Part("   0.84 "), path_part("src/algo/mod.rs:123-189")]
+    note = Part("  (signature)", optional=True)
+    assert fit_row([*hit, note], 35).plain == "   0.84 src/algo/mod.rs:123-189"
+    assert fit_row([*hit, note], 29).plain == "   0.84 …/algo/mod.rs:123-189"
+    assert fit_row([*hit, note], 28).plain == "   0.84 …/mod.rs:123-189"

@@ -19,6 +19,11 @@ from widgets.code_preview import CodePreview
 from widgets.symbol_list import SymbolList, symbol_prompt
 
 
+def _screen(app: RepolensApp) -> str:
+    """The screen's rows as the compositor draws them."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 def _names(calls: CallList) -> list[str]:
     return [row.name for row in calls.rows if row is not None and row.target is not None]
 
@@ -33,10 +38,16 @@ async def test_browse_open_walk_back_and_forward(
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, SymbolScreen)
         found = app.screen.query_one("#symbol-list", SymbolList)
+        # Before a name is typed the list holds the hotspots, and says so on screen.
+        await wait_for(pilot, lambda: bool(found.symbols))
+        await pilot.pause(0.2)
+        assert "the 9 most central; type to find any" in _screen(app), _screen(app)
         await pilot.press(*"RetryPolicy.wait")
         await wait_for(
             pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"
         )
+        await pilot.pause(0.2)
+        assert " shown ─" in _screen(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         assert any(isinstance(m, SymbolOpened) for m in seen)
@@ -189,7 +200,8 @@ async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_t
         assert "1 in tests hidden" in str(callers.border_subtitle)
         # The highlighted caller's call is previewed on the graph screen.
         code = graph.query_one("#graph-preview", CodePreview)
-        await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:28-28")
+        # A call is one line: `src/retry.py:28`, not `:28-28`.
+        await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:28")
         assert str(code.border_subtitle) == "the call in RetryPolicy.wait"
         await pilot.press("t")
         await wait_for(pilot, lambda: "test_retry_backoff_is_capped" in _names(callers))

@@ -7,6 +7,7 @@ import json
 import random
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,27 @@ def test_symbol_search_narrows_by_kind_and_language(sample_repo: Path, settings:
     assert central and all(row["kind"] == "method" for row in central)
     ranks = [row["pagerank"] for row in central]
     assert ranks == sorted(ranks, reverse=True)
+
+
+RUST_TOPO = """pub struct Topo {
+    order: Vec<usize>,
+}
+
+pub fn toposort(nodes: &[usize]) -> Vec<usize> {
+    nodes.to_vec()
+}
+"""
+RUST_TOPO_TEST = """fn assert_is_topo_order(order: &[usize]) {
+    assert!(!order.is_empty());
+}
+"""
+
+
+def test_symbol_search_ignores_case_and_lists_code_before_tests(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    # A stranger types `topo` in lower case: the type named `Topo` matches it whole, and of
+    # the names that hold it equally well the library's come before its tests'.
+    service = indexed({"src/topo.rs": RUST_TOPO, "tests/graph.rs": RUST_TOPO_TEST})
+    found = [row["symbol"] for row in service.symbol("topo")]
+    assert found[:3] == ["Topo", "toposort", "assert_is_topo_order"], found
