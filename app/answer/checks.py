@@ -144,11 +144,11 @@ def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceChec
             continue
         problem = _problem(sentence, cited, given)
         terms_supported = not problem
-        if terms_supported:
-            problem = _unsaid(sentence, cited, words)
         elided = bool(cited) and all(
             n in given and given[n].hit.packed == "signature" for n in cited
         )
+        if terms_supported:
+            problem = _unsaid(sentence, cited, words, elided)
         checks.append(SentenceCheck(sentence, cited, problem, True, terms_supported, elided))
     return checks
 
@@ -166,7 +166,7 @@ def words_found(sentence: str, found: set[str]) -> tuple[list[str], list[str]]:
     return said, unsaid
 
 
-def _unsaid(sentence: str, cited: tuple[int, ...], words: dict[int, set[str]]) -> str:
+def _unsaid(sentence: str, cited: tuple[int, ...], words: dict[int, set[str]], elided: bool) -> str:
     """Why the cited excerpts do not say what the sentence says, or "": too few of its words
     are theirs (the rest often the question's own, restated as a fact)."""
     found = set().union(*(words[n] for n in cited)) if cited else set()
@@ -176,7 +176,8 @@ def _unsaid(sentence: str, cited: tuple[int, ...], words: dict[int, set[str]]) -
         return ""
     numbers = "".join(f"[{n}]" for n in cited)
     missing = ", ".join(unsaid[:4]) + (", …" if len(unsaid) > 4 else "")
-    return f"{numbers} does not say this: {len(said)} of {total} words are in it (not {missing})"
+    shown = "shows only a signature, which does not say this" if elided else "does not say this"
+    return f"{numbers} {shown}: {len(said)} of {total} words are in it (not {missing})"
 
 
 def _problem(sentence: str, cited: tuple[int, ...], given: dict[int, Excerpt]) -> str:

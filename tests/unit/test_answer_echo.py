@@ -172,6 +172,7 @@ def test_a_claim_about_a_signature_alone_is_kept_and_flagged(tmp_path: Path) -> 
     answer = _ask(tmp_path, TEMPLATE, [hit])
     assert answer.text == TEMPLATE and answer.dropped == () and not answer.abstained
     assert answer.sentences[0].elided and [c.text for c in answer.unsupported] == [TEMPLATE]
+    assert answer.unsupported[0].problem.startswith("[1] shows only a signature, which does not")
 
 
 @pytest.fixture
