@@ -65,11 +65,13 @@ class SentenceCheck:
     def supported(self) -> bool:
         return not self.problem
 
-    @property
-    def left_out(self) -> bool:
-        """A constrained answer leaves the sentence out: unsupported, unless only its words
-        are missing from excerpts packed as signatures (then it is kept, flagged)."""
-        return not self.supported and not (self.elided and self.terms_supported)
+    def left_out(self, unsaid_too: bool) -> bool:
+        """A constrained answer leaves the sentence out: a key term is missing, or (with
+        `unsaid_too`) most of its words are, from excerpts not packed as signatures only;
+        otherwise an unsupported sentence is kept, flagged."""
+        if self.supported:
+            return False
+        return not self.terms_supported or (unsaid_too and not self.elided)
 
 
 def sentences(text: str) -> list[str]:

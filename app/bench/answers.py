@@ -64,6 +64,7 @@ class AnswerRecord:
     gated: bool = False  # abstained before the model ran (the question names what is absent)
     reused_tokens: int = 0
     gold_at: int | None = None  # the excerpt number of the first gold chunk
+    left_out_unsaid: bool = False  # the run's answer_leave_out_unsaid
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -283,7 +284,9 @@ def _judge_again(args: argparse.Namespace) -> int:
     for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
         context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
-        answer, dropped = left_out_again(raw["answer"], raw.get("dropped", ()), context)
+        answer, dropped = left_out_again(
+            raw["answer"], raw.get("dropped", ()), context, raw.get("left_out_unsaid", False)
+        )
         verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
         again = {"answer": answer, "dropped": dropped, "verdict": verdict}
         records.append(AnswerRecord(**{**raw, **again, "context": tuple(raw["context"])}))
@@ -300,19 +303,20 @@ def _judge_again(args: argparse.Namespace) -> int:
 
 
 def left_out_again(
-    answer: str, dropped: Sequence[str], context: Sequence[Hit]
+    answer: str, dropped: Sequence[str], context: Sequence[Hit], unsaid_too: bool = False
 ) -> tuple[str, tuple[str, ...]]:
     """A constrained answer and the sentences it left out ("sentence -> why"), left out again
-    by the checks as they are now. An answer emptied to the abstention is its left-out
-    sentences in the order written; otherwise those now supported follow the kept ones."""
+    by the checks as they are now (`unsaid_too`: answer_leave_out_unsaid). An answer emptied
+    to the abstention is its left-out sentences in the order written; otherwise those now
+    supported follow the kept ones."""
     if not dropped:
         return answer, tuple(dropped)
     written = [*([] if answer == ABSTAIN_ANSWER else [answer])]
     written += [d.rsplit(" -> ", 1)[0] for d in dropped]
     excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
     checks = check_sentences(" ".join(written), excerpts)
-    kept = [c.text for c in checks if not c.left_out]
-    still = tuple(f"{c.text} -> {c.problem}" for c in checks if c.left_out)
+    kept = [c.text for c in checks if not c.left_out(unsaid_too)]
+    still = tuple(f"{c.text} -> {c.problem}" for c in checks if c.left_out(unsaid_too))
     return (" ".join(kept) if kept else ABSTAIN_ANSWER), still
 
 
@@ -411,6 +415,7 @@ def _answer(
         answer.finish == "abstained",
         answer.reused_tokens,
         at,
+        variant.settings.answer_leave_out_unsaid,
     )
 
 

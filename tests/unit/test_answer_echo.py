@@ -150,8 +150,9 @@ class _ScriptedModel:
         return Generation(self.text, 100, 20, 1.0, 1.0, 1.0, "stop")
 
 
-def _ask(tmp_path: Path, text: str, hits: list[Hit]) -> Any:
-    answerer = Answerer(Settings(index_dir=tmp_path, answer_constrained=True))
+def _ask(tmp_path: Path, text: str, hits: list[Hit], unsaid_too: bool = True) -> Any:
+    settings = Settings(index_dir=tmp_path, answer_leave_out_unsaid=unsaid_too)
+    answerer = Answerer(settings)
     answerer.model = lambda: _ScriptedModel(text)  # type: ignore[method-assign]
     return answerer.ask("Where is the rate limiter?", lambda q, b: SearchResult(q, list(hits)))
 
@@ -163,6 +164,12 @@ def test_an_answer_whose_only_claim_echoes_the_question_becomes_the_abstention(
     assert answer.text == ABSTAIN_ANSWER and answer.abstained and not answer.grounded
     assert [c.text for c in answer.dropped] == [RATE_LIMIT]
     assert "does not say this" in answer.dropped[0].problem
+
+
+def test_without_leaving_out_for_the_words_the_echo_is_kept_and_flagged(tmp_path: Path) -> None:
+    answer = _ask(tmp_path, RATE_LIMIT, [_hit("lib/request.js", "req.fresh", FRESH)], False)
+    assert answer.text == RATE_LIMIT and answer.dropped == () and not answer.abstained
+    assert [c.text for c in answer.unsupported] == [RATE_LIMIT]
 
 
 def test_a_claim_about_a_signature_alone_is_kept_and_flagged(tmp_path: Path) -> None:
@@ -177,7 +184,7 @@ def test_a_claim_about_a_signature_alone_is_kept_and_flagged(tmp_path: Path) -> 
 
 @pytest.fixture
 def service(sample_repo: Path, settings: Settings) -> Service:
-    service = Service(sample_repo, settings)
+    service = Service(sample_repo, settings.model_copy(update={"answer_leave_out_unsaid": True}))
     service.index(with_vectors=False)
     return service
 
