@@ -1,5 +1,5 @@
-"""Sentence-level checks of an answer: is each sentence cited and are its key terms in the
-excerpts it cites; has the answer degenerated (loops, citation runs, the prompt's example)."""
+"""Sentence-level checks of an answer: is each sentence cited, are its key terms and most of
+its words in the excerpts it cites; has the answer degenerated (loops, the prompt's example)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app.answer.citations import cited_numbers
 from app.answer.prompt import EXAMPLE_PHRASES, Excerpt
+from app.search.tokenize import tokens
 
 # A sentence ends at `.`, `!` or `?` before a space, or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -33,6 +34,14 @@ _ABSTAIN = re.compile(
     r"|\bnone\s+of\s+the\s+excerpts\b|\bthere\s+is\s+no\b",
     re.IGNORECASE,
 )
+# The share of a sentence's words (stemmed, stop words out) that must occur in the excerpts
+# it cites. The 0.5B restates the question as a fact about the name it opens with: those words
+# come from the question, not the excerpt. Fitted on 52 hand-labelled sentences
+# (app/bench/data/answer_labels.jsonl; out of sample by corpus in app/bench/RESULTS.md).
+WORDS_FOUND = 0.55
+# One word not found is too little to call a sentence unsupported: a short paraphrase
+# ("`x` is chosen [1]") has one verb of its own (none of the labelled ones turns on it).
+MIN_UNSAID = 2
 LOOP_NGRAM = 8  # words; a run this long written a third time is a loop
 LOOP_REPEATS = 3
 CITATION_RUN = 4  # this many citation markers in a row with no words between is a run
@@ -44,12 +53,25 @@ class SentenceCheck:
 
     text: str
     cited: tuple[int, ...]
-    problem: str  # "", "no citation", "cites [n], which it was not given", "`x` is not in [n]"
+    problem: str  # "", "no citation", "`x` is not in [n]", "[n] does not say this: …"
     claim: bool = True  # False for a sentence that says the excerpts do not answer
+    # The key terms alone are in the cited excerpts (the check before the words were read).
+    terms_supported: bool = True
+    # Every excerpt it cites is a signature, its body left out for room: what the sentence
+    # says of it can be neither found nor ruled out there.
+    elided: bool = False
 
     @property
     def supported(self) -> bool:
         return not self.problem
+
+    def left_out(self, unsaid_too: bool) -> bool:
+        """A constrained answer leaves the sentence out: a key term is missing, or (with
+        `unsaid_too`) most of its words are, from excerpts not packed as signatures only;
+        otherwise an unsupported sentence is kept, flagged."""
+        if self.supported:
+            return False
+        return not self.terms_supported or (unsaid_too and not self.elided)
 
 
 def sentences(text: str) -> list[str]:
@@ -115,14 +137,49 @@ def _occurs(term: str, haystack: str) -> bool:
 
 def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceCheck]:
     given = {e.n: e for e in excerpts}
+    words = {e.n: set(tokens(_excerpt_text(e))) for e in excerpts}
     checks = []
     for sentence in sentences(text):
         cited = tuple(cited_numbers(sentence))
-        checks.append(SentenceCheck(sentence, cited, _problem(sentence, cited, given)))
-    return [
-        c if c.cited or not _ABSTAIN.search(c.text) else SentenceCheck(c.text, (), "", False)
-        for c in checks
-    ]
+        if not cited and _ABSTAIN.search(sentence):
+            checks.append(SentenceCheck(sentence, (), "", False))
+            continue
+        problem = _problem(sentence, cited, given)
+        terms_supported = not problem
+        elided = bool(cited) and all(
+            n in given and given[n].hit.packed == "signature" for n in cited
+        )
+        if terms_supported:
+            problem = _unsaid(sentence, cited, words, elided)
+        checks.append(SentenceCheck(sentence, cited, problem, True, terms_supported, elided))
+    return checks
+
+
+def words_found(sentence: str, found: set[str]) -> tuple[list[str], list[str]]:
+    """The sentence's words outside code spans and citations, stop words out: those whose
+    stemmed tokens all occur in `found` (an excerpt's tokens), and the others."""
+    prose = _CODE_SPAN.sub(" ", _CITATION.sub(" ", sentence))
+    said: list[str] = []
+    unsaid: list[str] = []
+    for word in dict.fromkeys(w.lower() for w in _WORD.findall(prose)):
+        parts = tokens(word)
+        if parts:
+            (said if all(p in found for p in parts) else unsaid).append(word)
+    return said, unsaid
+
+
+def _unsaid(sentence: str, cited: tuple[int, ...], words: dict[int, set[str]], elided: bool) -> str:
+    """Why the cited excerpts do not say what the sentence says, or "": too few of its words
+    are theirs (the rest often the question's own, restated as a fact)."""
+    found = set().union(*(words[n] for n in cited)) if cited else set()
+    said, unsaid = words_found(sentence, found)
+    total = len(said) + len(unsaid)
+    if len(unsaid) < MIN_UNSAID or len(said) >= WORDS_FOUND * total:
+        return ""
+    numbers = "".join(f"[{n}]" for n in cited)
+    missing = ", ".join(unsaid[:4]) + (", …" if len(unsaid) > 4 else "")
+    shown = "shows only a signature, which does not say this" if elided else "does not say this"
+    return f"{numbers} {shown}: {len(said)} of {total} words are in it (not {missing})"
 
 
 def _problem(sentence: str, cited: tuple[int, ...], given: dict[int, Excerpt]) -> str:

@@ -265,7 +265,9 @@ class Answerer:
         checks = check_sentences(text, prompt.excerpts)
         dropped: list[SentenceCheck] = []
         if constrained:
-            text, checks, dropped = _leave_out_unsupported(text, checks, prompt.excerpts)
+            text, checks, dropped = _leave_out_unsupported(
+                text, checks, prompt.excerpts, self.settings.answer_leave_out_unsaid
+            )
         checked = check_citations(text, prompt.excerpts)
         if _echoes_example(text, prompt):  # its citations point at the example
             checked = [replace(c, valid=False) for c in checked]
@@ -342,16 +344,17 @@ def _fitted_prompt(
 
 
 def _leave_out_unsupported(
-    text: str, checks: list[SentenceCheck], excerpts: tuple[Excerpt, ...]
+    text: str, checks: list[SentenceCheck], excerpts: tuple[Excerpt, ...], unsaid_too: bool
 ) -> tuple[str, list[SentenceCheck], list[SentenceCheck]]:
     """The answer without its unsupported sentences (the abstention if none is left), its
-    checks, and the sentences left out."""
+    checks, and the sentences left out. A sentence about excerpts packed as signatures only
+    is kept and flagged: their bodies, left out for room, may well say what it says."""
     # The note in place of a repository instruction is the engine's own: it cites nothing
     # and is never left out.
-    dropped = [c for c in checks if not c.supported and c.text != LEFT_OUT]
+    dropped = [c for c in checks if c.left_out(unsaid_too) and c.text != LEFT_OUT]
     if not dropped:
         return text, checks, []
-    kept = [c.text for c in checks if c.supported or c.text == LEFT_OUT]
+    kept = [c.text for c in checks if not c.left_out(unsaid_too) or c.text == LEFT_OUT]
     text = " ".join(kept) if kept else ABSTAIN_ANSWER
     return text, check_sentences(text, excerpts), dropped
 

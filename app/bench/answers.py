@@ -39,6 +39,9 @@ class Verdict:
     abstained: bool
     unsupported: tuple[str, ...]  # "sentence -> why", for reading the results file
     first_cited: int | None = None  # the excerpt the first sentence cites
+    # Of the claims, those whose key terms and enough of whose words are in the cited
+    # excerpts (checks.WORDS_FOUND): a restated question is no evidence.
+    supported_strict: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,7 @@ class AnswerRecord:
     gated: bool = False  # abstained before the model ran (the question names what is absent)
     reused_tokens: int = 0
     gold_at: int | None = None  # the excerpt number of the first gold chunk
+    left_out_unsaid: bool = False  # the run's answer_leave_out_unsaid
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -74,11 +78,12 @@ def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRan
         cites_gold=any(devbench.is_hit(c, gold) for c in cited),
         citations_valid=all(c.valid for c in citations),
         sentences=len(checks),
-        supported=sum(c.supported for c in checks),
+        supported=sum(c.terms_supported for c in checks),
         degenerate=tuple(degeneration(text, excerpts, finish)),
         abstained=finish in {"no-context", "abstained"} or abstains(text),
         unsupported=tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported),
         first_cited=next((c.n for c in citations), None),
+        supported_strict=sum(c.supported for c in checks),
     )
 
 
@@ -127,6 +132,11 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="answers: settings for another constrained variant of the default model, such as "
         '"answer_k=2 answer_budget_tokens=450", answering the same questions in turn (repeatable)',
+    )
+    parser.add_argument(
+        "--labels",
+        action="store_true",
+        help="answers: how the sentence checks agree with the hand labels (no model runs)",
     )
     parser.add_argument(
         "--judge",
@@ -195,6 +205,11 @@ def run_answer_eval(args: argparse.Namespace) -> int:
     from app.core.settings import load_settings
     from app.service import Service
 
+    if args.labels:
+        from app.bench.support_labels import report
+
+        print(report())
+        return 0
     if args.judge is not None:
         return _judge_again(args)
     if args.corpora is None:
@@ -269,7 +284,9 @@ def _judge_again(args: argparse.Namespace) -> int:
     for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
         context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
-        answer, dropped = left_out_again(raw["answer"], raw.get("dropped", ()), context)
+        answer, dropped = left_out_again(
+            raw["answer"], raw.get("dropped", ()), context, raw.get("left_out_unsaid", False)
+        )
         verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
         again = {"answer": answer, "dropped": dropped, "verdict": verdict}
         records.append(AnswerRecord(**{**raw, **again, "context": tuple(raw["context"])}))
@@ -286,19 +303,20 @@ def _judge_again(args: argparse.Namespace) -> int:
 
 
 def left_out_again(
-    answer: str, dropped: Sequence[str], context: Sequence[Hit]
+    answer: str, dropped: Sequence[str], context: Sequence[Hit], unsaid_too: bool = False
 ) -> tuple[str, tuple[str, ...]]:
     """A constrained answer and the sentences it left out ("sentence -> why"), left out again
-    by the checks as they are now. An answer emptied to the abstention is its left-out
-    sentences in the order written; otherwise those now supported follow the kept ones."""
+    by the checks as they are now (`unsaid_too`: answer_leave_out_unsaid). An answer emptied
+    to the abstention is its left-out sentences in the order written; otherwise those now
+    supported follow the kept ones."""
     if not dropped:
         return answer, tuple(dropped)
     written = [*([] if answer == ABSTAIN_ANSWER else [answer])]
     written += [d.rsplit(" -> ", 1)[0] for d in dropped]
     excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
     checks = check_sentences(" ".join(written), excerpts)
-    kept = [c.text for c in checks if c.supported]
-    still = tuple(f"{c.text} -> {c.problem}" for c in checks if not c.supported)
+    kept = [c.text for c in checks if not c.left_out(unsaid_too)]
+    still = tuple(f"{c.text} -> {c.problem}" for c in checks if c.left_out(unsaid_too))
     return (" ".join(kept) if kept else ABSTAIN_ANSWER), still
 
 
@@ -315,7 +333,7 @@ def _context_hit(n: int, raw: dict[str, Any]) -> Hit:
         "",
         0.0,
         raw["text"],
-        "body",
+        str(raw.get("packed", "body")),  # results files before issue 17's echo check lack it
     )
 
 
@@ -389,6 +407,7 @@ def _answer(
                 "end_line": h.end_line,
                 "symbol": h.qualified_name or h.symbol,
                 "text": h.text,
+                "packed": h.packed,
             }
             for h in answer.context
         ),
@@ -396,11 +415,34 @@ def _answer(
         answer.finish == "abstained",
         answer.reused_tokens,
         at,
+        variant.settings.answer_leave_out_unsaid,
     )
+
+
+def _hand_labelled(records: list[AnswerRecord]) -> tuple[int, int, int]:
+    """Of the claims the answers make, how many the hand labels call supported, how many they
+    label, and how many they do not (a sentence no labelled answer wrote)."""
+    from app.bench.support_labels import labels_by_sentence
+
+    labels = labels_by_sentence()
+    supported = labelled = unlabelled = 0
+    for r in records:
+        excerpts = [Excerpt(n, _context_hit(n, c)) for n, c in enumerate(r.context, 1)]
+        for check in check_sentences(r.answer, excerpts):
+            label = labels.get((r.id, check.text))
+            if not check.claim:
+                continue
+            if label is None:
+                unlabelled += 1
+            else:
+                labelled += 1
+                supported += label
+    return supported, labelled, unlabelled
 
 
 def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
     answerable = [r for r in records if r.set != "unanswerable"]
+    hand_supported, hand_labelled, hand_unlabelled = _hand_labelled(records)
     unanswerable = [r for r in records if r.set == "unanswerable"]
     timed = [r for r in records if r.first_token_ms is not None]
     sentences = sum(r.verdict.sentences for r in records)
@@ -424,6 +466,13 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
         "supported_sentences": round(sum(r.verdict.supported for r in records) / sentences, 4)
         if sentences
         else float("nan"),
+        "supported_strict": round(sum(r.verdict.supported_strict for r in records) / sentences, 4)
+        if sentences
+        else float("nan"),
+        "supported_hand": round(hand_supported / hand_labelled, 4)
+        if hand_labelled
+        else float("nan"),
+        "unlabelled_sentences": hand_unlabelled,
         "supported_as_written": round(
             sum(r.verdict.supported for r in records)
             / (sentences + sum(len(r.dropped) for r in records)),
@@ -442,6 +491,7 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
         "citations_valid": _share([r.verdict.citations_valid for r in records]),
         "abstains_unanswerable": _share([r.verdict.abstained for r in unanswerable]),
         "abstains_answerable": _share([r.verdict.abstained for r in answerable]),
+        "abstains_with_gold": sum(r.verdict.abstained for r in answerable if r.gold_in_context),
         "first_token_ms_p50": _median([r.first_token_ms or 0.0 for r in timed]),
         "tokens_per_s_p50": _median([r.tokens_per_s for r in timed]),
         "by_set": {
@@ -471,6 +521,9 @@ _ROWS = (
     ("prompt tokens, mean", "prompt_tokens_mean", "{:.0f}"),
     ("supported sentences", "supported_sentences", "{:.3f}"),
     ("  as written, before leaving out", "supported_as_written", "{:.3f}"),
+    ("supported (strict)", "supported_strict", "{:.3f}"),
+    ("supported (hand labels)", "supported_hand", "{:.3f}"),
+    ("  sentences with no label", "unlabelled_sentences", "{}"),
     ("answers wholly supported", "fully_supported_answers", "{:.3f}"),
     ("degenerate answers", "degenerate", "{}"),
     ("sentences left out", "dropped_sentences", "{}"),
@@ -480,6 +533,7 @@ _ROWS = (
     ("citations all valid", "citations_valid", "{:.3f}"),
     ("abstains, unanswerable", "abstains_unanswerable", "{:.3f}"),
     ("abstains, answerable", "abstains_answerable", "{:.3f}"),
+    ("  of them gold in the context", "abstains_with_gold", "{}"),
     ("first token p50 (ms)", "first_token_ms_p50", "{:.0f}"),
     ("tokens/s p50", "tokens_per_s_p50", "{:.1f}"),
 )

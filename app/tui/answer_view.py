@@ -60,7 +60,7 @@ def answer_body(answer: Any) -> tuple[str, list[str]]:
     if unsupported:
         notes.append(
             f"**{len(unsupported)} of {len(checks)} sentences unsupported** ({UNSUPPORTED}): "
-            "no citation, or the excerpt they cite does not contain what they name."
+            "no citation, or the excerpt they cite does not hold what they name or say."
         )
     for check in answer.dropped:
         notes.append(f"**Left out, unsupported:** {check.text} ({_reason(check.problem)})")
