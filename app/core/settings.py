@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     excerpt k and end citing [k] (at most three); sentences whose key terms their excerpt
     lacks are left out. False: free text, unsupported sentences only flagged."""
 
-    answer_leave_out_unsaid: bool = False
+    answer_leave_out_unsaid: bool = True
     """Under answer_constrained, also leave out a sentence most of whose words its excerpt
     lacks (a question restated about a name: checks.WORDS_FOUND), so that an answer of such
     sentences only becomes the abstention; off, they are kept and flagged. Sentences about
