@@ -95,6 +95,72 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
         {"append", "insert", "remove", "removeAll", "contains", "map", "filter", "reduce",
          "forEach", "first", "sorted", "joined", "split", "hasPrefix", "hasSuffix", "index"}
     ),
+    # Vec, slices, str/String, Option/Result, HashMap/HashSet, VecDeque, Iterator and the
+    # traits every type derives (Clone, Display, PartialEq, Hash, From/Into).
+    "rust": frozenset(
+        {"len", "is_empty", "iter", "iter_mut", "into_iter", "push", "pop", "insert", "remove",
+         "get", "get_mut", "get_unchecked", "get_unchecked_mut", "contains", "contains_key",
+         "clear", "extend", "first", "last", "sort", "sort_by", "retain", "truncate", "swap",
+         "reverse", "split", "join", "trim", "starts_with", "ends_with", "to_string", "to_owned",
+         "as_str", "clone", "unwrap", "expect", "unwrap_or", "unwrap_or_else", "map", "and_then",
+         "ok", "is_some", "is_none", "is_ok", "is_err", "take", "replace", "entry", "keys",
+         "values", "next", "collect", "filter", "find", "position", "any", "all", "fold",
+         "count", "enumerate", "zip", "rev", "push_back", "push_front", "pop_back", "pop_front",
+         "reserve", "drain", "chars", "fmt", "eq", "cmp", "partial_cmp", "hash", "into"}
+    ),
+    # String, StringBuilder, List/Map/Set/Collection, Optional, Iterator, Stream and Object.
+    "java": frozenset(
+        {"size", "isEmpty", "get", "put", "add", "remove", "contains", "containsKey", "clear",
+         "addAll", "iterator", "hasNext", "next", "stream", "forEach", "map", "filter",
+         "collect", "equals", "hashCode", "toString", "length", "charAt", "substring",
+         "indexOf", "startsWith", "endsWith", "trim", "split", "append", "isPresent", "orElse",
+         "getOrDefault", "keySet", "values", "entrySet", "getKey", "getValue", "compareTo",
+         "toArray", "set", "replace", "toLowerCase", "toUpperCase"}
+    ),
+    # kotlin.collections, kotlin.text and the scope functions every value has.
+    "kotlin": frozenset(
+        {"size", "isEmpty", "isNotEmpty", "get", "set", "put", "add", "remove", "contains",
+         "containsKey", "clear", "addAll", "first", "firstOrNull", "last", "lastOrNull", "map",
+         "mapNotNull", "flatMap", "filter", "forEach", "any", "all", "none", "count", "find",
+         "joinToString", "toList", "toMutableList", "toSet", "toMap", "getOrPut", "getOrElse",
+         "keys", "values", "iterator", "hasNext", "next", "equals", "hashCode", "toString",
+         "startsWith", "endsWith", "split", "trim", "substring", "replace", "let", "also",
+         "apply", "run", "takeIf"}
+    ),
+    # string, List/Dictionary/HashSet, IEnumerable with LINQ, object and delegates.
+    "csharp": frozenset(
+        {"Add", "AddRange", "Remove", "Contains", "ContainsKey", "TryGetValue", "Clear",
+         "Insert", "IndexOf", "ToString", "Equals", "GetHashCode", "GetType", "ToList",
+         "ToArray", "ToDictionary", "Select", "Where", "Any", "All", "First", "FirstOrDefault",
+         "Last", "LastOrDefault", "Single", "SingleOrDefault", "OrderBy", "Count", "Concat",
+         "Distinct", "Skip", "Take", "GetEnumerator", "MoveNext", "Dispose", "Split", "Trim",
+         "StartsWith", "EndsWith", "Substring", "Replace", "Invoke"}
+    ),
+    # Go's slices, maps and strings have no methods; these are the builtin `error` interface
+    # and the standard interfaces every package implements (fmt.Stringer, io, sync.Locker).
+    "go": frozenset({"Error", "String", "Read", "Write", "Close", "Lock", "Unlock"}),
+    # std::vector, std::string, std::map/set, std::optional and the smart pointers.
+    "cpp": frozenset(
+        {"size", "empty", "push_back", "emplace_back", "pop_back", "begin", "end", "front",
+         "back", "insert", "emplace", "erase", "find", "count", "clear", "at", "data", "c_str",
+         "substr", "append", "reserve", "resize", "swap", "length", "compare", "value",
+         "has_value", "value_or", "reset", "get", "str"}
+    ),
+    # Array, Hash, String, Enumerable and Object.
+    "ruby": frozenset(
+        {"each", "map", "select", "reject", "find", "include?", "key?", "fetch", "merge",
+         "push", "pop", "shift", "first", "last", "size", "length", "empty?", "nil?", "to_s",
+         "to_a", "to_h", "to_sym", "join", "split", "strip", "keys", "values", "delete",
+         "each_with_object", "inject", "reduce", "any?", "all?", "is_a?", "respond_to?", "send",
+         "dup", "freeze", "tap", "sort", "uniq", "count", "sub", "gsub", "call"}
+    ),
+    # PHP's arrays and strings have no methods: the SPL interfaces (Iterator, ArrayAccess,
+    # Countable), Throwable and Closure are what a receiver of unknown type most often is.
+    "php": frozenset(
+        {"current", "key", "next", "rewind", "valid", "count", "offsetGet", "offsetSet",
+         "offsetExists", "offsetUnset", "getIterator", "getMessage", "getCode", "getPrevious",
+         "__invoke", "bindTo", "call"}
+    ),
 }  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.
 _LITERALS = {
@@ -198,6 +264,12 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     return ""
 
 
+def _bound_name(language: str, var: Node) -> str:
+    """The variable a binding names; a C/C++ declarator holds its `*` or `&` (`Calc& c`)."""
+    text = node_text(var)
+    return _SPACE.sub("", text).lstrip("*&") if language in ("c", "cpp") else text
+
+
 def _receiver(language: str, text: str, self_name: str) -> str:
     if text in _SELF.get(language, _DEFAULT_SELF) or (self_name and text == self_name):
         return "self"
@@ -252,7 +324,7 @@ def extract(
                 raw[key] = (rank, node.start_point.row + 1, name, receiver, literal)
         elif (bind := captures.get("bind")) and (var := captures.get("var")):
             if said := _bound(language, captures):
-                binds.append((bind[0].start_byte, node_text(var[0]), said))
+                binds.append((bind[0].start_byte, _bound_name(language, var[0]), said))
         elif param := captures.get("param"):
             params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
