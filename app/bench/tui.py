@@ -124,7 +124,7 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
     from textual.widgets import Input
 
     from app.tui.app import RepolensApp
-    from app.tui.messages import AnswerFinished, AnswerToken, HitsReady
+    from app.tui.messages import AnswerFinished, AnswerShown, HitsReady
 
     app = RepolensApp(service)
     shown: dict[str, float] = {}
@@ -138,10 +138,10 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
             for stage, ms in message.timings_ms.items():
                 stages.setdefault(stage, []).append(ms)
             app.call_after_refresh(lambda: shown.setdefault(query, time.perf_counter()))
-        elif isinstance(message, AnswerToken):
+        elif isinstance(message, AnswerShown):
             tokens.append(time.perf_counter())
         elif isinstance(message, AnswerFinished):
-            report.answer_note = message.error or f"{len(tokens)} tokens streamed"
+            report.answer_note = message.error or f"{len(tokens)} updates shown"
             answered.set()
 
     async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
@@ -299,12 +299,12 @@ def _first_frame(probe: str, copy: Path, settings: Settings) -> float:
 _PROBE_FIRST_ANSWER = """
 import asyncio, json, os
 from app.bench.tui import TYPING_MS, key_name
-from app.tui.messages import AnswerFinished, AnswerToken
+from app.tui.messages import AnswerFinished, AnswerShown
 question, pause = sys.argv[3], float(sys.argv[4])
 marks = {}
 posted = app.post_message
 def post(message):
-    if isinstance(message, (AnswerToken, AnswerFinished)):
+    if isinstance(message, (AnswerShown, AnswerFinished)):
         marks.setdefault(type(message).__name__, time.perf_counter())
         if isinstance(message, AnswerFinished):
             marks["answer"] = message.answer
@@ -325,7 +325,7 @@ async def ask(pilot):
     while "AnswerFinished" not in marks:
         await pilot.pause(0.02)
     answer = marks["answer"]
-    token = marks.get("AnswerToken")
+    token = marks.get("AnswerShown")
     print(json.dumps({
         "model_at_enter": state,
         "read_ahead_tokens": app.prepared[1] if app.prepared[0] == question else 0,
