@@ -11,9 +11,11 @@ from app.answer.directives import LEFT_OUT
 from app.answer.grammar import closed_stops, excerpt_names
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 
-# The grammar ends every sentence citing its excerpt: `… [2].` (the abstention aside).
-_SENTENCE_END = re.compile(r"\[\d+\]\.(?=\s|$)")
+# The grammar ends every sentence citing its excerpt: `… [2].` (the abstention aside); the
+# answer screen's note ends the sentence it replaces.
+_SENTENCE_END = re.compile(rf"\[\d+\]\.(?=\s|$)|{re.escape(LEFT_OUT)}")
 _SPACE = re.compile(r"\s+")
+_BARE_CITATION = re.compile(r"\[\d+\]\.?")  # the citation of a sentence the note replaced
 # A quote or code span still open: what it holds cannot be judged until it closes.
 _OPEN_SINGLE_QUOTE = re.compile(r"(?<![\w'])'(?=[^\s'])(?![^']*'(?!\w))")
 
@@ -52,7 +54,8 @@ class ShownAnswer:
             else:
                 text = closed_stops(sentence)
                 checks = check_sentences(text, self.excerpts)
-                self._closed[sentence] = text if all(c.supported for c in checks) else ""
+                kept = all(c.supported for c in checks) and not _BARE_CITATION.fullmatch(text)
+                self._closed[sentence] = text if kept else ""
         return self._closed[sentence]
 
     def _open(self, sentence: str, first: bool) -> str:
