@@ -61,9 +61,6 @@ if TYPE_CHECKING:
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
-# Typing paused this long on shown results: the answer model reads that question's prompt,
-# so that Enter finds it read (the next key stops the reading within milliseconds).
-PREPARE_SETTLE_S = 0.8
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -239,7 +236,8 @@ class RepolensApp(App[None]):
                 self.preparing = query
                 self._prepare(query, self._prepare_cancel)
 
-        self._prepare_timer = self.set_timer(PREPARE_SETTLE_S, start)
+        # Enter then finds the prompt read; the next key stops the reading within milliseconds.
+        self._prepare_timer = self.set_timer(self.service.settings.answer_read_ahead_after_s, start)
 
     def _stop_preparing(self) -> None:
         if self._prepare_timer is not None:
