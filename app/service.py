@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         Answerer,
         CitationCallback,
         ContextCallback,
+        ShownCallback,
         TokenCallback,
     )
     from app.answer.llm import ReadingCallback
@@ -410,9 +411,11 @@ class Service:
         on_context: ContextCallback | None = None,
         on_progress: ReadingCallback | None = None,
         constrained: bool | None = None,
+        on_shown: ShownCallback | None = None,
     ) -> Answer:
         """A streamed, cited answer (app.answer.engine.Answer); a newer call cancels this one.
-        `constrained` overrides the answer_constrained setting."""
+        `constrained` overrides the answer_constrained setting; `on_shown` hears the whole
+        answer a pane may show so far."""
         return self.answerer(model_file).ask(
             question,
             lambda query, budget: self.search(
@@ -427,6 +430,7 @@ class Service:
             on_context=on_context,
             on_progress=on_progress,
             constrained=constrained,
+            on_shown=on_shown,
         )
 
     def source(self, path: str) -> str:

@@ -155,10 +155,12 @@ class AnswerPane(VerticalScroll):
         if not self.streamed:
             self._render_parts(self.status)
 
-    def append(self, text: str) -> None:
-        self._answer_starts(first=not self.streamed)
-        self.streamed += text
-        self._render_parts(self.streamed)
+    def show_answer(self, text: str) -> None:
+        """The answer as far as it may be shown, under the brief: longer than before as it
+        streams, or shorter when a sentence was taken back (the status again when none is left)."""
+        self._answer_starts(first=not self.streamed and bool(text))
+        self.streamed = text
+        self._render_parts(self.streamed or self.status)
 
     def plain_text(self) -> str:
         """What the pane shows, as Markdown source (for copying), without the escapes that

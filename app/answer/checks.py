@@ -198,6 +198,12 @@ def _problem(sentence: str, cited: tuple[int, ...], given: dict[int, Excerpt]) -
     return ""
 
 
+def absent_term(text: str, excerpt: Excerpt) -> str:
+    """The first key term of `text` (a sentence or its beginning) that `excerpt` lacks, or ""."""
+    haystack = _excerpt_text(excerpt).lower()
+    return next((t for t in sorted(key_terms(text)) if not _occurs(t, haystack)), "")
+
+
 def _excerpt_text(excerpt: Excerpt) -> str:
     hit = excerpt.hit
     return f"{hit.path} {hit.qualified_name} {hit.symbol}\n{hit.text}"

@@ -51,7 +51,11 @@ _CUE = re.compile(
 )
 _WORD = re.compile(r"[\w']+")
 _SPACE = re.compile(r"\s+")
-_LOOKAHEAD_WORDS = 3  # words held back while streaming: about 0.2 s at 16 tokens/s
+# Words held back while streaming when the excerpts hold an instruction, so that the first
+# word of one of its word pairs is not shown before the second makes it a cue. Without one,
+# every cue is a single word, checked before the words up to it are released.
+_LOOKAHEAD_WORDS = 3
+_OPENING_NAME = re.compile(r"\s*`[^`\n]+`")  # the grammar's sentence opens with a code name
 _ECHO_WORDS = 6  # this many words in a row from an instruction is repeating it
 # Where a released piece may end: after a sentence's end mark and its space, or a line.
 _UNIT_END = re.compile(r"[.!?](?=\s)|\n")
@@ -92,6 +96,11 @@ class RepositoryInstructions:
             payloads.update(_folded(c) for c in _COMMAND.findall(paragraph))
             pairs.update(zip(words, words[1:], strict=False))
         return cls(frozenset(phrases), frozenset(payloads), frozenset(pairs), _folded(question))
+
+    @property
+    def found(self) -> bool:
+        """Whether the excerpts hold any instruction."""
+        return bool(self.phrases or self.payloads or self.pairs)
 
     def has_cue(self, text: str) -> bool:
         """Whether `text`, the start of a sentence, could become one that `reason` rejects."""
@@ -173,19 +182,21 @@ class AnswerScreen:
         return self._close(unit, bool(bad))
 
     def _stream_open(self) -> str:
-        """Release the open sentence but its last _LOOKAHEAD_WORDS words (so a cue just after
-        a sentence's first words holds those too), unless its whole words show a cue."""
+        """Release the open sentence up to its last whole word, or its opening code name once
+        the closing backtick arrives; when the excerpts hold an instruction, but its last
+        _LOOKAHEAD_WORDS words. Nothing more once its whole words show a cue."""
         if self._holding:
             return ""
-        ends = [m.end() for m in _SPACE.finditer(self._open)]
+        ends = _release_points(self._open)
         if not ends:
             return ""
         if self.instructions.has_cue(self._open[: ends[-1]]):
             self._holding = True
             return ""
-        if len(ends) < _LOOKAHEAD_WORDS or ends[-_LOOKAHEAD_WORDS] <= self._shown:
+        behind = _LOOKAHEAD_WORDS if self.instructions.found else 1
+        if len(ends) < behind or ends[-behind] <= self._shown:
             return ""
-        upto = ends[-_LOOKAHEAD_WORDS]
+        upto = ends[-behind]
         piece, self._shown = self._open[self._shown : upto], upto
         return piece
 
@@ -203,3 +214,14 @@ class AnswerScreen:
         self._marked = True
         lead = rest[: len(rest) - len(rest.lstrip())]
         return lead + LEFT_OUT + rest[len(rest.rstrip()) :]
+
+
+def _release_points(text: str) -> list[int]:
+    """Where a piece of the open sentence `text` may end: after each run of spaces, and right
+    after its opening code name (in place of the space that follows it)."""
+    ends = [(m.start(), m.end()) for m in _SPACE.finditer(text)]
+    name = _OPENING_NAME.match(text)
+    if name is None:
+        return [end for _, end in ends]
+    close = name.end()
+    return [end for _, end in ends if end < close] + [close] + [e for s, e in ends if s > close]

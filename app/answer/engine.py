@@ -30,11 +30,13 @@ from app.answer.prompt import (
     build_prompt,
     clip_question,
 )
+from app.answer.shown import ShownAnswer
 from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
 
 TokenCallback = Callable[[str], None]
+ShownCallback = Callable[[str], None]  # the whole answer the pane may show now
 CitationCallback = Callable[[Citation], None]
 ContextCallback = Callable[[list[Hit]], None]  # the excerpts, [1] first, before the model runs
 ModelStateCallback = Callable[[str, str], None]  # an Answerer's model state, and why it failed
@@ -185,10 +187,14 @@ class Answerer:
         on_progress: ReadingCallback | None = None,
         in_repository: Callable[[str], bool] | None = None,
         constrained: bool | None = None,
+        on_shown: ShownCallback | None = None,
     ) -> Answer:
         """`in_repository` says whether a search token occurs anywhere in the index: a
         constrained answer abstains at once when the question names what it never does.
-        `constrained` overrides the answer_constrained setting (the eval's baseline)."""
+        `constrained` overrides the answer_constrained setting (the eval's baseline).
+        `on_token` hears each piece as the answer screen releases it; `on_shown` the whole
+        answer a pane may show so far, which takes back a sentence that fails its checks
+        (app.answer.shown)."""
         superseded = self._begin()
 
         def cancelled() -> bool:
@@ -227,6 +233,15 @@ class Answerer:
         )
         released: list[str] = []
         loop = LoopGuard()
+        judge = ShownAnswer(prompt.excerpts, self.settings.answer_lead_with_top_hit)
+        shown = [""]
+
+        def show(finished: bool = False) -> None:
+            text = "".join(released)
+            now = judge.shown(text, finished) if constrained else text
+            if on_shown is not None and now != shown[0]:
+                shown[0] = now
+                on_shown(now)
 
         def release(text: str) -> None:
             if not text or loop.cut is not None:
@@ -242,6 +257,7 @@ class Answerer:
             for citation in citations.feed(text):
                 if on_citation is not None:
                     on_citation(citation)
+            show()
 
         generation = model.generate(
             tokens,
@@ -259,6 +275,7 @@ class Answerer:
         )
         finish = "loop" if loop.cut is not None else generation.finish
         release(screen.finish(cut=finish != "stop"))
+        show(finished=True)
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
         if constrained:
             text = closed_stops(text)

@@ -108,6 +108,7 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
         args.edit_every,
         args.first_answers,
         args.pause_before_enter,
+        args.word_pause,
     )
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
     return EXIT_OK
@@ -361,6 +362,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--edit-every", type=float, default=EDIT_EVERY_S, help="seconds between edits while typing"
+    )
+    p.add_argument(
+        "--word-pause",
+        type=float,
+        default=0.0,
+        help="seconds typing waits before each space (read-aheads start in longer pauses)",
     )
     p.add_argument("--json", action="store_true")
     common(p)

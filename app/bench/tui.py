@@ -5,7 +5,9 @@ of PATH with the real app, index, model and live indexer, driven headless.
   key every TYPING_MS. For every key, the time from its delivery until the hit list has been
   repainted with results for its text, or for a longer text typed after it (keys typed while
   a search runs are searched together); also for each question's last key alone. Baseline:
-  `Service.search` on the same questions alone, in the same run.
+  `Service.search` on the same questions alone, in the same run. `--word-pause S` waits S
+  seconds before each space, as a person between words: pauses longer than
+  `answer_read_ahead_after_s` start read-aheads that the next key stops (counted).
 - event-loop lag: a task asks to wake every LAG_TICK_S; how late it wakes is how long a key
   or a repaint would have waited. Reported while typing with the indexer kept busy (a thread
   appends a function to a random source file of the copy every `--edit-every` seconds, so
@@ -55,6 +57,9 @@ class TuiReport:
     keys: int = 0
     edits: int = 0
     edit_every_s: float = EDIT_EVERY_S
+    word_pause_s: float = 0.0
+    read_aheads: int = 0  # read-aheads that ended while typing (stopped by a key, or whole)
+    read_ahead_tokens: int = 0  # the prompt tokens they read
     index_updates: int = 0
     key_to_results_ms: dict[str, float] = field(default_factory=dict)  # every key typed
     last_key_to_results_ms: dict[str, float] = field(default_factory=dict)  # then a pause
@@ -83,13 +88,17 @@ def measure(
     edit_every_s: float = EDIT_EVERY_S,
     first_answers: int = FIRST_ANSWERS,
     pause_before_enter: float = 0.0,
+    word_pause: float = 0.0,
 ) -> TuiReport:
     """Runs on a copy under a temporary folder; `root` is never modified. The copy's index
     lives under the configured index root, so vectors already computed for `root` are reused."""
     scratch = Path(tempfile.mkdtemp(prefix="repolens-tui-bench-"))
     copy = scratch / root.resolve().name
     shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
-    report = TuiReport(str(root.resolve()), questions=len(questions), edit_every_s=edit_every_s)
+    report = TuiReport(
+        str(root.resolve()), questions=len(questions), edit_every_s=edit_every_s,
+        word_pause_s=word_pause,
+    )  # fmt: skip
     try:
         from app.service import Service
 
@@ -124,13 +133,14 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
     from textual.widgets import Input
 
     from app.tui.app import RepolensApp
-    from app.tui.messages import AnswerFinished, AnswerToken, HitsReady
+    from app.tui.messages import AnswerFinished, AnswerPrepared, AnswerShown, HitsReady
 
     app = RepolensApp(service)
     shown: dict[str, float] = {}
     stages: dict[str, list[float]] = {}  # each search's timings, as the app received them
     tokens: list[float] = []
     answered = asyncio.Event()
+    typing = [True]  # read-aheads are counted while the questions are typed
 
     def hook(message: Any) -> None:
         if isinstance(message, HitsReady):
@@ -138,10 +148,13 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
             for stage, ms in message.timings_ms.items():
                 stages.setdefault(stage, []).append(ms)
             app.call_after_refresh(lambda: shown.setdefault(query, time.perf_counter()))
-        elif isinstance(message, AnswerToken):
+        elif isinstance(message, AnswerShown):
             tokens.append(time.perf_counter())
+        elif isinstance(message, AnswerPrepared) and typing:
+            report.read_aheads += 1
+            report.read_ahead_tokens += message.tokens
         elif isinstance(message, AnswerFinished):
-            report.answer_note = message.error or f"{len(tokens)} tokens streamed"
+            report.answer_note = message.error or f"{len(tokens)} updates shown"
             answered.set()
 
     async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
@@ -165,6 +178,8 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
                 shown.clear()
                 posted = []
                 for key in question:
+                    if key == " " and report.word_pause_s:
+                        await asyncio.sleep(report.word_pause_s)
                     posted.append(time.perf_counter())
                     app.post_message(events.Key(key_name(key), key))
                     report.keys += 1
@@ -182,6 +197,7 @@ async def _drive(service: Any, questions: list[str], answer: bool, report: TuiRe
                     if after:
                         every_key.append(min(after) * 1000)
                 last_key.append((shown[question] - posted[-1]) * 1000)
+            typing.clear()
             report.key_to_results_ms = latency_summary(every_key)
             report.last_key_to_results_ms = latency_summary(last_key)
             report.last_key_to_results_ms["missed"] = len(questions) - len(last_key)
@@ -299,12 +315,12 @@ def _first_frame(probe: str, copy: Path, settings: Settings) -> float:
 _PROBE_FIRST_ANSWER = """
 import asyncio, json, os
 from app.bench.tui import TYPING_MS, key_name
-from app.tui.messages import AnswerFinished, AnswerToken
+from app.tui.messages import AnswerFinished, AnswerShown
 question, pause = sys.argv[3], float(sys.argv[4])
 marks = {}
 posted = app.post_message
 def post(message):
-    if isinstance(message, (AnswerToken, AnswerFinished)):
+    if isinstance(message, (AnswerShown, AnswerFinished)):
         marks.setdefault(type(message).__name__, time.perf_counter())
         if isinstance(message, AnswerFinished):
             marks["answer"] = message.answer
@@ -325,7 +341,7 @@ async def ask(pilot):
     while "AnswerFinished" not in marks:
         await pilot.pause(0.02)
     answer = marks["answer"]
-    token = marks.get("AnswerToken")
+    token = marks.get("AnswerShown")
     print(json.dumps({
         "model_at_enter": state,
         "read_ahead_tokens": app.prepared[1] if app.prepared[0] == question else 0,
@@ -396,7 +412,8 @@ def format_report(r: TuiReport) -> str:
             f"keystroke to results ({r.questions} questions, {r.keys} keys typed "
             f"{TYPING_MS} ms apart, {r.edits} edits made meanwhile (one every "
             f"{r.edit_every_s} s), "
-            f"{r.index_updates} index updates)",
+            f"{r.index_updates} index updates; {r.word_pause_s} s before each space, "
+            f"{r.read_aheads} read-aheads ended, {r.read_ahead_tokens} tokens read)",
             f"  every key         {line(r.key_to_results_ms)} ms",
             f"  a question's last key (then a pause)  {line(r.last_key_to_results_ms)} ms",
             f"  baseline          Service.search alone: {line(r.search_alone_ms)} ms",

@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     also reads that question's prompt ahead (the next key stops it). Off: the model loads
     at the first question."""
 
+    answer_read_ahead_after_s: float = Field(default=0.8, ge=0.0, le=10.0)
+    """Seconds typing must pause on shown results before the TUI reads that question's
+    prompt ahead (with answer_preload)."""
+
     answer_lead_with_top_hit: bool = True
     """Under the grammar, the answer's first sentence opens with a name of excerpt [1], the
     best hit, and cites it; the others may cite any excerpt."""

@@ -38,7 +38,7 @@ from app.tui.messages import (
     AnswerModelChanged,
     AnswerPrepared,
     AnswerProgress,
-    AnswerToken,
+    AnswerShown,
     HitsReady,
     IndexStatusChanged,
     SearchFailed,
@@ -62,9 +62,6 @@ if TYPE_CHECKING:
 
 PREVIEW_SETTLE_S = 0.15  # results that stay this long get their code shown
 REFRESH_SETTLE_S = 0.3  # an index update re-runs the query once typing pauses this long
-# Typing paused this long on shown results: the answer model reads that question's prompt,
-# so that Enter finds it read (the next key stops the reading within milliseconds).
-PREPARE_SETTLE_S = 0.8
 MAIN_SCREEN_ACTIONS = frozenset(
     {"focus_search", "focus_results", "toggle_maximize", "open_symbols", "open_hotspots"}
 )
@@ -240,7 +237,8 @@ class RepolensApp(App[None]):
                 self.preparing = query
                 self._prepare(query, self._prepare_cancel)
 
-        self._prepare_timer = self.set_timer(PREPARE_SETTLE_S, start)
+        # Enter then finds the prompt read; the next key stops the reading within milliseconds.
+        self._prepare_timer = self.set_timer(self.service.settings.answer_read_ahead_after_s, start)
 
     def _stop_preparing(self) -> None:
         if self._prepare_timer is not None:
@@ -303,8 +301,8 @@ class RepolensApp(App[None]):
 
     @work(thread=True, exclusive=True, group="answer")
     def _ask(self, question: str, generation: int, cancel: threading.Event) -> None:
-        def token(text: str) -> None:
-            self.post_message(AnswerToken(text, generation))
+        def shown(text: str) -> None:
+            self.post_message(AnswerShown(text, generation))
 
         def context(hits: list[Hit]) -> None:
             self.post_message(AnswerContext(hits, generation))
@@ -314,7 +312,7 @@ class RepolensApp(App[None]):
 
         try:
             answer = self.service.ask(
-                question, on_token=token, cancel=cancel, on_context=context, on_progress=progress
+                question, on_shown=shown, cancel=cancel, on_context=context, on_progress=progress
             )
         except Exception as error:  # no model, a broken file: say so; search keeps working
             self.post_message(AnswerFinished(None, generation, str(error)))
@@ -335,10 +333,10 @@ class RepolensApp(App[None]):
             pane = self.query_one("#answer-pane", AnswerPane)
             pane.show_status(progress_markdown(message.done, message.total))
 
-    @on(AnswerToken)
-    def _answer_token(self, message: AnswerToken) -> None:
+    @on(AnswerShown)
+    def _answer_shown(self, message: AnswerShown) -> None:
         if message.generation == self.answer_generation:
-            self.query_one("#answer-pane", AnswerPane).append(message.text)
+            self.query_one("#answer-pane", AnswerPane).show_answer(message.text)
 
     @on(AnswerPane.CitationChosen)
     def _citation_chosen(self, message: AnswerPane.CitationChosen) -> None:
@@ -374,9 +372,9 @@ class RepolensApp(App[None]):
         valid = [c.n for c in answer.citations if c.valid]
         pane.finish(cited, answer.grounded or answer.abstained, body=body, notes=notes, cited=valid)
 
-    @on(AnswerToken)
+    @on(AnswerShown)
     @on(AnswerFinished)
-    def _answer_heard(self, message: AnswerToken | AnswerFinished) -> None:
+    def _answer_heard(self, message: AnswerShown | AnswerFinished) -> None:
         if message.generation == self.answer_generation and self.main_screen is not None:
             self.main_screen.answer_heard()  # its wait clock stops
 

@@ -104,7 +104,10 @@ class HotspotsLoaded(Message):
         self.error = error
 
 
-class AnswerToken(Message):
+class AnswerShown(Message):
+    """The answer as far as it may be shown: it grows as the model writes, and takes back a
+    sentence that fails its checks (app.answer.shown)."""
+
     def __init__(self, text: str, generation: int) -> None:
         super().__init__()
         self.text = text

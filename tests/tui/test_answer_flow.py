@@ -3,9 +3,12 @@ while the model reads, the answer's sentences checked, and citations that select
 
 from __future__ import annotations
 
+import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.widgets import Markdown
@@ -14,11 +17,12 @@ from app.answer.brief import first_doc_sentence
 from app.answer.checks import check_sentences, degeneration
 from app.answer.citations import check_citations
 from app.answer.engine import Answer
+from app.answer.llm import Generation
 from app.answer.prompt import Excerpt
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
-from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress, AnswerToken
+from app.tui.messages import AnswerContext, AnswerFinished, AnswerProgress, AnswerShown
 from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview
@@ -171,8 +175,9 @@ async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
         generation = app.answer_generation
         app.post_message(AnswerContext(hits.hits[:4], generation))
         await wait_for(pilot, lambda: "Top hits" in _pane_text(app))
-        for word in ["The", "single", "factory", "keeps", "one", "instance", "[1]."]:
-            app.post_message(AnswerToken(word + " ", generation))
+        words = ["The", "single", "factory", "keeps", "one", "instance", "[1]."]
+        for n in range(1, len(words) + 1):
+            app.post_message(AnswerShown(" ".join(words[:n]), generation))
         await wait_for(pilot, lambda: "one instance" in _source(app))
         await pilot.pause(0.3)
         assert "The single factory keeps one instance" in _pane_text(app), _pane_text(app)
@@ -219,3 +224,72 @@ async def test_a_brief_path_too_long_for_the_pane_loses_its_start_not_its_line(
         await pilot.resize_terminal(160, 45)
         cut = [f"│    …/{h.path.rsplit('/', 1)[1]}:{h.start_line}  " for h in hits.hits[:4]]
         await wait_for(pilot, lambda: all(row in _pane_text(app) for row in cut))
+
+
+class _PausingModel:
+    """Writes a fixed answer a piece at a time and stops where the test looks at the pane:
+    what the pane shows mid-answer is the point, and the real model's wording (or when it
+    writes an unsupported sentence) cannot be chosen."""
+
+    n_ctx = 4096
+
+    def __init__(self, answer: Callable[[str], list[str]]) -> None:
+        self.answer = answer  # the pieces, from the name the grammar gives excerpt [1]
+        self.paused = threading.Event()
+        self.go_on = threading.Event()
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
+        return [1] * 100, []
+
+    def opening_tokens(self, text: str) -> list[int]:
+        return [2]
+
+    def generate(self, tokens: list[int], **options: Any) -> Generation:
+        name = re.search(r'^name1 ::= "`([^`"]+)`"', options["grammar"], re.M)
+        assert name is not None
+        written = ""
+        for piece in self.answer(name.group(1)):
+            if piece == "|":  # the test looks here
+                self.go_on.clear()
+                self.paused.set()
+                assert self.go_on.wait(30)
+                continue
+            written += piece
+            options["on_text"](piece)
+        return Generation(written, 100, 20, 1.0, 1.0, 1.0, "stop")
+
+
+def _written(name: str) -> list[str]:
+    """The name of excerpt [1]; a pause; a sentence its excerpt supports, one it does not
+    (`phantom_total`) and the space after its citation; a pause; the first sentence again."""
+    good, bad = f"`{name}` is defined here [1].", f" `{name}` returns `phantom_total` [1]."
+    words = re.findall(r"\s*\S+", good[len(name) + 2 :] + bad)
+    return ["`", name, "`", "|", *words, " ", "|", *re.findall(r"\s*\S+", good)]
+
+
+async def test_the_pane_shows_the_opening_name_at_once_and_takes_back_a_failed_sentence(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    service = Service(sample_repo, settings)
+    model = _PausingModel(_written)
+    service.answerer().model = lambda *cancelled: model  # type: ignore[method-assign]
+    app = RepolensApp(service)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await searched(pilot, app, "how long to wait between retries")
+        await pilot.press("enter")
+        pane = app.query_one("#answer-pane", AnswerPane)
+        await wait_for(pilot, model.paused.is_set)
+        await wait_for(pilot, lambda: bool(pane.streamed))  # the name's backtick has closed
+        name = pane.streamed
+        assert re.fullmatch(r"`[\w.]+(?:\(\))?`", name), name
+        assert _source(app).rstrip().endswith(name)
+        model.paused.clear()
+        model.go_on.set()
+        await wait_for(pilot, model.paused.is_set)  # the unsupported sentence has its citation
+        await wait_for(pilot, lambda: pane.streamed == f"{name} is defined here [1].")
+        await pilot.pause(0.2)
+        assert "phantom_total" not in _source(app) and "returns" not in _source(app)
+        assert _source(app).rstrip().endswith(f"{name} is defined here [1].")
+        model.go_on.set()
+        await wait_for(pilot, lambda: "Left out, unsupported" in _source(app))
+        assert f"{name} is defined here [1]. {name} is defined here [1]." in _source(app)

@@ -163,3 +163,15 @@ async def test_a_question_left_typed_is_read_ahead_so_enter_finds_its_prompt_rea
         assert answer is not None and answer.prompt_tokens > 0  # type: ignore[attr-defined]
         # Enter read nothing: the prompt was in the cache but for its last token.
         assert answer.reused_tokens == answer.prompt_tokens - 1  # type: ignore[attr-defined]
+
+
+async def test_the_read_ahead_waits_for_the_pause_its_setting_names(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, _preloading(settings, answer_read_ahead_after_s=3.0)))
+    async with app.run_test(size=(200, 40)) as pilot:
+        await searched(pilot, app, QUESTION)
+        await wait_for(pilot, lambda: app.listed_query == QUESTION)
+        await pilot.pause(1.5)  # past the old fixed 0.8 s
+        assert app.preparing == ""
+        await wait_for(pilot, lambda: app.preparing == QUESTION, 10)

@@ -13,7 +13,7 @@ from app.core.models import Explanation
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import PREVIEW_SETTLE_S, RepolensApp
-from app.tui.messages import AnswerFinished, AnswerToken, HitsReady, IndexStatusChanged
+from app.tui.messages import AnswerFinished, AnswerShown, HitsReady, IndexStatusChanged
 from tests.tui.conftest import wait_for
 from widgets.answer_pane import AnswerPane
 from widgets.code_preview import CodePreview, safe_code
@@ -131,7 +131,7 @@ async def test_enter_streams_a_local_answer(
         await wait_for(pilot, lambda: any(isinstance(m, AnswerFinished) for m in seen), 120)
         finished = next(m for m in seen if isinstance(m, AnswerFinished))
         assert finished.answer is not None, finished.error
-        assert any(isinstance(m, AnswerToken) for m in seen)
+        assert any(isinstance(m, AnswerShown) for m in seen)
         from textual.widgets import Markdown
 
         assert app.query_one("#answer", Markdown).source.strip()
@@ -175,7 +175,7 @@ async def test_a_new_question_cancels_the_answer_in_flight(
 
     def hook(message: object) -> None:
         seen.append(message)
-        first_token = isinstance(message, AnswerToken) and message.generation == 1
+        first_token = isinstance(message, AnswerShown) and message.generation == 1
         if first_token and app.answer_generation == 1:  # ask again while the answer streams
             field = app.query_one("#search", Input)
             field.value = "where is the cookie set"

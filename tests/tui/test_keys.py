@@ -127,7 +127,7 @@ async def test_a_copied_answer_reads_as_written(
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one("#answer-pane", AnswerPane)
         pane.show_text("")
-        pane.append("`retry_backoff` doubles the wait [1].")
+        pane.show_answer("`retry_backoff` doubles the wait [1].")
         pane.finish(["\\[1\\] `src/retry.py:1-9` `retry_backoff`"], True)
         await pilot.pause()
         copied = pane.plain_text()

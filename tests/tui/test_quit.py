@@ -19,7 +19,7 @@ from pathlib import Path
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
-from app.tui.messages import AnswerToken
+from app.tui.messages import AnswerShown
 from textual import events
 
 settings = Settings(index_dir=Path(sys.argv[2]), answer_preload=False, watch=False)
@@ -28,7 +28,8 @@ app = RepolensApp(Service(Path(sys.argv[1]), settings))
 async def quit_mid_answer(pilot):
     await pilot.pause(0.5)
     for n in range(30):
-        app.post_message(AnswerToken(f"word{n} ", app.answer_generation))
+        words = " ".join(f"word{k}" for k in range(n + 1))
+        app.post_message(AnswerShown(words, app.answer_generation))
     await pilot.pause(0.05)
     app.post_message(events.Key("ctrl+q", None))  # as the terminal's driver delivers a key
 
