@@ -259,10 +259,17 @@ class _PausingModel:
         return Generation(written, 100, 20, 1.0, 1.0, 1.0, "stop")
 
 
+def _good(name: str) -> str:
+    """A sentence in the name's own words, which the excerpt defining the name holds."""
+    plain = re.sub(r"([a-z])([A-Z])", r"\1 \2", name.strip("`")).lower()
+    return f"{name} is the {' '.join(re.findall(r'[a-z]+', plain))} [1]."
+
+
 def _written(name: str) -> list[str]:
     """The name of excerpt [1]; a pause; a sentence its excerpt supports, one it does not
     (`phantom_total`) and the space after its citation; a pause; the first sentence again."""
-    good, bad = f"`{name}` is defined here [1].", f" `{name}` returns `phantom_total` [1]."
+    good = _good(f"`{name}`")
+    bad = f" `{name}` returns `phantom_total` [1]."
     words = re.findall(r"\s*\S+", good[len(name) + 2 :] + bad)
     return ["`", name, "`", "|", *words, " ", "|", *re.findall(r"\s*\S+", good)]
 
@@ -286,10 +293,10 @@ async def test_the_pane_shows_the_opening_name_at_once_and_takes_back_a_failed_s
         model.paused.clear()
         model.go_on.set()
         await wait_for(pilot, model.paused.is_set)  # the unsupported sentence has its citation
-        await wait_for(pilot, lambda: pane.streamed == f"{name} is defined here [1].")
+        await wait_for(pilot, lambda: pane.streamed == _good(name))
         await pilot.pause(0.2)
         assert "phantom_total" not in _source(app) and "returns" not in _source(app)
-        assert _source(app).rstrip().endswith(f"{name} is defined here [1].")
+        assert _source(app).rstrip().endswith(_good(name))
         model.go_on.set()
         await wait_for(pilot, lambda: "Left out, unsupported" in _source(app))
-        assert f"{name} is defined here [1]. {name} is defined here [1]." in _source(app)
+        assert f"{_good(name)} {_good(name)}" in _source(app)
