@@ -49,7 +49,7 @@ from app.tui.messages import (
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
-from widgets.answer_pane import AnswerPane, citation_link, markdown_code
+from widgets.answer_pane import PLACEHOLDER, AnswerPane, citation_link, markdown_code
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
@@ -94,6 +94,7 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
 # at any moment (a batch in flight is rolled back by the next writer), so ctrl+q is immediate.
 QUIT_WAIT_S = 0.2
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
+NO_QUESTION = "Type a question: its best code shows here."
 
 
 class RepolensApp(App[None]):
@@ -392,8 +393,22 @@ class RepolensApp(App[None]):
             hits.show_hits([])
             hits.border_subtitle = ""
             self.listed_query = ""
+            self._clear_code_and_answer()
             return
         self._run_waiting_search()
+
+    def _clear_code_and_answer(self) -> None:
+        """The question was cleared: its code and its answer (stopped if still coming) go."""
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+            self._preview_timer = None
+        if self._answer_cancel is not None:
+            self._answer_cancel.set()
+        self.answer_generation += 1  # what the stopped answer still posts is ignored
+        self.answer_context = []
+        self.shown = None
+        self.query_one("#preview", CodePreview).show_message(NO_QUESTION)
+        self.query_one("#answer-pane", AnswerPane).show_text(PLACEHOLDER)
 
     def _refresh_search(self, query: str) -> None:
         """The index changed under an unchanged query: search again once typing pauses
