@@ -431,6 +431,7 @@ class RepolensApp(App[None]):
     def _run_waiting_search(self) -> None:
         request = self.searches.next_request()
         if request is not None:
+            self.query_one("#hits", HitList).border_subtitle = "searching…"
             self._search_worker = self._search(request)
 
     def _search_done(self) -> None:
@@ -476,6 +477,7 @@ class RepolensApp(App[None]):
         self._search_done()
         if message.superseded:
             return
+        self.query_one("#hits", HitList).border_subtitle = ""
         text = "The index is still being built." if not self.index_ready else message.reason
         self.query_one("#preview", CodePreview).show_message(text)
 

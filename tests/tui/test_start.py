@@ -14,6 +14,7 @@ from app.tui.app import RepolensApp
 from tests.tui.conftest import searched, wait_for
 from widgets.answer_pane import PLACEHOLDER, AnswerPane
 from widgets.code_preview import CodePreview
+from widgets.hit_list import HitList
 
 
 async def test_keys_typed_before_the_search_field_has_focus_are_kept(
@@ -69,3 +70,21 @@ async def test_a_replaced_question_marks_the_answer_as_for_an_earlier_one(
         assert "earlier question" in str(pane.border_title)
         await pilot.press("r")  # the asked question again: its answer is current
         assert str(pane.border_title) == "Answer"
+
+
+async def test_the_results_say_searching_while_a_search_runs(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    app = RepolensApp(Service(sample_repo, settings))
+    search = app.service.search
+    subtitles: list[str] = []
+
+    def observed(query: str, **options: object) -> object:
+        subtitles.append(str(app.query_one("#hits", HitList).border_subtitle))
+        return search(query, **options)  # type: ignore[arg-type]
+
+    app.service.search = observed  # type: ignore[method-assign]
+    async with app.run_test(size=(140, 40)) as pilot:
+        hits = await searched(pilot, app, "retry")
+        assert subtitles and set(subtitles) == {"searching…"}
+        await wait_for(pilot, lambda: str(hits.border_subtitle).endswith("hits"))
