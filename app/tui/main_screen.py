@@ -95,7 +95,8 @@ class MainScreen(Screen[None]):
     @on(Input.Changed, "#search")
     def _question_changed(self, event: Input.Changed) -> None:
         if not event.value.strip():
-            self.asked = ""  # the app clears the answer
+            self.asked = ""  # the app clears the answer and stops it
+            self.answer_heard()  # so the wait for its first words is over
         self._mark_answer(event.value)
 
     def _mark_answer(self, question: str) -> None:

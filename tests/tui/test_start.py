@@ -53,6 +53,7 @@ async def test_clearing_the_question_clears_the_code_and_the_answer(
         await pilot.pause(0.1)
         assert cancel is not None and cancel.is_set()  # the answer in flight stops
         assert pane.wanted == PLACEHOLDER
+        assert not pane.border_subtitle  # no clock counts the wait for a stopped answer
         assert preview.location == "" and app.shown is None
         assert "retry_backoff" not in str(preview.query_one("#code").render())
 
