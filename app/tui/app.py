@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -140,6 +140,39 @@ class RepolensApp(App[None]):
         self.prepared: tuple[str, int] = ("", 0)  # the last query read ahead, its tokens
         self.answer_generation = 0
         self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
+        self.early_keys: list[events.Key] = []  # typed before the search field took focus
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed while nothing has focus (during start-up, before the search field took
+        it: Textual hands them to the screen, which drops them) wait, then go in order to
+        what takes focus, the search field unless something else did."""
+        if self._typed_early(event):
+            return
+        await super().on_event(event)
+
+    def _typed_early(self, event: events.Event) -> bool:
+        """Hold `event` when it is a key typed with nothing focused (or after such keys)."""
+        if not isinstance(event, events.Key) or not event.is_printable or event.is_forwarded:
+            return False
+        if not self.early_keys and (
+            self.focused is not None or self.screen is not self.default_screen
+        ):
+            return False
+        self.early_keys.append(event)
+        if len(self.early_keys) == 1:
+            self.call_after_refresh(self._type_early_keys)
+        return True
+
+    def _type_early_keys(self) -> None:
+        focused = self.focused
+        if focused is None:  # not yet (or a click left nothing focused): the field takes them
+            for field in self.query("#search").results(Input):
+                field.focus()
+            self.call_after_refresh(self._type_early_keys)
+            return
+        keys, self.early_keys = self.early_keys, []
+        for key in keys:
+            focused._forward_event(key)
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen()

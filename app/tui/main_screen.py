@@ -50,16 +50,6 @@ class MainScreen(Screen[None]):
         self.query_one("#search", Input).focus()
         self._fit(self.size.width)
 
-    def on_key(self, event: events.Key) -> None:
-        """A printable key that reaches the screen itself was typed during start-up, before
-        the search field took focus (the field takes every printable key it is given): it
-        is typed into the field, not lost."""
-        field = self.query_one("#search", Input)
-        if self.focused in (None, field) and event.is_printable and event.character:
-            event.stop()
-            self.set_focus(field)  # at once: its focus (which selects all) comes before the key
-            field.post_message(events.Key(event.key, event.character))
-
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
 
