@@ -15,6 +15,10 @@ of PATH with the real app, index, model and live indexer, driven headless.
   streams.
 - first frame: a new process until the TUI has painted its first frame on the indexed copy.
   Baseline: a bare Textual app's first frame, in the same run.
+- first results: a new process on the indexed (warm) copy; the first question is typed a key
+  every TYPING_MS from the moment the app runs, before the search field has focus, while the
+  start-up scan checks the files; the time from launch until results for the whole question
+  are painted, and when the scan ended.
 - first answer: a new process opens the TUI, a person types the first question (a key every
   TYPING_MS), waits `--pause-before-enter` seconds and presses Enter; the time from Enter
   to the answer's first token. Runs with the answer model's preload on and off alternate
@@ -48,6 +52,7 @@ LAG_TICK_S = 0.01
 EDIT_EVERY_S = 0.5  # the default: a save every half second keeps the indexer always busy
 RESULT_TIMEOUT_S = 30.0
 FIRST_ANSWERS = 2  # fresh processes per variant (preload on, preload off)
+FIRST_RESULTS = 3  # fresh processes timing launch to the first results
 
 
 @dataclass(slots=True)
@@ -71,6 +76,9 @@ class TuiReport:
     search_stages_ms: dict[str, dict[str, float]] = field(default_factory=dict)  # in the app
     first_frame_s: float = 0.0
     bare_textual_first_frame_s: float = 0.0  # baseline
+    # Launch to results for a question typed at once, each run: when the first frame was
+    # painted, the last key typed, the results painted and the start-up scan ended (seconds).
+    first_results_runs: list[dict[str, Any]] = field(default_factory=list)
     # Enter to the first answer token in a new process, by variant ("preload", "no preload":
     # the baseline), and each run as measured (in the order they ran).
     first_answer_ms: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -107,6 +115,9 @@ def measure(
         report.search_alone_ms = latency_summary(_search_alone(service, questions))
         report.first_frame_s = _first_frame(_PROBE_REPOLENS, copy, settings)
         report.bare_textual_first_frame_s = _first_frame(_PROBE_BARE, copy, settings)
+        report.first_results_runs = [
+            _first_results(copy, settings, questions[0]) for _ in range(FIRST_RESULTS)
+        ]
         if answer and first_answers:
             _first_answers(report, copy, settings, questions[0], first_answers, pause_before_enter)
         asyncio.run(_drive(Service(copy, settings), questions, answer, report))
@@ -312,6 +323,62 @@ def _first_frame(probe: str, copy: Path, settings: Settings) -> float:
     return round(painted - launched, 2)
 
 
+_PROBE_FIRST_RESULTS = """
+import asyncio, json
+from textual import events
+from app.bench.tui import TYPING_MS, key_name
+from app.tui.messages import HitsReady, IndexStatusChanged
+launched, question = float(sys.argv[3]), sys.argv[4]
+marks = {}
+posted = app.post_message
+def post(message):
+    if isinstance(message, HitsReady) and message.query == question and message.hits:
+        app.call_after_refresh(lambda: marks.setdefault("results", time.time()))
+    if isinstance(message, IndexStatusChanged) and message.status.updates:
+        marks.setdefault("scan_done", time.time())
+    return posted(message)
+app.post_message = post
+async def ask(pilot):
+    marks["first_frame"] = time.time()
+    for key in question:  # posted as a terminal delivers them, focus or not
+        app.post_message(events.Key(key_name(key), key))
+        await asyncio.sleep(TYPING_MS / 1000)
+    marks["last_key"] = time.time()
+    while "results" not in marks and time.time() - launched < 120:
+        await pilot.pause(0.02)
+    from textual.widgets import Input
+    typed = app.query_one("#search", Input).value
+    print(json.dumps({
+        **{name: round(at - launched, 2) for name, at in marks.items()},
+        "typed": typed,
+    }), flush=True)
+    app.exit()
+app.run(headless=True, size=(140, 40), auto_pilot=ask)
+"""
+
+
+def _first_results(copy: Path, settings: Settings, question: str) -> dict[str, Any]:
+    """One new process: type `question` from the start, time launch to its results."""
+    launched = time.time()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _PROBE_REPOLENS + _PROBE_FIRST_RESULTS,
+            str(copy),
+            str(settings.resolved_index_root()),
+            str(launched),
+            question,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=180,
+    )
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
 _PROBE_FIRST_ANSWER = """
 import asyncio, json, os
 from app.bench.tui import TYPING_MS, key_name
@@ -427,6 +494,12 @@ def format_report(r: TuiReport) -> str:
             f"{line(r.full_collections_ms)} ms",
             f"first frame         {r.first_frame_s} s from process start",
             f"  baseline          a bare Textual app: {r.bare_textual_first_frame_s} s",
+            *(
+                f"first results, a question typed at once: frame {run.get('first_frame')} s, "
+                f"last key {run.get('last_key')} s, results {run.get('results', 'none')} s, "
+                f"start-up scan done {run.get('scan_done', 'later')} s, typed {run['typed']!r}"
+                for run in r.first_results_runs
+            ),
             *(
                 f"Enter to the first answer token, a new process, {variant}: {line(summary)} ms"
                 for variant, summary in r.first_answer_ms.items()

@@ -293,8 +293,12 @@ class IndexWorker:
 
     def _index(self, paths: set[str] | None, reason: str) -> None:
         """One index run: everything (paths None) or the given paths; retried on failure."""
-        self._emit(
+        # The first run reports what the index already holds, so that a front end can say
+        # at once that a warm index answers searches while it is checked.
+        report_start = self._emit if self._status.files else self._counted
+        report_start(
             state="paused" if self._paused else "indexing",
+            phase="",
             error="",
             message=reason or f"{len(paths or ())} changed",
         )

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -49,7 +49,7 @@ from app.tui.messages import (
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
-from widgets.answer_pane import AnswerPane, citation_link, markdown_code
+from widgets.answer_pane import PLACEHOLDER, AnswerPane, citation_link, markdown_code
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
@@ -91,6 +91,7 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
 # at any moment (a batch in flight is rolled back by the next writer), so ctrl+q is immediate.
 QUIT_WAIT_S = 0.2
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
+NO_QUESTION = "Type a question: its best code shows here."
 
 
 class RepolensApp(App[None]):
@@ -136,6 +137,39 @@ class RepolensApp(App[None]):
         self.prepared: tuple[str, int] = ("", 0)  # the last query read ahead, its tokens
         self.answer_generation = 0
         self.answer_context: list[Hit] = []  # the shown answer's excerpts, [1] first
+        self.early_keys: list[events.Key] = []  # typed before the search field took focus
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed while nothing has focus (during start-up, before the search field took
+        it: Textual hands them to the screen, which drops them) wait, then go in order to
+        what takes focus, the search field unless something else did."""
+        if self._typed_early(event):
+            return
+        await super().on_event(event)
+
+    def _typed_early(self, event: events.Event) -> bool:
+        """Hold `event` when it is a key typed with nothing focused (or after such keys)."""
+        if not isinstance(event, events.Key) or not event.is_printable or event.is_forwarded:
+            return False
+        if not self.early_keys and (
+            self.focused is not None or self.screen is not self.default_screen
+        ):
+            return False
+        self.early_keys.append(event)
+        if len(self.early_keys) == 1:
+            self.call_after_refresh(self._type_early_keys)
+        return True
+
+    def _type_early_keys(self) -> None:
+        focused = self.focused
+        if focused is None:  # not yet (or a click left nothing focused): the field takes them
+            for field in self.query("#search").results(Input):
+                field.focus()
+            self.call_after_refresh(self._type_early_keys)
+            return
+        keys, self.early_keys = self.early_keys, []
+        for key in keys:
+            focused._forward_event(key)
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen()
@@ -390,8 +424,22 @@ class RepolensApp(App[None]):
             hits.show_hits([])
             hits.border_subtitle = ""
             self.listed_query = ""
+            self._clear_code_and_answer()
             return
         self._run_waiting_search()
+
+    def _clear_code_and_answer(self) -> None:
+        """The question was cleared: its code and its answer (stopped if still coming) go."""
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+            self._preview_timer = None
+        if self._answer_cancel is not None:
+            self._answer_cancel.set()
+        self.answer_generation += 1  # what the stopped answer still posts is ignored
+        self.answer_context = []
+        self.shown = None
+        self.query_one("#preview", CodePreview).show_message(NO_QUESTION)
+        self.query_one("#answer-pane", AnswerPane).show_text(PLACEHOLDER)
 
     def _refresh_search(self, query: str) -> None:
         """The index changed under an unchanged query: search again once typing pauses
@@ -414,6 +462,7 @@ class RepolensApp(App[None]):
     def _run_waiting_search(self) -> None:
         request = self.searches.next_request()
         if request is not None:
+            self.query_one("#hits", HitList).border_subtitle = "searching…"
             self._search_worker = self._search(request)
 
     def _search_done(self) -> None:
@@ -459,6 +508,7 @@ class RepolensApp(App[None]):
         self._search_done()
         if message.superseded:
             return
+        self.query_one("#hits", HitList).border_subtitle = ""
         text = "The index is still being built." if not self.index_ready else message.reason
         self.query_one("#preview", CodePreview).show_message(text)
 

@@ -32,6 +32,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self._asked_at = 0.0
         self._answer_clock: Timer | None = None
+        self.asked = ""  # the question the answer pane answers
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Ask about this repository…", id="search")
@@ -76,8 +77,24 @@ class MainScreen(Screen[None]):
     @on(Input.Submitted, "#search")
     def _asked(self, event: Input.Submitted) -> None:
         if event.value.strip():
+            self.asked = event.value
+            self._mark_answer(event.value)
             self.show_answer(True)  # the answer streams where it can be read
             self._start_answer_clock()
+
+    @on(Input.Changed, "#search")
+    def _question_changed(self, event: Input.Changed) -> None:
+        if not event.value.strip():
+            self.asked = ""  # the app clears the answer and stops it
+            self.answer_heard()  # so the wait for its first words is over
+        self._mark_answer(event.value)
+
+    def _mark_answer(self, question: str) -> None:
+        """The answer pane's title says when its answer is to another question than the
+        one in the search field."""
+        stale = bool(self.asked) and question != self.asked
+        pane = self.query_one("#answer-pane", AnswerPane)
+        pane.border_title = "Answer · to an earlier question" if stale else "Answer"
 
     # -- the wait before an answer's first words (search, loading the model, its reading) -----
     def _start_answer_clock(self) -> None:

@@ -161,7 +161,7 @@ def test_every_line_a_widget_draws_from_repository_text_is_literal() -> None:
         hit_prompt(_hit(ref.path, name), 1.0).plain,
         symbol_prompt(ref).plain,
         call_prompt(CallLink(None, name, "unresolved", ref.path, 3)).plain,
-        status_text(WorkerStatus(state="indexing", phase="parse", message=ref.path)).plain,
+        status_text(WorkerStatus(state="failed", error=f"cannot read {ref.path}")).plain,
         summary_text(WorkerStatus(last_update=name, error=name)).plain,
         pending_text({"added": [ref.path]}).plain,
         skipped_text([{"reason": name, "path": ref.path, "detail": name}]).plain,

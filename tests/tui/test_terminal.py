@@ -100,7 +100,7 @@ def test_with_preload_off_nothing_loads_before_the_first_question(
     terminal: Callable[..., Terminal],
 ) -> None:
     tui = terminal(REPOLENS_ANSWER_PRELOAD="false", REPOLENS_ANSWER_MAX_TOKENS="16")
-    tui.wait_for(lambda shown: " watching " in shown, 60)  # keys before the first frame are lost
+    tui.wait_for(lambda shown: " ready " in shown, 60)  # the start-up scan has ended
     tui.send(*"exponential backoff with jitter")
     tui.wait_for(lambda shown: "retry_backoff" in shown, 60)
     time.sleep(2.0)

@@ -71,7 +71,7 @@ def _open(
     app = [sys.executable, "-m", "app.main", str(repo), "--index-dir", str(settings.index_dir)]
     # The test runner's COLUMNS and LINES would win over the terminal's size.
     terminal.start(["env", "-u", "COLUMNS", "-u", "LINES", *environment, *app], *size)
-    terminal.wait_for(lambda screen: "watching" in screen, 60, "live index")
+    terminal.wait_for(lambda screen: " ready " in screen, 60, "live index")
 
 
 def _asked_at_once(terminal: Terminal) -> None:

@@ -18,31 +18,51 @@ from widgets.index_status import status_text
 
 def test_watching_is_said_once() -> None:
     line = status_text(WorkerStatus(state="watching", watching=True, files=6, chunks=14)).plain
-    assert line.count("watching") == 1, line
+    assert line.startswith(" ready "), line
+    assert "watching" not in line
     assert "6 files · 14 chunks" in line
     paused = status_text(WorkerStatus(state="paused", watching=True, files=1, chunks=1)).plain
-    assert "watching files" in paused and "1 file · 1 chunk" in paused
+    assert "paused" in paused and "1 file · 1 chunk" in paused
     assert "not watching" in status_text(WorkerStatus(state="watching", watching=False)).plain
 
 
-def test_while_embedding_the_counts_stay_and_search_is_said_to_work() -> None:
+def test_while_embedding_the_line_says_so_and_that_search_works() -> None:
     embedding = WorkerStatus(
         state="indexing", phase="embed", done=40, total=100, watching=True, files=6, chunks=14,
         vectors_share=0.4, pending=1,
     )  # fmt: skip
     line = status_text(embedding).plain
-    assert "6 files · 14 chunks · vectors 40%" in line
-    assert "embed" in line and "40/100" in line
-    assert "search works meanwhile" in line
-    assert "1 change pending" in line
+    assert "adding vectors 40% · search works" in line
+    assert "1 queued" in line
     # The first run, before anything is published: progress only, and no promise yet.
     first = WorkerStatus(state="indexing", phase="parse", done=3, total=9, watching=True)
     assert "0 files" not in status_text(first).plain
+    assert "building the index 33%" in status_text(first).plain
     assert "search works" not in status_text(first).plain
-    # The start-up scan before its first phase: what it does, not "0 files · 0 chunks".
-    opening = WorkerStatus(state="indexing", watching=True, message="start-up scan")
-    assert "0 files" not in status_text(opening).plain
-    assert "start-up scan" in status_text(opening).plain
+    # A warm index's start-up scan, before its first phase: search works meanwhile.
+    opening = WorkerStatus(state="indexing", watching=True, files=92, message="start-up scan")
+    assert "checking files · search works" in status_text(opening).plain
+
+
+def test_the_status_line_says_one_thing_and_fits_80_columns() -> None:
+    """Each state of a run, with the answer model's note after it as the app adds it: one
+    activity, no progress bar, no contradiction, and at most 80 cells."""
+    statuses = [
+        WorkerStatus(state="indexing", phase=phase, done=1, total=1, files=92, chunks=1538,
+                     vectors_share=share, watching=True, pending=3, eta_seconds=12.0)
+        for phase in ("", "walk", "parse", "write", "graph", "embed")
+        for share in (None, 0.5, 1.0)
+    ] + [
+        WorkerStatus(state="watching", files=92, chunks=1538, vectors_share=0.5, watching=True,
+                     pending=12, graph_pending=True),
+        WorkerStatus(state="indexing", phase="parse", done=10, total=4000, watching=True),
+    ]  # fmt: skip
+    for status in statuses:
+        line = status_text(status).plain + " · answer model loading"
+        assert len(line) <= 80, line
+        assert "━" not in line and "meanwhile" not in line
+        assert not ("vectors 100%" in line and "vectors" in line.replace("vectors 100%", ""))
+        assert line.count("·") <= 4, line
 
 
 async def test_the_answer_pane_counts_the_wait_for_the_first_words(

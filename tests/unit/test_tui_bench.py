@@ -34,3 +34,16 @@ def test_first_answers_alternate_preload_on_and_off_in_new_processes(
     shown = format_report(report)
     assert "Enter to the first answer token, a new process, preload: mean" in shown
     assert "before Enter), the model's first text" in shown
+
+
+def test_first_results_time_a_question_typed_from_launch_in_a_new_process(
+    sample_repo: Path, settings: Settings
+) -> None:
+    from app.bench.tui import _first_results
+
+    Service(sample_repo, settings).index()
+    run = _first_results(sample_repo, settings, "exponential backoff with jitter")
+    assert run["typed"] == "exponential backoff with jitter"  # no key lost at start-up
+    assert 0 < run["first_frame"] <= run["last_key"] < run["results"]
+    report = TuiReport(str(sample_repo), first_results_runs=[run])
+    assert "first results, a question typed at once: frame" in format_report(report)
