@@ -11,7 +11,6 @@ import pytest
 
 from app.answer.checks import WORDS_FOUND, check_sentences
 from app.answer.engine import Answerer
-from app.answer.llm import Generation
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 from app.bench.answers import judge
 from app.bench.support_labels import agreement, leave_one_corpus_out, load
@@ -19,6 +18,7 @@ from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
 from app.service import Service
+from tests.unit.test_answer_shown import PiecewiseModel
 
 # Excerpts and sentences as the 0.5B wrote them in the 48-question eval on main 726e270.
 FRESH = """\
@@ -130,30 +130,10 @@ def test_the_words_check_agrees_with_the_hand_labels_out_of_sample() -> None:
     assert held_out.precision >= 0.85 and held_out.recall >= 0.85
 
 
-class _ScriptedModel:
-    """Writes the 0.5B's own sentence: what the engine makes of it is the point, and the
-    real model's wording cannot be chosen (the real one is tested below)."""
-
-    n_ctx = 4096
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def prompt_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
-        return [1] * 100, []
-
-    def opening_tokens(self, text: str) -> list[int]:
-        return [2]
-
-    def generate(self, tokens: list[int], **options: Any) -> Generation:
-        options["on_text"](self.text)
-        return Generation(self.text, 100, 20, 1.0, 1.0, 1.0, "stop")
-
-
 def _ask(tmp_path: Path, text: str, hits: list[Hit], unsaid_too: bool = True) -> Any:
     settings = Settings(index_dir=tmp_path, answer_leave_out_unsaid=unsaid_too)
     answerer = Answerer(settings)
-    answerer.model = lambda: _ScriptedModel(text)  # type: ignore[method-assign]
+    answerer.model = lambda: PiecewiseModel(text)  # type: ignore[method-assign]
     return answerer.ask("Where is the rate limiter?", lambda q, b: SearchResult(q, list(hits)))
 
 

@@ -99,7 +99,7 @@ def test_the_abstention_streams_and_an_unfinished_sentence_is_not_shown_at_the_e
     assert _shown_as_it_streams("`_redirect_method()` turns a 303 into")[-1] == ""
 
 
-class _PiecewiseModel:
+class PiecewiseModel:
     """Writes a fixed answer a piece at a time: what the pane is given after each piece is
     the point, and the real model's wording cannot be chosen."""
 
@@ -122,7 +122,7 @@ class _PiecewiseModel:
 
 def test_the_engine_gives_the_pane_only_judged_text(tmp_path: Path) -> None:
     answerer = Answerer(Settings(index_dir=tmp_path))
-    answerer.model = lambda: _PiecewiseModel(f"{GOOD} {BAD}")  # type: ignore[method-assign]
+    answerer.model = lambda: PiecewiseModel(f"{GOOD} {BAD}")  # type: ignore[method-assign]
     shown: list[str] = []
     streamed: list[str] = []
     answer = answerer.ask(
