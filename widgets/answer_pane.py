@@ -61,6 +61,7 @@ class AnswerPane(VerticalScroll):
         self.brief = ""
         self.brief_at: Callable[[int], str] | None = None  # the brief, its code cut to a width
         self.below: tuple[str, ...] = ()  # what the pane shows under the brief
+        self.finished_at: Callable[[int], str] | None = None  # the finished answer, cut to a width
         self.streamed = ""
         self.status = ""
         self.cited: list[int] = []
@@ -120,7 +121,7 @@ class AnswerPane(VerticalScroll):
             self._reveal_line = len(self.brief.splitlines()) + 1 if self.brief else 0
 
     def show_text(self, markdown: str) -> None:
-        self.brief, self.brief_at = "", None
+        self.brief, self.brief_at, self.finished_at = "", None, None
         self.streamed, self.status, self.cited = "", "", []
         self._render_parts(markdown)
         self.refresh_bindings()
@@ -130,6 +131,7 @@ class AnswerPane(VerticalScroll):
         is its Markdown with each code span cut to `width` cells (0: uncut), so that a path
         wraps whole onto a line of its own rather than breaking mid-name."""
         self.brief_at, self.brief = brief_at, brief_at(self._code_width())
+        self.finished_at = None
         self.streamed, self.status, self.cited = "", status, []
         self._render_parts(self.status)
         self.refresh_bindings()
@@ -143,23 +145,26 @@ class AnswerPane(VerticalScroll):
         return max(0, width - gutter - BULLET_CELLS)
 
     def on_resize(self, event: events.Resize) -> None:
-        # Shown again, or resized: the brief's code spans are cut to the new width.
-        if self.brief_at is not None:
-            brief = self.brief_at(self._code_width())
-            if brief != self.brief:
-                self.brief = brief
-                self._render_parts(*self.below)
+        # Shown again, or resized: the brief's and the citations' code spans are cut to the
+        # new width.
+        width = self._code_width()
+        brief = self.brief_at(width) if self.brief_at is not None else self.brief
+        below = (self.finished_at(width),) if self.finished_at is not None else self.below
+        if (brief, below) != (self.brief, self.below):
+            self.brief = brief
+            self._render_parts(*below)
 
     def show_status(self, status: str) -> None:
         self.status = status
         if not self.streamed:
+            self.finished_at = None
             self._render_parts(self.status)
 
     def show_answer(self, text: str) -> None:
         """The answer as far as it may be shown, under the brief: longer than before as it
         streams, or shorter when a sentence was taken back (the status again when none is left)."""
         self._answer_starts(first=not self.streamed and bool(text))
-        self.streamed = text
+        self.streamed, self.finished_at = text, None
         self._render_parts(self.streamed or self.status)
 
     def plain_text(self) -> str:
@@ -170,22 +175,27 @@ class AnswerPane(VerticalScroll):
 
     def finish(
         self,
-        citations: list[str],
+        citations_at: Callable[[int], list[str]],
         grounded: bool,
         body: str | None = None,
         notes: list[str] | None = None,
         cited: list[int] | None = None,
     ) -> None:
-        """The whole answer: `body` (the checked sentences) replaces the streamed text."""
+        """The whole answer: `body` (the checked sentences) replaces the streamed text.
+        `citations_at(width)` lists the citations with each code span cut to `width` cells."""
         text = body if body is not None else self.streamed
         lines = [text.strip() or "_(no answer)_", ""]
         if not grounded:
             lines.append("**Ungrounded:** this answer cites none of the excerpts.")
         lines += notes or []
-        lines += [f"- {line}" for line in citations]
+
+        def finished_at(width: int) -> str:
+            return "\n".join([*lines, *(f"- {line}" for line in citations_at(width))])
+
         self.cited, self.chosen = list(cited or []), -1
+        self.finished_at = finished_at
         self._answer_starts(first=True)
-        self._render_parts("\n".join(lines))
+        self._render_parts(finished_at(self._code_width()))
         self.refresh_bindings()
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:

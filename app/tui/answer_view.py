@@ -26,12 +26,17 @@ def model_note(state: str) -> str:
     return _MODEL_NOTES.get(state, "")
 
 
+def _cut(text: str, width: int, separators: str) -> str:
+    """`text` without its start when longer than `width` cells (0: whole), as in the lists."""
+    return elide_start(text, width, separators) if width > 0 else text
+
+
 def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
     """One line per top hit: `[n]` (once the excerpts are known), symbol, path:line, summary.
     A symbol or path longer than `width` cells (when not 0) loses its start, as in the lists."""
 
     def cut(text: str, separators: str) -> str:
-        return elide_start(text, width, separators) if width > 0 else text
+        return _cut(text, width, separators)
 
     lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
     for entry in brief(hits):
@@ -42,6 +47,18 @@ def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
             f"{markdown_code(cut(f'{entry.path}:{entry.line}', '/'))}{summary}"
         )
     return "\n".join(lines)
+
+
+def citation_lines(citations: Sequence[Any], width: int = 0) -> list[str]:
+    """One line per citation under the answer: `[n]`, path:lines, symbol; each longer than
+    `width` cells (when not 0) loses its start, so that it wraps whole, never mid-name."""
+    return [
+        (citation_link(c.n) if c.valid else f"\\[{c.n}\\]")
+        + f" {markdown_code(_cut(f'{c.path}:{c.start_line}-{c.end_line}', width, '/'))}"
+        f" {markdown_code(_cut(c.symbol, width, '.:'))}"
+        + ("" if c.valid else " (not an excerpt it was given)")
+        for c in citations
+    ]
 
 
 def progress_markdown(done: int, total: int) -> str:

@@ -25,6 +25,7 @@ from app.tui.answer_view import (
     READING,
     answer_body,
     brief_markdown,
+    citation_lines,
     model_note,
     progress_markdown,
 )
@@ -49,7 +50,7 @@ from app.tui.messages import (
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
 from themes import DEFAULT_THEME, THEMES
-from widgets.answer_pane import PLACEHOLDER, AnswerPane, citation_link, markdown_code
+from widgets.answer_pane import PLACEHOLDER, AnswerPane
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
 from widgets.hit_list import HitList
@@ -396,15 +397,16 @@ class RepolensApp(App[None]):
             pane.show_text(f"**No answer:** {literal(message.error)}")
             return
         self.answer_context = list(answer.context)
-        cited = [
-            (citation_link(c.n) if c.valid else f"\\[{c.n}\\]")
-            + f" {markdown_code(f'{c.path}:{c.start_line}-{c.end_line}')}"
-            f" {markdown_code(c.symbol)}" + ("" if c.valid else " (not an excerpt it was given)")
-            for c in answer.citations
-        ]
+        citations = list(answer.citations)
         body, notes = answer_body(answer)
-        valid = [c.n for c in answer.citations if c.valid]
-        pane.finish(cited, answer.grounded or answer.abstained, body=body, notes=notes, cited=valid)
+        valid = [c.n for c in citations if c.valid]
+        pane.finish(
+            lambda width: citation_lines(citations, width),
+            answer.grounded or answer.abstained,
+            body=body,
+            notes=notes,
+            cited=valid,
+        )
 
     @on(AnswerShown)
     @on(AnswerFinished)

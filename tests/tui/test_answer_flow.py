@@ -226,6 +226,41 @@ async def test_a_brief_path_too_long_for_the_pane_loses_its_start_not_its_line(
         await wait_for(pilot, lambda: all(row in _pane_text(app) for row in cut))
 
 
+async def test_a_cited_path_too_long_for_the_pane_loses_its_start_not_its_line(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    app = RepolensApp(indexed(FACTORIES))
+    async with app.run_test(size=(80, 24)) as pilot:
+        hits = await searched(pilot, app, "shared instance holder", lambda h: len(h) >= 4)
+        await pilot.press("f2")
+        generation = app.answer_generation
+        context = hits.hits[:2]
+        app.post_message(AnswerContext(context, generation))
+        text = f"`{context[0].symbol}` keeps the shared instance [1]."
+        excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+        answer = Answer(
+            "q",
+            text,
+            check_citations(text, excerpts),
+            list(context),
+            True,
+            "stop",
+            sentences=tuple(check_sentences(text, excerpts)),
+        )
+        app.post_message(AnswerFinished(answer, generation))
+        hit = context[0]
+        where = f"{hit.path.rsplit('/', 1)[1]}:{hit.start_line}-{hit.end_line}"
+        # The 72-cell path and its lines, cut from the start to the pane's 68-cell line, so
+        # that it wraps whole onto a row of its own (not `…InstanceFactory.k` above `t:3-9`).
+        cut = re.compile(rf"`(…[^`]*/{re.escape(where)})`")
+        await wait_for(pilot, lambda: cut.search(_source(app)) is not None)
+        wide = cut.findall(_source(app))[-1]
+        assert f"`{hit.path}:" not in _source(app) and 60 <= len(wide) <= 68, wide
+        # At 160 columns the pane is 38 wide: the citation is cut again, to the new width.
+        await pilot.resize_terminal(160, 45)
+        await wait_for(pilot, lambda: len(cut.findall(_source(app))[-1]) <= 38)
+
+
 class _PausingModel:
     """Writes a fixed answer a piece at a time and stops where the test looks at the pane:
     what the pane shows mid-answer is the point, and the real model's wording (or when it

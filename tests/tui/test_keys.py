@@ -128,7 +128,7 @@ async def test_a_copied_answer_reads_as_written(
         pane = app.query_one("#answer-pane", AnswerPane)
         pane.show_text("")
         pane.show_answer("`retry_backoff` doubles the wait [1].")
-        pane.finish(["\\[1\\] `src/retry.py:1-9` `retry_backoff`"], True)
+        pane.finish(lambda width: ["\\[1\\] `src/retry.py:1-9` `retry_backoff`"], True)
         await pilot.pause()
         copied = pane.plain_text()
         assert "wait [1]." in copied and "- [1] `src/retry.py:1-9`" in copied

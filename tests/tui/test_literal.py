@@ -189,7 +189,7 @@ async def test_the_answer_pane_shows_an_echoed_escape_as_written() -> None:
         pane = app.query_one(AnswerPane)
         pane.show_text("")
         pane.show_answer(f"The heading is Clipboard {OSC52} and \x9b2J.")
-        pane.finish([markdown_code("\x1b[2J.py:1-2")], grounded=True)
+        pane.finish(lambda width: [markdown_code("\x1b[2J.py:1-2")], grounded=True)
         await pilot.pause(0.2)
         shown = _screen(app)
         assert _terminal_safe(shown) and "Clipboard \\x1b]52;c;cHduZWQ=" in shown
