@@ -163,6 +163,22 @@ FACTORIES = {  # four definitions whose brief lines wrap at 80 columns, as koin'
 }
 
 
+def _finished(context: list[Any]) -> Answer:
+    """The finished answer as the worker posts it: one hand-written sentence about the first
+    hit (the model's wording is not what is tested), checked against the real hits."""
+    text = f"`{context[0].symbol}` keeps the shared instance [1]."
+    excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
+    return Answer(
+        "q",
+        text,
+        check_citations(text, excerpts),
+        list(context),
+        True,
+        "stop",
+        sentences=tuple(check_sentences(text, excerpts)),
+    )
+
+
 async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
     indexed: Callable[[dict[str, str]], Service], tui_state: Path
 ) -> None:
@@ -183,18 +199,7 @@ async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
         assert "The single factory keeps one instance" in _pane_text(app), _pane_text(app)
         # Finished: its checked sentences replace the stream, and stay in view.
         context = hits.hits[:4]
-        text = f"`{context[0].symbol}` keeps the shared instance [1]."
-        excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
-        answer = Answer(
-            "q",
-            text,
-            check_citations(text, excerpts),
-            list(context),
-            True,
-            "stop",
-            sentences=tuple(check_sentences(text, excerpts)),
-        )
-        app.post_message(AnswerFinished(answer, generation))
+        app.post_message(AnswerFinished(_finished(context), generation))
         await wait_for(
             pilot, lambda: "cite:1" in _source(app) and "keeps the shared" in _source(app)
         )
@@ -236,18 +241,7 @@ async def test_a_cited_path_too_long_for_the_pane_loses_its_start_not_its_line(
         generation = app.answer_generation
         context = hits.hits[:2]
         app.post_message(AnswerContext(context, generation))
-        text = f"`{context[0].symbol}` keeps the shared instance [1]."
-        excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
-        answer = Answer(
-            "q",
-            text,
-            check_citations(text, excerpts),
-            list(context),
-            True,
-            "stop",
-            sentences=tuple(check_sentences(text, excerpts)),
-        )
-        app.post_message(AnswerFinished(answer, generation))
+        app.post_message(AnswerFinished(_finished(context), generation))
         hit = context[0]
         where = f"{hit.path.rsplit('/', 1)[1]}:{hit.start_line}-{hit.end_line}"
         # The 72-cell path and its lines, cut from the start to the pane's 68-cell line, so
