@@ -4,6 +4,7 @@ does the work above them."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from tree_sitter import Node
@@ -78,6 +79,9 @@ _LAMBDA_BODIES = frozenset(
     {"statements", "statement_block", "block", "compound_statement", "body_statement"}
 )
 _MOST_NODES = 256
+# A fluent method's last statement hands its receiver back (`return this;`, `return *this;`,
+# `return $this;`, Swift's `return self`, Ruby's and Rust's bare `self`): no work of its own.
+_RETURNS_SELF = re.compile(rb"(?:return\s*)?\*?\s*(?:this|self|\$this)\s*;?")
 _SWIFT_ACCESSORS = frozenset({"computed_getter", "computed_setter", "computed_modify"})
 _KOTLIN_ACCESSORS = frozenset({"getter", "setter"})
 # What a setter stores: a name, `self`/`this`, a literal (or a field, or one call's result).
@@ -211,7 +215,7 @@ def _is_check(statement: Node) -> bool:
 
 def _forwards(body: Node) -> bool:
     """The body is a single statement (or an arrow function's expression) that returns or
-    makes a call."""
+    makes a call, or makes a call and hands the receiver back."""
     node = body
     for _ in range(8):
         if node.type in _CALLS:
@@ -221,6 +225,8 @@ def _forwards(body: Node) -> bool:
             node = held
         elif node is body or node.type in _LISTS:
             statements = _unchecked(_statements(node))
+            if len(statements) == 2 and _RETURNS_SELF.fullmatch(statements[1].text or b""):
+                statements = statements[:1]  # `bind(clazz = S::class); return this`
             if len(statements) != 1:
                 return False
             node = statements[0]

@@ -419,3 +419,68 @@ def test_a_call_handed_a_block_of_work_is_no_wrapper() -> None:
     )
     assert (swift["run"], swift["once"], go["run"], go["once"]) == ("", "wrapper", "", "wrapper")
     assert ruby["each_pair"] == ""
+
+
+def test_a_call_that_hands_the_receiver_back_is_a_wrapper() -> None:
+    """A fluent method that forwards and returns `this` / `self` does no work of its own, in
+    every language's spelling; one that does two things first still does."""
+    cases = {
+        "kotlin": (
+            "fun <S : Any> KoinDefinition<S>.bind(): KoinDefinition<S> {\n"
+            "    bind(clazz = S::class)\n    return this\n}\n"
+            "fun <S : Any> KoinDefinition<S>.bindAll(): KoinDefinition<S> {\n"
+            "    bind(clazz = S::class)\n    log(S::class)\n    return this\n}\n",
+            "KoinDefinition.bind",
+            "KoinDefinition.bindAll",
+        ),
+        "java": (
+            "class Builder {\n"
+            "  Builder setQuote(char q) { setQuote(Character.valueOf(q)); return this; }\n"
+            "  Builder setEscape(char e) { check(e); setEscape(String.valueOf(e)); return this; }\n"
+            "}\n",
+            "Builder.setQuote",
+            "Builder.setEscape",
+        ),
+        "csharp": (
+            "class Config {\n"
+            "  Config OnExit(Action a) { _rep.AddExitAction(a); return this; }\n"
+            "  Config OnEntry(Action a) { _rep.AddEntryAction(a); Log(a); return this; }\n"
+            "}\n",
+            "Config.OnExit",
+            "Config.OnEntry",
+        ),
+        "cpp": (
+            "struct App {\n"
+            "  App *needs(App *a) { need_subcommands_.insert(a); return this; }\n"
+            "  App &clear() { aliases_.clear(); names_.clear(); return *this; }\n"
+            "};\n",
+            "App.needs",
+            "App.clear",
+        ),
+        "php": (
+            "<?php\nclass Env {\n"
+            "  public function addGlobal($n) { $this->globals->add($n); return $this; }\n"
+            "  public function addAll($n) { $this->all->add($n); $this->reset(); return $this; }\n"
+            "}\n",
+            "Env.addGlobal",
+            "Env.addAll",
+        ),
+        "swift": (
+            "extension Request {\n"
+            "  func retry(using r: Retrier) -> Self {\n    add(r)\n    return self\n  }\n"
+            "  func validate(using v: Validator) -> Self {\n    add(v)\n    check(v)\n"
+            "    return self\n  }\n}\n",
+            "Request.retry",
+            "Request.validate",
+        ),
+        "ruby": (
+            "class Mash\n  def deep_update(other)\n    _deep_update(other)\n    self\n  end\n\n"
+            "  def deep_merge(other)\n    _deep_update(other)\n    reset\n    self\n  end\nend\n",
+            "Mash.deep_update",
+            "Mash.deep_merge",
+        ),
+    }
+    for language, (source, fluent, working) in cases.items():
+        flags = _definitions(language, source)
+        assert flags[fluent] == "wrapper", language
+        assert flags[working] == "", language
