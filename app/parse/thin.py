@@ -57,6 +57,13 @@ _JUMPS = frozenset({"jump_expression", "control_transfer_statement"})
 _SKIPPED = _COMMENTS | {"try_operator", "label"}
 _HANDLERS = frozenset({"catch_clause", "except_clause"})
 _THROWS = frozenset({"throw_statement", "raise_statement"})
+# Statements and calls that only check their arguments, per language's spelling.
+_ASSERTS = frozenset({"assert_statement"})
+_CHECK_CALLS = frozenset(
+    {b"precondition", b"dispatchPrecondition", b"assert", b"debug_assert", b"assert_eq",
+     b"assert_ne", b"debug_assert_eq", b"debug_assert_ne", b"require", b"requireNotNull",
+     b"check", b"checkNotNull", b"requireNonNull", b"ThrowIfNull", b"ThrowIfNullOrEmpty"}
+)  # fmt: skip
 _THEN_BLOCKS = frozenset({"block", "statement_block", "compound_statement"})
 _GIVE_UP = frozenset({"raise_statement", "throw_statement", "pass_statement"})
 _ASSIGNMENTS = frozenset({"assignment", "assignment_expression", "assignment_statement"})
@@ -204,6 +211,8 @@ def _unchecked(statements: list[Node]) -> list[Node]:
 
 
 def _is_check(statement: Node) -> bool:
+    if statement.type in _ASSERTS or _asserts(_single(statement)):
+        return True
     if statement.type != "if_statement" or statement.child_by_field_name("alternative"):
         return False
     then = statement.child_by_field_name("consequence")
@@ -211,6 +220,15 @@ def _is_check(statement: Node) -> bool:
         inner = _statements(then)
         then = inner[0] if len(inner) == 1 else None
     return then is not None and then.type in _THROWS
+
+
+def _asserts(node: Node) -> bool:
+    """A call of the language's argument check (`precondition(k >= 0)`, `require(x)`,
+    `assert!(n > 0)`, `Objects.requireNonNull(x)`): it only refuses bad input."""
+    if node.type not in _CALLS:
+        return False
+    callee = re.split(rb"[(!<{\s]", node.text or b"", maxsplit=1)[0]
+    return callee.rsplit(b".", 1)[-1].rsplit(b"::", 1)[-1] in _CHECK_CALLS
 
 
 def _forwards(body: Node) -> bool:

@@ -436,7 +436,7 @@ def test_a_call_that_hands_the_receiver_back_is_a_wrapper() -> None:
         "java": (
             "class Builder {\n"
             "  Builder setQuote(char q) { setQuote(Character.valueOf(q)); return this; }\n"
-            "  Builder setEscape(char e) { check(e); setEscape(String.valueOf(e)); return this; }\n"
+            "  Builder setEscape(char e) { trim(e); setEscape(String.valueOf(e)); return this; }\n"
             "}\n",
             "Builder.setQuote",
             "Builder.setEscape",
@@ -483,4 +483,52 @@ def test_a_call_that_hands_the_receiver_back_is_a_wrapper() -> None:
     for language, (source, fluent, working) in cases.items():
         flags = _definitions(language, source)
         assert flags[fluent] == "wrapper", language
+        assert flags[working] == "", language
+
+
+def test_argument_check_calls_before_the_forward_do_not_make_work() -> None:
+    """Each language's check call (`precondition`, `require`, `assert!`, `assert`,
+    `Objects.requireNonNull`) before the one forwarding call keeps it a wrapper; a call
+    that is no check still counts as work."""
+    cases = {
+        "swift": (
+            "extension Collection {\n"
+            "  func combinations(ofCount k: Int) -> S {\n"
+            '    precondition(k >= 0, "negative")\n    return S(self, k: k)\n  }\n'
+            "  func windows(ofCount k: Int) -> S {\n    record(k)\n    return S(self, k: k)\n"
+            "  }\n}\n",
+            "Collection.combinations",
+            "Collection.windows",
+        ),
+        "kotlin": (
+            'fun scope(id: String): Scope {\n    require(id.isNotEmpty()) { "empty" }\n'
+            "    return registry.scope(id)\n}\n"
+            "fun named(id: String): Scope {\n    log(id)\n    return registry.scope(id)\n}\n",
+            "scope",
+            "named",
+        ),
+        "rust": (
+            "fn node(i: usize) -> Node {\n    assert!(i > 0);\n    Node::new(i)\n}\n"
+            "fn edge(i: usize) -> Node {\n    count(i);\n    Node::new(i)\n}\n",
+            "node",
+            "edge",
+        ),
+        "python": (
+            "def write(self, data):\n    assert data is not None\n"
+            "    return self._write(data)\n\n\n"
+            "def send(self, data):\n    self.count(data)\n    return self._write(data)\n",
+            "write",
+            "send",
+        ),
+        "java": (
+            "class P {\n"
+            '  P parse(String s) { Objects.requireNonNull(s, "s"); return new P(s); }\n'
+            "  P read(String s) { trim(s); return new P(s); }\n}\n",
+            "P.parse",
+            "P.read",
+        ),
+    }
+    for language, (source, checked, working) in cases.items():
+        flags = _definitions(language, source)
+        assert flags[checked] == "wrapper", language
         assert flags[working] == "", language
