@@ -89,7 +89,7 @@ def ready_service(args: argparse.Namespace, *, with_vectors: bool = True) -> Ser
 def explain_lines(hit: Hit) -> str:
     """The ranks and scores on one line, then each rerank signal, its factor and its reason."""
     e = hit.explanation
-    ranks = f"{e.bm25}, vector #{e.vector_rank or '-'}"
+    ranks = f"{e.bm25}, {e.vector}"
     lines = [f"      why: {ranks}, rrf {e.fused_score:.4f} -> {e.final_score:.4f}"]
     lines += [f"        x{s.factor:g} {s.name}: {literal(s.reason)}" for s in e.signals]
     return "\n".join(lines)

@@ -25,7 +25,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"  files   {report.files_seen} seen, {report.files_parsed} parsed, "
         f"{report.files_unchanged} unchanged, {report.files_removed} removed\n"
         f"  chunks  {report.chunks_total} ({report.chunks_added} new)\n"
-        f"  vectors {report.vectors_total} of {report.vectors_wanted} ({report.vectors_added} new;"
+        f"  vectors {report.vectors_total} of {report.vectors_wanted} ({report.vectors_added} new,"
+        f" {report.word_vectors_added} of definitions' words;"
         " test files are left to BM25 unless embed_tests is set)\n"
         f"  skipped {skipped}\n"
         + _graph_line(report.graph)

@@ -235,6 +235,12 @@ class Explanation:
     signals: tuple[Signal, ...] = ()
     final_score: float = 0.0
     bm25_fields: tuple[str, ...] = ()  # weighed fields beside the text a query word met
+    vector_by_words: bool = False  # the vector rank is its word vector's (app.search.words)
+
+    @property
+    def vector(self) -> str:
+        """`vector #2`, or `vector #2 (words)` when its word vector placed it."""
+        return f"vector #{self.vector_rank or '-'}" + (" (words)" if self.vector_by_words else "")
 
     @property
     def bm25(self) -> str:
@@ -244,7 +250,7 @@ class Explanation:
 
     def summary(self) -> str:
         """One line: the two retrievers' ranks, then each signal's factor (3 figures) and name."""
-        parts = [self.bm25, f"vector #{self.vector_rank or '-'}"]
+        parts = [self.bm25, self.vector]
         parts += [f"x{signal.factor:.3g} {signal.name}" for signal in self.signals]
         return " · ".join(parts)
 

@@ -49,7 +49,8 @@ class IndexReport:
     chunks_total: int = 0
     skipped_by_reason: dict[str, int] = field(default_factory=dict)
     vectors_wanted: int = 0  # chunks that get a vector (test files only with embed_tests)
-    vectors_added: int = 0
+    vectors_added: int = 0  # chunk texts embedded
+    word_vectors_added: int = 0  # definitions' word texts embedded (app.search.words)
     vectors_total: int = 0
     cancelled: bool = False
     graph_pending: int = 0  # changed paths whose calls are not yet resolved (graph deferred)

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from app.core.models import Chunk
 from app.core.settings import Settings
 from app.indexer.context import embed_text, search_text
+from app.search.words import text_key
 
 
 def chunk_id(chunk: Chunk) -> str:
     return f"{chunk.path}:{chunk.start_line}-{chunk.end_line}"
-
-
-def embed_key(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def embed_chars(settings: Settings) -> int:
@@ -40,7 +36,7 @@ def chunk_row(chunk: Chunk, max_embed_chars: int) -> dict[str, Any]:
         "part": chunk.part,
         "parts": chunk.parts,
         "content_hash": chunk.hash,
-        "embed_key": embed_key(embed_text(chunk, max_embed_chars)),
+        "embed_key": text_key(embed_text(chunk, max_embed_chars)),
         "search_text": search_text(chunk),
         "thin": chunk.thin,
     }

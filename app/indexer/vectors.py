@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.core.events import IndexProgress, ProgressCallback, RunControl
+from app.core.models import Chunk
 from app.core.paths import is_test_path
 from app.core.settings import Settings
 from app.indexer.context import embed_text
 from app.indexer.rows import chunk_from_row, embed_chars
+from app.search.words import text_key, word_text
 from app.store.store import CHUNK_COLUMNS, Store
 
 if TYPE_CHECKING:
@@ -26,6 +28,9 @@ VectorCallback = Callable[[list[str], np.ndarray], None]
 # Vectors are committed (and survive a kill) this many at a time; between commits the run
 # checks in every two model batches, so a change waiting for the index waits little.
 VECTORS_PER_COMMIT = 256
+# Names the texts embedded beside each chunk's own (1: each definition's word text); a change
+# of them makes the next run look for missing vectors again.
+WORD_VECTORS = 1
 
 
 def embed_missing(
@@ -57,17 +62,20 @@ def embed_missing(
     if not settings.embed_tests:
         rows = [row for row in rows if not is_test_path(row["path"])]
     row_keys = [row["embed_key"] for row in rows]
-    keys = set(row_keys)
+    chunks = [chunk_from_row(row) for row in rows]
+    # Each definition's words get a vector of their own (app.search.words).
+    words = {text_key(text): text for text in map(_word_text, chunks) if text}
+    keys = set(row_keys) | words.keys()
     done_keys = store.vector_keys(model_id) if paths is None else store.present_keys(model_id, keys)
     max_chars = embed_chars(settings)
     todo: dict[str, str] = {}
-    for row in rows:
-        key = row["embed_key"]
+    for key, chunk in zip(row_keys, chunks, strict=True):
         if key not in done_keys and key not in todo:
-            todo[key] = embed_text(chunk_from_row(row), max_chars)
+            todo[key] = embed_text(chunk, max_chars)
+    todo.update((key, text) for key, text in words.items() if key not in done_keys)
     if paths is None:
         report.vectors_wanted = len(rows)
-    del rows
+    del rows, chunks
     ordered = sorted(todo.items(), key=lambda item: len(item[1]))
     del todo
     if ordered and embedder is None:  # loading takes a second; skip it when nothing is new
@@ -82,12 +90,18 @@ def embed_missing(
     embed_started = time.perf_counter()
     waiting_keys: list[str] = []
     waiting: list[np.ndarray] = []
+    chunk_keys = set(row_keys)
+    embedded = 0
 
     def commit() -> None:
+        nonlocal embedded
         if waiting_keys:
             matrix = np.concatenate(waiting)
             store.add_vectors(model_id, waiting_keys, matrix)
-            report.vectors_added += len(waiting_keys)
+            embedded += len(waiting_keys)
+            own = sum(key in chunk_keys for key in waiting_keys)
+            report.vectors_added += own
+            report.word_vectors_added += len(waiting_keys) - own
             if on_vectors is not None:
                 on_vectors(list(waiting_keys), matrix)
             waiting_keys.clear()
@@ -106,26 +120,31 @@ def embed_missing(
         if len(waiting_keys) >= VECTORS_PER_COMMIT:
             commit()
     commit()
-    if report.vectors_added:
+    if embedded:
         store.compact_vectors(model_id)
-    progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
+    progress(IndexProgress("embed", embedded, len(ordered), "vectors ready", 0.0))
     complete = paths is None and not report.vectors_deferred and not control.cancelled
-    complete = complete and report.vectors_added == len(ordered)
+    complete = complete and embedded == len(ordered)
     marker = _complete_marker(store, model_id, settings) if complete else ""
     if (store.manifest.embedding_model, store.manifest.vectors_complete) != (model_id, marker):
         store.manifest.embedding_model = model_id
         store.manifest.vectors_complete = marker
         store.save_manifest()
     if paths is None:
-        have = done_keys | {key for key, _ in ordered[: report.vectors_added]}
+        have = done_keys | {key for key, _ in ordered[:embedded]}
         report.vectors_total = sum(1 for key in row_keys if key in have)
     report.seconds["embed"] = time.perf_counter() - started
+
+
+def _word_text(chunk: Chunk) -> str:
+    return word_text(chunk.kind, chunk.symbol, chunk.parent, chunk.path, chunk.doc, chunk.part)
 
 
 def _complete_marker(store: Store, model_id: str, settings: Settings) -> str:
     """What the manifest records once every chunk has a vector; the shared table's epoch
     changes when it is dropped, and the marker with it."""
-    return f"{model_id} tests={settings.embed_tests} epoch={store.vectors_epoch(model_id)}"
+    epoch = store.vectors_epoch(model_id)
+    return f"{model_id} tests={settings.embed_tests} words={WORD_VECTORS} epoch={epoch}"
 
 
 def _rows(store: Store, paths: Collection[str] | None) -> list[dict[str, Any]]:

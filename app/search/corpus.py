@@ -32,6 +32,7 @@ from app.search.lexical import (
 )
 from app.search.tokenize import member_key
 from app.search.traceback import names_by_file, repository_path
+from app.search.words import text_key, word_text
 from app.store.store import CHUNK_COLUMNS, Store
 
 PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
@@ -42,7 +43,18 @@ MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past thi
 SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
-LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")  # the tokens go to the postings, not to rows
+# A definition's word vector (app.search.words) scores it as its cosine less this; the chunk
+# keeps the better of that and its own vector's cosine.
+WORD_DISCOUNT = 0.06
+LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")
+WORD_COLUMNS = (
+    "kind",
+    "symbol",
+    "parent",
+    "path",
+    "doc",
+    "part",
+)  # what words.word_text reads  # the tokens go to the postings, not to rows
 # The published chunks' tokens counted (lexical.save_counts), kept beside them
 # (Store.derived_path): counting them again took most of a large index's load (Django: 3 of
 # 4 s). The name says the format; a change of it counts every index again.
@@ -88,12 +100,15 @@ class Corpus:
         # Vector blocks (matrix, row numbers); rows removed later are masked at search time.
         self.dense: list[tuple[np.ndarray, np.ndarray]] = []
         self.missing: dict[str, list[int]] = {}  # embed key -> live rows still without a vector
+        # The same for the definitions' word vectors; `word_keys` per row ("" when none).
+        self.word_dense: list[tuple[np.ndarray, np.ndarray]] = []
+        self.word_missing: dict[str, list[int]] = {}
+        self.word_keys: list[str] = []
         self.postings = FieldPostings()
         table = store.chunk_table(LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if model_id is not None:
-            keys = set(table.column("embed_key").to_pylist())
-            vectors = store.vector_matrix(model_id, keys)
+            vectors = store.vector_matrix(model_id, _vector_keys(table))
         self._append(table, vectors, counted_fields(store, table))
         self.stamps = {f.path: (f.size, f.mtime_ns) for f in store.files().values()}
 
@@ -275,17 +290,29 @@ class Corpus:
         a word of the query's `words`."""
         return tuple(self.postings.fields_holding(self.position[chunk_id], words))
 
-    def nearest(self, query_vector: np.ndarray, limit: int) -> list[str]:
-        """Chunk ids of the `limit` live rows closest to `query_vector`, best first."""
-        if not self.dense:
-            return []
-        scores = np.concatenate([vector_scores(matrix, query_vector) for matrix, _ in self.dense])
-        row_numbers = np.concatenate([rows for _, rows in self.dense])
-        scores[~self.alive[row_numbers]] = -np.inf
+    def nearest(self, query_vector: np.ndarray, limit: int) -> tuple[list[str], set[str]]:
+        """Chunk ids of the `limit` live rows closest to `query_vector`, best first, each by
+        the better of its own vector and its word vector less WORD_DISCOUNT; and the ids
+        placed by their word vector."""
+        if not self.dense and not self.word_dense:
+            return [], set()
+        scores = self._scores(self.dense, query_vector)
+        by_words = self._scores(self.word_dense, query_vector) - WORD_DISCOUNT
+        worded = by_words > scores
+        scores = np.where(worded, by_words, scores)
+        scores[~self.alive] = -np.inf
         top = np.argpartition(-scores, min(limit, len(scores) - 1))[:limit]
-        top = top[np.argsort(-scores[top])]
+        top = top[np.argsort(-scores[top], kind="stable")]
         ids = self.columns["id"]
-        return [ids[int(row_numbers[i])] for i in top if np.isfinite(scores[i])]
+        found = [int(i) for i in top if np.isfinite(scores[i])]
+        return [ids[i] for i in found], {ids[i] for i in found if worded[i]}
+
+    def _scores(self, blocks: list[tuple[np.ndarray, np.ndarray]], vector: np.ndarray) -> Any:
+        """Cosine per row of the corpus (-inf for a row without a vector in `blocks`)."""
+        scores = np.full(self.size, -np.inf, dtype=np.float32)
+        for matrix, rows in blocks:
+            scores[rows] = vector_scores(matrix, vector)
+        return scores
 
     # -- changing --------------------------------------------------------------------------
     def read_paths(self, store: Store, paths: set[str]) -> PathsChange:
@@ -294,8 +321,7 @@ class Corpus:
         table = store.chunks_for_paths(paths, LOADED_COLUMNS)
         vectors = _NO_VECTORS
         if self.model_id is not None and table.num_rows:
-            keys = set(table.column("embed_key").to_pylist())
-            vectors = store.vector_matrix(self.model_id, keys)
+            vectors = store.vector_matrix(self.model_id, _vector_keys(table))
         stamps = {f.path: (f.size, f.mtime_ns) for f in store.files_for_paths(paths)}
         tokens = count_fields(table)
         return PathsChange(paths, table, stamps, vectors, tokens)
@@ -314,22 +340,11 @@ class Corpus:
         self.stamps.update(change.stamps)
 
     def add_vectors(self, keys: Iterable[str], matrix: np.ndarray) -> None:
-        """Vectors (rows of `matrix`, in the order of `keys`) for rows still missing them."""
-        picked, rows = [], []
-        for position, key in enumerate(keys):
-            for index in self.missing.pop(key, ()):
-                picked.append(position)
-                rows.append(index)
-        if rows:
-            block = matrix[picked].astype(np.float32, copy=False)
-            self.dense.append((block, np.asarray(rows, dtype=np.int64)))
-            if len(self.dense) > MAX_BLOCKS:
-                self.dense = [
-                    (
-                        np.concatenate([m for m, _ in self.dense]),
-                        np.concatenate([r for _, r in self.dense]),
-                    )
-                ]
+        """Vectors (rows of `matrix`, in the order of `keys`) for rows still missing them,
+        their own or their word vector."""
+        keys = list(keys)
+        self.dense = _added(self.dense, self.missing, keys, matrix)
+        self.word_dense = _added(self.word_dense, self.word_missing, keys, matrix)
 
     @property
     def needs_compaction(self) -> bool:
@@ -345,11 +360,8 @@ class Corpus:
         if self._wants_vector(index):
             self.embeddable -= 1
             key = c["embed_key"][index]
-            waiting = self.missing.get(key)
-            if waiting and index in waiting:
-                waiting.remove(index)
-                if not waiting:
-                    del self.missing[key]
+            _forget(self.missing, key, index)
+            _forget(self.word_missing, self.word_keys[index], index)
         self.position.pop(c["id"][index], None)
         if c["qualified_name"][index] and c["part"][index] == 1:
             self.signatures.pop((c["path"][index], c["qualified_name"][index]), None)
@@ -400,6 +412,7 @@ class Corpus:
             if name and part == 1:
                 self.signatures[(path, name)] = signature
         self.alive = np.concatenate([self.alive, np.ones(len(c["id"]) - first, dtype=bool)])
+        self.word_keys.extend(_word_keys(table))
         wanted = [i for i in range(first, len(c["id"])) if self._wants_vector(i)]
         self.embeddable += len(wanted)
         if self.model_id is None or not wanted:
@@ -407,7 +420,56 @@ class Corpus:
         embed_key = self.columns["embed_key"]
         for index in wanted:
             self.missing.setdefault(embed_key[index], []).append(index)
+            if self.word_keys[index]:
+                self.word_missing.setdefault(self.word_keys[index], []).append(index)
         self.add_vectors(*vectors)
+
+
+def _added(
+    blocks: list[tuple[np.ndarray, np.ndarray]],
+    missing: dict[str, list[int]],
+    keys: list[str],
+    matrix: np.ndarray,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """`blocks` with a block for the rows `missing` waits on among `keys` (rows of `matrix`)."""
+    picked, rows = [], []
+    for position, key in enumerate(keys):
+        for index in missing.pop(key, ()):
+            picked.append(position)
+            rows.append(index)
+    if not rows:
+        return blocks
+    blocks = [*blocks, (matrix[picked].astype(np.float32, copy=False), np.asarray(rows, np.int64))]
+    if len(blocks) > MAX_BLOCKS:
+        blocks = [(np.concatenate([m for m, _ in blocks]), np.concatenate([r for _, r in blocks]))]
+    return blocks
+
+
+def _forget(missing: dict[str, list[int]], key: str, index: int) -> None:
+    waiting = missing.get(key)
+    if waiting and index in waiting:
+        waiting.remove(index)
+        if not waiting:
+            del missing[key]
+
+
+def _word_keys(table: pa.Table) -> list[str]:
+    """Each row's word vector key ("" for a row that has none)."""
+    kinds, symbols, parents, paths, docs, parts = (
+        table.column(name).to_pylist() for name in WORD_COLUMNS
+    )
+    texts = (
+        word_text(kind, symbol or "", parent or "", path, doc or "", part)
+        for kind, symbol, parent, path, doc, part in zip(
+            kinds, symbols, parents, paths, docs, parts, strict=True
+        )
+    )
+    return [text_key(text) if text else "" for text in texts]
+
+
+def _vector_keys(table: pa.Table) -> set[str]:
+    """The keys of every vector `table`'s rows may have: their own and their word vectors'."""
+    return set(table.column("embed_key").to_pylist()) | set(_word_keys(table)) - {""}
 
 
 def vector_scores(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

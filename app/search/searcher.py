@@ -152,12 +152,13 @@ class Searcher:
         timings["bm25"] = _ms(started)
 
         dense: list[str] = []
+        worded: set[str] = set()
         if embedding is not None:
             query_vector, timings["embed_query"] = embedding.result()
             if superseded.is_set():
                 raise SearchSuperseded(asked)
             started = time.perf_counter()
-            dense = self.corpus.nearest(query_vector, CANDIDATES)
+            dense, worded = self.corpus.nearest(query_vector, CANDIDATES)
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
@@ -180,6 +181,7 @@ class Searcher:
                 fused_score,
                 tuple(signals),
                 score,
+                vector_by_words=chunk_id in worded,
             )
         if answer is not None and lifted:
             self._lift(answer, lifted, fused, final, explained)

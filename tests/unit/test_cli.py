@@ -64,6 +64,7 @@ def test_search_json_indexes_first_and_keeps_the_contract(
         "bm25_rank",
         "bm25_fields",
         "vector_rank",
+        "vector_by_words",
         "fused_score",
         "signals",
         "final_score",
