@@ -78,6 +78,8 @@ def where_text(details: dict[str, Any]) -> Text:
 
 
 def graph_state(graph: dict[str, Any]) -> str:
+    if not graph["built"] and graph.get("not_yet"):
+        return "building: the calls are resolved after the files are read (search works)"
     if not graph["built"]:
         return f"not built: {literal(graph['reason'])}"
     state = (

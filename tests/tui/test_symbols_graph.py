@@ -121,22 +121,6 @@ async def test_escape_closes_the_browser_and_hotspots_start_a_walk(
         assert app.screen is app.default_screen
 
 
-async def test_an_index_without_a_graph_says_so(
-    sample_repo: Path, settings: Settings, tui_state: Path
-) -> None:
-    # Nothing indexed: the graph screen opens at once and says there is no graph yet.
-    app = RepolensApp(Service(sample_repo, settings))
-    app._index = lambda: None  # type: ignore[method-assign]  # keep the index empty
-    async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("ctrl+g")
-        graph = app.screen
-        assert isinstance(graph, GraphScreen)
-        hotspots = graph.query_one("#hotspots", SymbolList)
-        await wait_for(
-            pilot, lambda: "No call graph" in str(hotspots.get_option_at_index(0).prompt)
-        )
-
-
 def test_names_render_literally() -> None:
     ref = SymbolRef("[bold]x", "function", "a.py", 3, 4)
     assert "[bold]x" in symbol_prompt(ref).plain
