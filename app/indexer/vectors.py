@@ -70,6 +70,9 @@ def embed_missing(
     del rows
     ordered = sorted(todo.items(), key=lambda item: len(item[1]))
     del todo
+    # Progress counts every chunk's vector, those a stopped run left too: a run that resumes
+    # goes on from where the last one stopped, never from 0%.
+    present = len(keys) - len(ordered)
     if ordered and embedder is None:  # loading takes a second; skip it when nothing is new
         embedder = Embedder(
             settings.embedding_model,
@@ -98,7 +101,7 @@ def embed_missing(
             report.vectors_deferred = not control.cancelled
             break
         eta = _eta(embed_started, start, chars)
-        progress(IndexProgress("embed", start, len(ordered), "embedding chunks", eta))
+        progress(IndexProgress("embed", present + start, len(keys), "embedding chunks", eta))
         batch = ordered[start : start + step]
         assert embedder is not None
         waiting.append(embedder.embed([text for _, text in batch]))
@@ -108,7 +111,8 @@ def embed_missing(
     commit()
     if report.vectors_added:
         store.compact_vectors(model_id)
-    progress(IndexProgress("embed", report.vectors_added, len(ordered), "vectors ready", 0.0))
+    done = present + report.vectors_added
+    progress(IndexProgress("embed", done, len(keys), "vectors ready", 0.0))
     complete = paths is None and not report.vectors_deferred and not control.cancelled
     complete = complete and report.vectors_added == len(ordered)
     marker = _complete_marker(store, model_id, settings) if complete else ""
