@@ -8,9 +8,7 @@ from typing import Any
 from app.core.models import CallLink, SymbolRef
 
 # What a graph view says while the first index run has not resolved the calls yet.
-GRAPH_BUILDING = (
-    "Call graph: building. It shows here once the calls are resolved; search works meanwhile."
-)
+GRAPH_BUILDING = "Call graph: building… it shows here once ready (search works meanwhile)."
 
 
 def graphs_published(app: object) -> int:
