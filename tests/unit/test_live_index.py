@@ -346,3 +346,19 @@ def test_a_first_run_says_its_chunks_are_searchable_before_its_call_graph(
     finally:
         release.set()
         worker.stop()
+
+
+@pytest.mark.slow
+def test_the_worker_says_when_every_vector_is_in(sample_repo: Path, settings: Settings) -> None:
+    """Results shown before the vectors came were ranked without them: the worker counts
+    the moment every vector is in as a publish, so a front end searches again."""
+    service = Service(sample_repo, settings)
+    seen: list[WorkerStatus] = []
+    worker = service.live(seen.append)
+    try:
+        ready = wait_until(
+            lambda: next((s for s in seen if s.message.startswith("vectors ready (")), None), 120
+        )
+        assert ready.published == 2  # the chunks, then their vectors
+    finally:
+        worker.stop()
