@@ -225,7 +225,7 @@ class RepolensApp(App[None]):
         if status.graph_updates > self.graph_updates:  # views that wait for a graph load it
             self.graph_updates = status.graph_updates
             for screen in self.screen_stack:
-                if isinstance(screen, GraphScreen | SymbolScreen):
+                if isinstance(screen, GraphScreen | SymbolScreen | IndexScreen):
                     screen.graph_arrived()
         # Searches see what a run publishes before the run ends (its call graph, then its
         # vectors follow): shown results may have changed at each publish and at a run's end.

@@ -156,6 +156,7 @@ class IndexScreen(ModalScreen[None]):
         self.query_one("#index-pending", Static).update(pending_text(message.pending))
         self.query_one("#skipped-summary", Static).update(skipped_text(message.skipped))
         table = self.query_one("#skipped", DataTable)
+        table.clear(columns=True)  # read again when the call graph arrives
         rows = message.skipped[:MAX_ROWS]
         for column, most in (("path", 80), ("reason", 20), ("detail", 60)):
             # Widths from the rows themselves: auto widths can settle on the headers alone.
@@ -174,6 +175,10 @@ class IndexScreen(ModalScreen[None]):
         self.query_one("#skipped-summary", Static).update(
             Text(literal(message.reason), style="bold")
         )
+
+    def graph_arrived(self) -> None:
+        """A call graph was published: the details say what it holds now."""
+        self._load()
 
     def update_status(self, status: WorkerStatus) -> None:
         self.status = status

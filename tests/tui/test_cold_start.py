@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import DataTable
 
 from app.core.settings import Settings
 from app.service import Service
@@ -79,13 +80,16 @@ async def test_results_come_before_the_call_graph_and_its_views_say_it_is_buildi
         assert isinstance(app.screen, GraphScreen)
         hotspots = app.screen.query_one("#hotspots", SymbolList)
         await wait_for(pilot, lambda: GRAPH_BUILDING in str(hotspots.get_option_at_index(0).prompt))
-        await pilot.press("escape", "f6")
+        await pilot.press("f6")  # the index details, over the hotspots
         assert isinstance(app.screen, IndexScreen)
         await wait_for(pilot, lambda: "call graph: building" in _screen(app))
-        await pilot.press("escape", "ctrl+g")
 
-        held_graph.set()  # the graph is published: the open view fills by itself
-        hotspots = app.screen.query_one("#hotspots", SymbolList)
+        held_graph.set()  # the graph is published: the open views fill by themselves
+        await wait_for(pilot, lambda: "call graph: built" in _screen(app))
+        table = app.screen.query_one("#skipped", DataTable)  # read again, listed once
+        assert len(table.columns) == 3 and table.row_count == len(app.service.skipped())
+        await pilot.press("escape")
+        assert isinstance(app.screen, GraphScreen)
         await wait_for(pilot, lambda: bool(hotspots.symbols))
         assert "retry_backoff" in {symbol.symbol for symbol in hotspots.symbols}
         await pilot.press("enter")  # the most central definition: called, so calls show
