@@ -224,3 +224,26 @@ async def test_escape_from_a_hits_graph_returns_to_the_same_hit(
         await pilot.press("escape")
         assert app.screen is app.default_screen
         assert app.focused is hits and hits.highlighted == 1
+
+
+async def test_the_hotspots_offer_no_tests_key_and_a_symbols_graph_does(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+g")
+        hotspots = app.screen.query_one("#hotspots", SymbolList)
+        await wait_for(pilot, lambda: bool(hotspots.symbols))
+        await pilot.pause(0.2)
+        assert "t" not in {key.key for key in app.screen.query(FooterKey)}
+        await pilot.press("enter")
+        callers = app.screen.query_one("#callers", CallList)
+        await wait_for(pilot, lambda: callers.resolved_count > 0)
+        await pilot.pause(0.2)
+        assert "t" in {key.key for key in app.screen.query(FooterKey)}
+        await pilot.press("backspace")  # back to the hotspots: gone again
+        await pilot.pause(0.2)
+        assert "t" not in {key.key for key in app.screen.query(FooterKey)}
