@@ -16,9 +16,10 @@ from app.core.models import tier_of
 from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
 from app.graph.facts import split_id
-from app.indexer.pipeline import IndexReport, index_repository
+from app.indexer.pipeline import IndexReport, PublishCallback, index_repository
 from app.search import calls
 from app.search.searcher import Searcher, SearchResult
+from app.store.graph_tables import GRAPH_FILES
 from app.store.manifest import MANIFEST_NAME, SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.shared_vectors import vectors_note
 from app.store.store import Store
@@ -41,6 +42,11 @@ if TYPE_CHECKING:
 
 class RepositoryError(Exception):
     """A problem with the repository path itself; the message is for people."""
+
+
+class GraphNotBuilt(IndexCorrupt):
+    """No call graph yet: no index run has got past its graph step, which follows the
+    publishing of the chunks (searches may already use them)."""
 
 
 def user_errors() -> tuple[type[Exception], ...]:
@@ -170,12 +176,20 @@ class Service:
         changed: Collection[str] | None = None,
         with_graph: bool = True,
         verify: bool = False,
+        on_publish: PublishCallback | None = None,
     ) -> IndexReport:
         """Bring the index up to date: everything, or the `changed` paths (the watcher's);
         `rebuild` builds every table anew, beside the published ones; `verify` reads every
         table first and rebuilds when one is damaged. Searches made meanwhile see the old
         index until the new one is published, then the new chunks at once and their vectors
-        as they are embedded."""
+        as they are embedded. `on_publish` hears each publish once searches see it: the paths
+        whose chunks changed (None: all may have), or an empty set for the call graph."""
+
+        def published(paths: set[str] | None) -> None:
+            self._published(paths)
+            if on_publish is not None:
+                on_publish(paths)
+
         self._needs_source("index")
         return index_repository(
             self.root,
@@ -185,7 +199,7 @@ class Service:
             with_vectors=with_vectors,
             control=control,
             changed=changed,
-            on_publish=self._published,
+            on_publish=published,
             on_vectors=self._vectors_arrived,
             with_graph=with_graph,
             embedder=self._embedder,
@@ -461,11 +475,16 @@ class Service:
             if self._graph is None:
                 from app.graph.navigate import GraphView
 
-                manifest = read_manifest(self.index_dir)
-                if manifest is None or "graph_files" not in manifest.table_versions:
-                    state = "is not indexed yet" if manifest is None else "has no call graph yet"
-                    raise IndexCorrupt(f"{self.root} {state}: run `repolens-tui index {self.root}`")
-                self._graph = GraphView(Store.open(self.index_dir))
+                if read_manifest(self.index_dir) is None:
+                    raise GraphNotBuilt(
+                        f"{self.root} is not indexed yet: run `repolens-tui index {self.root}`"
+                    )
+                store = Store.open(self.index_dir)
+                if not _graph_built(store):
+                    raise GraphNotBuilt(
+                        f"{self.root} has no call graph yet: run `repolens-tui index {self.root}`"
+                    )
+                self._graph = GraphView(store)
             return self._graph
 
     def callers(
@@ -591,12 +610,16 @@ class Service:
     def details(self) -> dict[str, Any]:
         """Where the index lives, the models it uses and the call graph's state: `graph` has
         `built`, and when built `definitions`, `edges`, `unresolved`, `pending_files`; else
-        `reason`."""
+        `reason` and `not_yet` (no run has built it yet; a damaged one is not that)."""
         graph: dict[str, Any]
         try:
             view = self.graph()
         except IndexCorrupt as error:
-            graph = {"built": False, "reason": str(error)}
+            graph = {
+                "built": False,
+                "reason": str(error),
+                "not_yet": isinstance(error, GraphNotBuilt),
+            }
         else:
             graph = {
                 "built": True,
@@ -618,6 +641,15 @@ class Service:
 
         self._needs_source("measure the coverage of")
         return coverage_report(self.root, store)
+
+
+def _graph_built(store: Store) -> bool:
+    """Whether an index run has resolved the calls: the first publish holds the chunks and
+    empty graph tables, every file pending (an empty graph is not a graph yet)."""
+    manifest = store.manifest
+    if GRAPH_FILES not in manifest.table_versions:
+        return False
+    return not manifest.graph_pending or store.count_rows(GRAPH_FILES) > 0
 
 
 MAX_CALL_TARGETS = 3  # a name that means more definitions than this names none in particular

@@ -16,11 +16,15 @@ GROUPS = (*TIERS, "unresolved")
 
 
 def call_prompt(link: CallLink) -> Fitted:
-    """One call, its name and path cut from the start to the list's width: code names and
-    call texts never go through markup, and their control characters are shown as escapes."""
+    """One call: its name, then the call's path:line, on one line where both fit whole, else
+    path:line on a line of its own under the name; each longer than the list loses its start.
+    Code names and call texts never go through markup, and their control characters are
+    shown as escapes."""
     name = name_part(literal(link.name), "bold" if link.target else "dim")
     where = path_part(f"{literal(link.call_path)}:{link.call_line}")
-    return Fitted([[Part("  "), name, Part("  "), where]])
+    return Fitted(
+        [[Part("  "), name, Part("  "), where]], narrow=[[Part("  "), name], [Part("    "), where]]
+    )
 
 
 class CallList(OptionList):

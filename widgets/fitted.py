@@ -95,20 +95,32 @@ def fit_row(parts: Iterable[Part], width: int) -> Text:
     return line
 
 
+def fits_whole(row: Iterable[Part], width: int) -> bool:
+    """Whether `row` fits `width` cells with nothing cut (its spare parts may go)."""
+    return sum(cell_len(part.text) for part in row if not part.spare) <= width
+
+
 class Fitted:
     """Rows of parts, each fitted to the width Rich draws it at (a list's width, after a
-    resize too). `plain` is the whole text, uncut."""
+    resize too); `narrow`, when given, is drawn instead where a row would have to be cut (a
+    call's path:line on a line of its own under its name, as the answer pane wraps a cited
+    path whole). `plain` is the whole text, uncut."""
 
-    def __init__(self, rows: list[list[Part]]) -> None:
+    def __init__(self, rows: list[list[Part]], narrow: list[list[Part]] | None = None) -> None:
         self.rows = rows
+        self.narrow = narrow
 
     @property
     def plain(self) -> str:
         return "\n".join("".join(part.text for part in row) for row in self.rows)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for row in self.rows:
-            yield fit_row(row, options.max_width)
+        width = options.max_width
+        rows = self.rows
+        if self.narrow and not all(fits_whole(row, width) for row in rows):
+            rows = self.narrow
+        for row in rows:
+            yield fit_row(row, width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widths = [sum(cell_len(part.text) for part in row) for row in self.rows]

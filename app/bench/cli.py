@@ -98,8 +98,14 @@ def cmd_tui_bench(args: argparse.Namespace) -> int:
     from app.bench.tui import format_report, measure
     from app.core.settings import load_settings
 
-    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
     questions = load_queries(args.questions, GENERIC_QUESTIONS)[: args.limit]
+    if args.cold:
+        from app.bench.tui_cold import format_cold, measure_cold
+
+        cold = measure_cold(Path(args.path), questions[0], args.cold, args.against)
+        print(json.dumps(cold.as_dict(), indent=2) if args.json else format_cold(cold))
+        return EXIT_OK
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
     report = measure(
         Path(args.path),
         settings,
@@ -368,6 +374,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=0.0,
         help="seconds typing waits before each space (read-aheads start in longer pauses)",
+    )
+    p.add_argument(
+        "--cold",
+        type=int,
+        default=0,
+        help="only this many new processes on a never-indexed copy: launch to the first "
+        "results while the first index is built",
+    )
+    p.add_argument(
+        "--against",
+        type=Path,
+        help="with --cold: alternate each run with one on this checkout's code (the baseline)",
     )
     p.add_argument("--json", action="store_true")
     common(p)

@@ -78,6 +78,10 @@ class WorkerStatus:
     pending: int = 0  # changed paths waiting for the next batch
     graph_pending: bool = False  # the call graph trails the chunks
     updates: int = 0  # batches indexed since start
+    # Searches see new data this many times since start, each before its run ends: chunks
+    # published, or every vector in after embedding (a result shown may have changed).
+    published: int = 0
+    graph_updates: int = 0  # call graphs published since start (the first: it exists now)
     last_update: str = ""  # one line about the last batch
     error: str = ""
     files: int = 0  # what the published index holds

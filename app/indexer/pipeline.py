@@ -31,7 +31,8 @@ from app.store.store import Store
 
 FLUSH_ROWS = 5_000  # chunk rows held in memory before they are written (not yet published)
 
-# Called after each publish with the paths whose chunks changed (None: too many to list).
+# Called after each publish with the paths whose chunks changed (None: too many to list, or
+# a fresh build), or with an empty set when only the call graph changed.
 PublishCallback = Callable[[set[str] | None], None]
 
 
@@ -201,7 +202,7 @@ def _index(store: Store, changed: Collection[str] | None, run: _Run) -> None:
         report.cancelled = True
         return  # nothing was published; the next writer rolls the tables back
     touched, facts, parsed_paths = written
-    if run.on_publish is not None:
+    if run.on_publish is not None and (touched or fresh):  # searchable now, graph or not
         run.on_publish(touched if len(touched) <= 2_000 and not fresh else None)
     if run.with_graph:
         started = time.perf_counter()
@@ -210,9 +211,9 @@ def _index(store: Store, changed: Collection[str] | None, run: _Run) -> None:
         report.graph_pending = 0
         if report.graph:
             store.publish(**_run_summary(report))
+            if run.on_publish is not None:
+                run.on_publish(set())
         report.seconds["graph"] = time.perf_counter() - started
-        if run.on_publish is not None:
-            run.on_publish(set())
     del facts, parsed_paths, previous, plan
     if run.with_vectors and not control.checkpoint():
         scope = touched if report.mode == "paths" else None

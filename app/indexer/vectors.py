@@ -78,6 +78,9 @@ def embed_missing(
     del rows, chunks
     ordered = sorted(todo.items(), key=lambda item: len(item[1]))
     del todo
+    # Progress counts every chunk's vector, those a stopped run left too: a run that resumes
+    # goes on from where the last one stopped, never from 0%.
+    present = len(keys) - len(ordered)
     if ordered and embedder is None:  # loading takes a second; skip it when nothing is new
         embedder = Embedder(
             settings.embedding_model,
@@ -112,7 +115,7 @@ def embed_missing(
             report.vectors_deferred = not control.cancelled
             break
         eta = _eta(embed_started, start, chars)
-        progress(IndexProgress("embed", start, len(ordered), "embedding chunks", eta))
+        progress(IndexProgress("embed", present + start, len(keys), "embedding chunks", eta))
         batch = ordered[start : start + step]
         assert embedder is not None
         waiting.append(embedder.embed([text for _, text in batch]))
@@ -122,7 +125,7 @@ def embed_missing(
     commit()
     if embedded:
         store.compact_vectors(model_id)
-    progress(IndexProgress("embed", embedded, len(ordered), "vectors ready", 0.0))
+    progress(IndexProgress("embed", present + embedded, len(keys), "vectors ready", 0.0))
     complete = paths is None and not report.vectors_deferred and not control.cancelled
     complete = complete and embedded == len(ordered)
     marker = _complete_marker(store, model_id, settings) if complete else ""

@@ -58,6 +58,7 @@ class LiveIndexTarget(Protocol):
         control: RunControl | None = ...,
         changed: Collection[str] | None = ...,
         with_graph: bool = ...,
+        on_publish: Callable[[set[str] | None], None] | None = ...,
     ) -> IndexReport: ...
 
     def embedder(self) -> Any: ...
@@ -312,6 +313,7 @@ class IndexWorker:
                 control=self._control,
                 changed=paths,
                 with_graph=paths is None,  # a rescan resolves calls from what it just parsed
+                on_publish=self._published,
             )
         except IndexLocked as error:
             self._retry(paths, reason, str(error), "waiting")
@@ -339,6 +341,14 @@ class IndexWorker:
             message=line,
             graph_pending=report.graph_pending > 0,
         )
+
+    def _published(self, paths: set[str] | None) -> None:
+        """A run published, before it ends: new chunks (searchable now; the call graph and
+        the vectors follow), or the call graph (an empty set)."""
+        if paths == set():
+            self._emit(graph_pending=False, graph_updates=self._status.graph_updates + 1)
+        else:
+            self._counted(published=self._status.published + 1, graph_pending=True)
 
     def _retry(self, paths: set[str] | None, reason: str, error: str, state: str) -> None:
         """Keep the work queued and try again later, saying why."""
@@ -371,6 +381,7 @@ class IndexWorker:
                 state="paused" if self._paused else ("watching" if self.watch else "indexing"),
                 phase="done",
                 message=f"vectors ready ({report.vectors_total} chunks)",
+                published=self._status.published + (report.vectors_added > 0),
             )
 
     def _catch_up_graph(self) -> None:
@@ -389,6 +400,7 @@ class IndexWorker:
             state="paused" if self._paused else ("watching" if self.watch else "indexing"),
             phase="done",
             graph_pending=False,
+            graph_updates=self._status.graph_updates + bool(report),
             message="call graph up to date",
         )
 

@@ -120,8 +120,10 @@ class RepolensApp(App[None]):
         self.service = service
         self.initial_theme = theme_name or state.load().get("theme", DEFAULT_THEME)
         self.searches = SearchFlow(MAX_QUERY_CHARS)
-        self.index_ready = False  # a first index run has published
-        self.index_updates = 0
+        self.index_ready = False  # a first index run has published its chunks
+        self.index_updates = 0  # index runs ended, as the indexer last said
+        self.index_published = 0  # publishes searches see, as the indexer last said
+        self.graph_updates = 0  # call graphs published
         self.indexer: IndexWorker | None = None
         self.index_status: WorkerStatus | None = None  # the indexer's latest report
         self.shown: tuple[str, int, int, str] | None = None  # the preview: path, lines, text
@@ -220,14 +222,22 @@ class RepolensApp(App[None]):
             line.show_status(status)
         if isinstance(self.screen, IndexScreen):
             self.screen.update_status(status)
-        if status.updates > self.index_updates:  # a run published: results may have changed
-            self.index_updates = status.updates
-            if not self.index_ready:
+        if status.graph_updates > self.graph_updates:  # views that wait for a graph load it
+            self.graph_updates = status.graph_updates
+            for screen in self.screen_stack:
+                if isinstance(screen, GraphScreen | SymbolScreen | IndexScreen):
+                    screen.graph_arrived()
+        # Searches see what a run publishes before the run ends (its call graph, then its
+        # vectors follow): shown results may have changed at each publish and at a run's end.
+        if status.updates > self.index_updates or status.published > self.index_published:
+            self.index_updates, self.index_published = status.updates, status.published
+            first = not self.index_ready
+            if first:
                 settle_heap()
             self.index_ready = True
             query = self._typed()
-            if query.strip():
-                self._refresh_search(query)
+            if query.strip():  # the first publish: the question waits for nothing else
+                self._refresh_search(query, 0.0 if first else REFRESH_SETTLE_S)
 
     def action_index_details(self) -> None:
         if not isinstance(self.screen, IndexScreen):
@@ -443,9 +453,10 @@ class RepolensApp(App[None]):
         self.query_one("#preview", CodePreview).show_message(NO_QUESTION)
         self.query_one("#answer-pane", AnswerPane).show_text(PLACEHOLDER)
 
-    def _refresh_search(self, query: str) -> None:
+    def _refresh_search(self, query: str, settle_s: float) -> None:
         """The index changed under an unchanged query: search again once typing pauses
-        (the next key's search sees the new index anyway), after any running search."""
+        `settle_s` (0: now; the next key's search sees the new index anyway), after any
+        running search."""
         if self._refresh_timer is not None:
             self._refresh_timer.stop()
 
@@ -455,7 +466,10 @@ class RepolensApp(App[None]):
                 self.searches.refresh(query)
                 self._run_waiting_search()
 
-        self._refresh_timer = self.set_timer(REFRESH_SETTLE_S, refresh)
+        if settle_s <= 0:
+            refresh()
+            return
+        self._refresh_timer = self.set_timer(settle_s, refresh)
 
     def _typed(self) -> str:
         """The search field's text; "" once the app is closing and the field is gone."""
@@ -511,7 +525,11 @@ class RepolensApp(App[None]):
         if message.superseded:
             return
         self.query_one("#hits", HitList).border_subtitle = ""
-        text = "The index is still being built." if not self.index_ready else message.reason
+        text = (
+            "The index is still being built: results show here once its files are read."
+            if not self.index_ready
+            else message.reason
+        )
         self.query_one("#preview", CodePreview).show_message(text)
 
     # -- preview -----------------------------------------------------------------------------

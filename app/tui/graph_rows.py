@@ -7,6 +7,15 @@ from typing import Any
 
 from app.core.models import CallLink, SymbolRef
 
+# What a graph view says while the first index run has not resolved the calls yet.
+GRAPH_BUILDING = "Call graph: building… it shows here once ready (search works meanwhile)."
+
+
+def graphs_published(app: object) -> int:
+    """How many call graphs the app has heard published (RepolensApp.graph_updates): a view
+    told "building" by a load that began before the latest one loads again at once."""
+    return int(getattr(app, "graph_updates", 0))
+
 
 def symbol_ref(row: dict[str, Any]) -> SymbolRef:
     return SymbolRef(row["symbol"], row["kind"], row["path"], row["start_line"], row["end_line"])

@@ -16,7 +16,8 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from app.core.literal import literal
 from app.core.models import CallLink, SymbolRef
 from app.core.paths import is_test_path
-from app.tui.graph_rows import call_links, symbol_ref
+from app.service import GraphNotBuilt
+from app.tui.graph_rows import GRAPH_BUILDING, call_links, graphs_published, symbol_ref
 from app.tui.main_screen import NARROW_BELOW
 from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
@@ -47,6 +48,8 @@ class GraphScreen(Screen[None]):
         self.position = 0
         self.show_tests = False  # callers in tests crowd out the code's own (t shows them)
         self.loaded: CallsLoaded | None = None  # the current symbol's calls, unfiltered
+        self.waiting_for_graph = False  # it said the graph is building: load it once built
+        self.graphs_seen = 0  # graphs published when the last load began
 
     @property
     def current(self) -> SymbolRef | None:
@@ -93,6 +96,25 @@ class GraphScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss()  # back to the list it was opened from: the results, or the symbols
 
+    def graph_arrived(self) -> None:
+        """A call graph was published: a view that waited for the first one loads it."""
+        if self.waiting_for_graph:
+            self.waiting_for_graph = False
+            self._show_current()
+
+    def _still_building(self) -> bool:
+        """A load found no graph: wait for one, unless one was published since it began
+        (then load again now)."""
+        if graphs_published(self.app) > self.graphs_seen:
+            self.call_later(self._show_current)
+            return False
+        self.waiting_for_graph = True
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The hotspots leave test code out: `t` is offered where it shows or hides callers.
+        return action != "toggle_tests" or self.current is not None
+
     def action_toggle_tests(self) -> None:
         self.show_tests = not self.show_tests
         self._show_title()
@@ -101,12 +123,14 @@ class GraphScreen(Screen[None]):
 
     def _show_current(self) -> None:
         symbol = self.current
+        self.refresh_bindings()  # `t` comes and goes with the hotspots
         title = self.query_one("#graph-title", Static)
         views = self.query_one("#graph-views", ContentSwitcher)
         if symbol is None:
             title.update(Text("Hotspots: the most central definitions", style="bold"))
             views.current = "hotspots"
             self.query_one("#hotspots", SymbolList).show_message("Loading hotspots…")
+            self.graphs_seen = graphs_published(self.app)
             self._load_hotspots()
             return
         self._show_title()
@@ -118,6 +142,7 @@ class GraphScreen(Screen[None]):
         preview = self.query_one("#graph-preview", CodePreview)
         preview.show_message("The highlighted call's code shows here.")
         preview.border_title = "Code"
+        self.graphs_seen = graphs_published(self.app)
         self._load_calls(symbol)
 
     def _show_title(self) -> None:
@@ -152,7 +177,8 @@ class GraphScreen(Screen[None]):
             callers = self.service.callers(symbol.graph_id)
             callees = self.service.callees(symbol.graph_id)
         except Exception as error:  # no graph yet, a symbol gone since: said on screen
-            self.post_message(CallsLoaded(symbol, [], [], str(error)))
+            building = isinstance(error, GraphNotBuilt)
+            self.post_message(CallsLoaded(symbol, [], [], str(error), building=building))
             return
 
         def kind_of(sid: str) -> str:
@@ -171,7 +197,8 @@ class GraphScreen(Screen[None]):
         try:
             rows = self.service.hotspots(HOTSPOT_COUNT)
         except Exception as error:
-            self.post_message(HotspotsLoaded([], str(error)))
+            building = isinstance(error, GraphNotBuilt)
+            self.post_message(HotspotsLoaded([], str(error), building=building))
             return
         self.post_message(HotspotsLoaded([symbol_ref(row) for row in rows]))
 
@@ -183,6 +210,10 @@ class GraphScreen(Screen[None]):
         self.loaded = message
         callers = self.query_one("#callers", CallList)
         callees = self.query_one("#callees", CallList)
+        if message.building and self._still_building():
+            callers.show_message(GRAPH_BUILDING)
+            callees.show_message("")
+            return
         if message.error:
             callers.show_message(f"No call graph to show: {message.error}")
             callees.show_message("")
@@ -208,7 +239,9 @@ class GraphScreen(Screen[None]):
         if self.current is not None:
             return
         hotspots = self.query_one("#hotspots", SymbolList)
-        if message.error:
+        if message.building and self._still_building():
+            hotspots.show_message(GRAPH_BUILDING)
+        elif message.error:
             hotspots.show_message(f"No call graph to show: {message.error}")
         elif not message.symbols:
             hotspots.show_message("The call graph has no definitions.")

@@ -78,6 +78,8 @@ def where_text(details: dict[str, Any]) -> Text:
 
 
 def graph_state(graph: dict[str, Any]) -> str:
+    if not graph["built"] and graph.get("not_yet"):
+        return "building: the calls are resolved after the files are read (search works)"
     if not graph["built"]:
         return f"not built: {literal(graph['reason'])}"
     state = (
@@ -154,6 +156,7 @@ class IndexScreen(ModalScreen[None]):
         self.query_one("#index-pending", Static).update(pending_text(message.pending))
         self.query_one("#skipped-summary", Static).update(skipped_text(message.skipped))
         table = self.query_one("#skipped", DataTable)
+        table.clear(columns=True)  # read again when the call graph arrives
         rows = message.skipped[:MAX_ROWS]
         for column, most in (("path", 80), ("reason", 20), ("detail", 60)):
             # Widths from the rows themselves: auto widths can settle on the headers alone.
@@ -172,6 +175,10 @@ class IndexScreen(ModalScreen[None]):
         self.query_one("#skipped-summary", Static).update(
             Text(literal(message.reason), style="bold")
         )
+
+    def graph_arrived(self) -> None:
+        """A call graph was published: the details say what it holds now."""
+        self._load()
 
     def update_status(self, status: WorkerStatus) -> None:
         self.status = status

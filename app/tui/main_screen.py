@@ -87,6 +87,7 @@ class MainScreen(Screen[None]):
         if not event.value.strip():
             self.asked = ""  # the app clears the answer and stops it
             self.answer_heard()  # so the wait for its first words is over
+            self.show_answer(False)  # the next question's code shows, not an empty answer
         self._mark_answer(event.value)
 
     def _mark_answer(self, question: str) -> None:

@@ -71,17 +71,22 @@ class SymbolWalked(Message):
 
 
 class SymbolsFound(Message):
-    """A fuzzy symbol search finished; `generation` drops answers to outdated queries."""
+    """A fuzzy symbol search finished; `generation` drops answers to outdated queries;
+    `building`: there is no call graph yet, the index run is still to build it."""
 
-    def __init__(self, symbols: list[SymbolRef], generation: int, error: str = "") -> None:
+    def __init__(
+        self, symbols: list[SymbolRef], generation: int, error: str = "", *, building: bool = False
+    ) -> None:
         super().__init__()
         self.symbols = symbols
         self.generation = generation
         self.error = error
+        self.building = building
 
 
 class CallsLoaded(Message):
-    """Callers and callees of one symbol, or `error` when the graph cannot answer."""
+    """Callers and callees of one symbol, or `error` when the graph cannot answer
+    (`building`: there is no call graph yet)."""
 
     def __init__(
         self,
@@ -89,19 +94,25 @@ class CallsLoaded(Message):
         callers: list[CallLink],
         callees: list[CallLink],
         error: str = "",
+        *,
+        building: bool = False,
     ) -> None:
         super().__init__()
         self.symbol = symbol
         self.callers = callers
         self.callees = callees
         self.error = error
+        self.building = building
 
 
 class HotspotsLoaded(Message):
-    def __init__(self, symbols: list[SymbolRef], error: str = "") -> None:
+    def __init__(
+        self, symbols: list[SymbolRef], error: str = "", *, building: bool = False
+    ) -> None:
         super().__init__()
         self.symbols = symbols
         self.error = error
+        self.building = building
 
 
 class AnswerShown(Message):

@@ -12,7 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from app.tui.graph_rows import symbol_ref
+from app.service import GraphNotBuilt
+from app.tui.graph_rows import GRAPH_BUILDING, graphs_published, symbol_ref
 from app.tui.messages import SymbolOpened, SymbolsFound
 from widgets.footer import FittedFooter
 from widgets.symbol_list import SymbolList
@@ -36,6 +37,8 @@ class SymbolScreen(ModalScreen[None]):
         super().__init__()
         self.service = service
         self.generation = 0
+        self.waiting_for_graph = False  # it said the graph is building: search once built
+        self.graphs_seen = 0  # graphs published when the last search began
 
     def compose(self) -> ComposeResult:
         with Vertical(id="symbol-browser"):
@@ -48,12 +51,17 @@ class SymbolScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#symbol-browser").border_title = "Symbols"
         self.query_one("#symbol-list", SymbolList).show_message("Loading the call graph…")
-        self._search("", self.generation)
+        self._find()
 
     @on(Input.Changed, "#symbol-query")
     def _query_changed(self, event: Input.Changed) -> None:
+        self._find()
+
+    def _find(self) -> None:
+        """Search the graph for what the field holds (the hotspots while it is empty)."""
         self.generation += 1
-        self._search(event.value.strip(), self.generation)
+        self.graphs_seen = graphs_published(self.app)
+        self._search(self.query_one("#symbol-query", Input).value.strip(), self.generation)
 
     @work(thread=True, exclusive=True, group="symbols")
     def _search(self, query: str, generation: int) -> None:
@@ -63,7 +71,8 @@ class SymbolScreen(ModalScreen[None]):
             else:
                 rows = self.service.hotspots(EMPTY_QUERY_HOTSPOTS)
         except Exception as error:  # no index, no graph yet: said in the list
-            self.post_message(SymbolsFound([], generation, str(error)))
+            building = isinstance(error, GraphNotBuilt)
+            self.post_message(SymbolsFound([], generation, str(error), building=building))
             return
         self.post_message(SymbolsFound([symbol_ref(row) for row in rows], generation))
 
@@ -72,6 +81,14 @@ class SymbolScreen(ModalScreen[None]):
         if message.generation != self.generation:
             return
         found = self.query_one("#symbol-list", SymbolList)
+        if message.building:
+            if graphs_published(self.app) > self.graphs_seen:  # one came meanwhile: search it
+                self._find()
+                return
+            self.waiting_for_graph = True
+            found.show_message(GRAPH_BUILDING)
+            self.query_one("#symbol-browser").border_subtitle = ""
+            return
         if message.error:
             found.show_message(f"No call graph: {message.error}")
         elif not message.symbols:
@@ -103,3 +120,9 @@ class SymbolScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+    def graph_arrived(self) -> None:
+        """A call graph was published: if the list waited for the first one, it fills now."""
+        if self.waiting_for_graph:
+            self.waiting_for_graph = False
+            self._find()

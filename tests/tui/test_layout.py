@@ -42,6 +42,13 @@ async def test_at_80x24_results_code_and_the_help_key_are_all_visible(
         assert answer.display and not preview.display
         await pilot.press("ctrl+r", "j")  # a move in the results asks for its code
         assert preview.display and not answer.display
+        await pilot.press("ctrl+f", "enter")
+        assert answer.display
+        await pilot.press("ctrl+u")  # the question cleared: its answer went, the code is back
+        assert preview.display and not answer.display
+        await pilot.press(*"exponential backoff with jitter")
+        await wait_for(pilot, lambda: app.listed_query == "exponential backoff with jitter")
+        await pilot.press("ctrl+r", "j")  # the second hit again, for what follows
 
         await pilot.resize_terminal(160, 45)
         await wait_for(pilot, lambda: not app.screen.has_class("-narrow"))

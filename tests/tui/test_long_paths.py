@@ -73,7 +73,53 @@ async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
         # name and the name its class's end.
         title = " …eFactory.getOrCreateSharedInstanceValue  method  …/SingleInstanceFactory.kt:6 "
         assert shown.startswith(title), shown
-        assert "│   …anceWithDefinition  …actory.kt:6 │" in shown, shown  # the call's row
+        # The call's row: the method's name, and under it the file and its line.
+        assert "│   ….createInstanceWithDefinition    │" in shown, shown
+        assert "│     …/SingleInstanceFactory.kt:6    │" in shown, shown
+
+
+COMMAND_GO = """package cobra
+
+type Command struct{ name string }
+
+func (c *Command) Name() string { return c.name }
+"""
+COMPLETIONS_GO = """package cobra
+
+func (c *Command) GenBashCompletion() string {
+	return c.Name()
+}
+"""
+
+
+async def test_a_call_row_keeps_its_name_and_its_path_end_at_80_columns_and_on_resize(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    """A call's name and path:line do not fit one 36-cell row: each keeps a line of its
+    own, whole; the row is cut again at every width."""
+    service = indexed({"command.go": COMMAND_GO, "bash_completions.go": COMPLETIONS_GO})
+    app = RepolensApp(service)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+o", *"Command.Name")
+        found = app.screen.query_one("#symbol-list", SymbolList)
+        await wait_for(pilot, lambda: bool(found.symbols))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        callers = app.screen.query_one("#callers", CallList)
+        await wait_for(pilot, lambda: callers.resolved_count > 0)
+        await pilot.pause(0.2)
+        shown = _screen(app)
+        assert "│   Command.GenBashCompletion         │" in shown, shown
+        assert "│     bash_completions.go:4           │" in shown, shown
+
+        await pilot.resize_terminal(160, 45)
+        await pilot.pause(0.3)
+        shown = _screen(app)
+        assert "│   Command.GenBashCompletion  bash_completions.go:4 " in shown, shown
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        assert "│     bash_completions.go:4           │" in _screen(app)
 
 
 def test_a_spare_note_is_left_out_before_a_name_or_path_is_cut() -> None:

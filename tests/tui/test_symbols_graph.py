@@ -121,22 +121,6 @@ async def test_escape_closes_the_browser_and_hotspots_start_a_walk(
         assert app.screen is app.default_screen
 
 
-async def test_an_index_without_a_graph_says_so(
-    sample_repo: Path, settings: Settings, tui_state: Path
-) -> None:
-    # Nothing indexed: the graph screen opens at once and says there is no graph yet.
-    app = RepolensApp(Service(sample_repo, settings))
-    app._index = lambda: None  # type: ignore[method-assign]  # keep the index empty
-    async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("ctrl+g")
-        graph = app.screen
-        assert isinstance(graph, GraphScreen)
-        hotspots = graph.query_one("#hotspots", SymbolList)
-        await wait_for(
-            pilot, lambda: "No call graph" in str(hotspots.get_option_at_index(0).prompt)
-        )
-
-
 def test_names_render_literally() -> None:
     ref = SymbolRef("[bold]x", "function", "a.py", 3, 4)
     assert "[bold]x" in symbol_prompt(ref).plain
@@ -240,3 +224,26 @@ async def test_escape_from_a_hits_graph_returns_to_the_same_hit(
         await pilot.press("escape")
         assert app.screen is app.default_screen
         assert app.focused is hits and hits.highlighted == 1
+
+
+async def test_the_hotspots_offer_no_tests_key_and_a_symbols_graph_does(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+g")
+        hotspots = app.screen.query_one("#hotspots", SymbolList)
+        await wait_for(pilot, lambda: bool(hotspots.symbols))
+        await pilot.pause(0.2)
+        assert "t" not in {key.key for key in app.screen.query(FooterKey)}
+        await pilot.press("enter")
+        callers = app.screen.query_one("#callers", CallList)
+        await wait_for(pilot, lambda: callers.resolved_count > 0)
+        await pilot.pause(0.2)
+        assert "t" in {key.key for key in app.screen.query(FooterKey)}
+        await pilot.press("backspace")  # back to the hotspots: gone again
+        await pilot.pause(0.2)
+        assert "t" not in {key.key for key in app.screen.query(FooterKey)}

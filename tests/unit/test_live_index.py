@@ -310,3 +310,55 @@ def test_a_worker_without_vectors_goes_idle_and_a_one_pass_worker_ends(
         wait_until(lambda: worker.idle.is_set() and worker.status.updates >= 1, 60)
     finally:
         worker.stop()
+
+
+def test_a_first_run_says_its_chunks_are_searchable_before_its_call_graph(
+    sample_repo: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository never indexed: the worker reports the published chunks (search works)
+    while the call graph is still being resolved, then the graph on its own."""
+    import app.indexer.pipeline as pipeline
+
+    resolving, release = threading.Event(), threading.Event()
+    real = pipeline.catch_up_graph
+
+    def held(*args: Any, **kwargs: Any) -> Any:  # the real graph step, made to wait
+        resolving.set()
+        assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "catch_up_graph", held)
+    service = Service(sample_repo, settings)
+    seen: list[WorkerStatus] = []
+    worker = service.live(seen.append, with_vectors=False)
+    try:
+        wait_until(resolving.is_set, 60)
+        searchable = wait_until(lambda: next((s for s in seen if s.published), None))
+        assert searchable.files > 0 and searchable.graph_pending
+        assert searchable.updates == 0 and searchable.graph_updates == 0  # the run goes on
+        assert service.search("exponential backoff").hits
+        assert "has no call graph yet" in service.details()["graph"]["reason"]
+        assert service.details()["graph"]["not_yet"]
+        release.set()
+        done = wait_until(lambda: next((s for s in seen if s.updates), None))
+        assert done.graph_updates == 1 and not done.graph_pending
+        assert service.hotspots(3)
+    finally:
+        release.set()
+        worker.stop()
+
+
+@pytest.mark.slow
+def test_the_worker_says_when_every_vector_is_in(sample_repo: Path, settings: Settings) -> None:
+    """Results shown before the vectors came were ranked without them: the worker counts
+    the moment every vector is in as a publish, so a front end searches again."""
+    service = Service(sample_repo, settings)
+    seen: list[WorkerStatus] = []
+    worker = service.live(seen.append)
+    try:
+        ready = wait_until(
+            lambda: next((s for s in seen if s.message.startswith("vectors ready (")), None), 120
+        )
+        assert ready.published == 2  # the chunks, then their vectors
+    finally:
+        worker.stop()

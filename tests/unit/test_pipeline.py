@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.core.events import IndexProgress
+from app.core.events import IndexProgress, RunControl
 from app.core.settings import Settings
 from app.indexer.embed import model_id_for
 from app.service import RepositoryError, Service
@@ -102,6 +102,37 @@ def test_lexical_search_works_before_vectors(sample_repo: Path, settings: Settin
     result = service.search("retry backoff jitter", k=3)
     assert result.vectors_ready == 0.0
     assert result.hits[0].qualified_name == "retry_backoff"
+
+
+class _StopsAfterOneBatch(RunControl):
+    """Asks the embedding to yield (as the live index does when a file changes) once one
+    batch is in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def should_yield(self) -> bool:
+        self.asked += 1
+        return self.asked > 1
+
+
+def test_embedding_progress_goes_on_from_where_a_stopped_run_left_it(
+    sample_repo: Path, settings: Settings
+) -> None:
+    """The status line's `adding vectors N%`: a run that resumes after yielding to an edit
+    counts the vectors already stored, so the share never falls back to 0%."""
+    service = Service(sample_repo, settings.model_copy(update={"embedding_batch_size": 2}))
+    service.index(with_vectors=False)
+    first: list[IndexProgress] = []
+    assert service.embed(first.append, _StopsAfterOneBatch()).vectors_deferred
+    stopped = [event for event in first if event.phase == "embed"][-1]
+    later: list[IndexProgress] = []
+    report = service.embed(later.append)
+    embedding = [event for event in later if event.phase == "embed"]
+    assert embedding[0].total == stopped.total
+    assert embedding[0].done == stopped.done > 0
+    assert embedding[-1].done == embedding[-1].total == report.vectors_wanted
 
 
 def test_empty_repository_indexes_and_finds_nothing(tmp_path: Path, settings: Settings) -> None:

@@ -47,3 +47,18 @@ def test_first_results_time_a_question_typed_from_launch_in_a_new_process(
     assert 0 < run["first_frame"] <= run["last_key"] < run["results"]
     report = TuiReport(str(sample_repo), first_results_runs=[run])
     assert "first results, a question typed at once: frame" in format_report(report)
+
+
+def test_cold_results_time_a_question_typed_while_the_first_index_is_built(
+    sample_repo: Path,
+) -> None:
+    from app.bench.tui_cold import format_cold, measure_cold
+
+    report = measure_cold(sample_repo, "exponential backoff with jitter", 1)
+    (run,) = report.runs
+    assert run["tree"] == "this tree" and run["typed"] == "exponential backoff with jitter"
+    assert 0 < run["first_frame"] <= run["last_key"] < run["results"]
+    assert run["chunks_published"] < run["results"] and run["chunks_published"] <= run["run_done"]
+    assert "graph_published" in run
+    shown = format_cold(report)
+    assert "last key to results, this tree:" in shown
