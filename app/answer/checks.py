@@ -44,10 +44,10 @@ WORDS_FOUND = 0.52
 # seldom spells them, so their absence from an excerpt is no evidence. Negations stay: "not"
 # and "no" change what a sentence claims.
 _FUNCTION_WORD_TEXT = """
-    about above across against along among amongst around below beneath beside besides beyond
+    above across against along among amongst around below beneath beside besides beyond
     despite down during except inside near off onto outside over past per since through
     toward towards under unlike until till upon within without because though although whereas
-    whereby whether unless yet nor either neither both else however thus hence therefore
+    whereby whether unless yet nor either neither else however thus hence therefore
     otherwise instead rather ever never even whenever wherever whatever whichever whoever all
     every another several many few fewer less least lot lots none anything everything something
     nothing anyone everyone someone
