@@ -60,6 +60,18 @@ class Agreement:
     def agree(self) -> int:
         return self.flagged_unsupported + self.passed_supported
 
+    @property
+    def supported_precision(self) -> float:
+        """Of the sentences the check passes, the share labelled supported."""
+        passed = self.passed_supported + self.missed
+        return self.passed_supported / passed if passed else float("nan")
+
+    @property
+    def supported_recall(self) -> float:
+        """Of the sentences labelled supported, the share the check passes."""
+        supported = self.passed_supported + self.flagged_supported
+        return self.passed_supported / supported if supported else float("nan")
+
 
 def load(path: Path = LABELS) -> list[Labelled]:
     """The labelled claim sentences (answers with none, such as abstentions, are skipped)."""
@@ -123,39 +135,64 @@ def fit(rows: list[Labelled]) -> float:
 def leave_one_corpus_out(rows: list[Labelled]) -> tuple[Agreement, dict[str, float]]:
     """Each corpus judged with the threshold fitted on the others: the agreement out of
     sample, and the threshold each corpus was judged with."""
+    by_corpus, thresholds = held_out_by_corpus(rows)
     total = Agreement()
+    for result in by_corpus.values():
+        total = Agreement(*(a + b for a, b in zip(_counts(total), _counts(result), strict=True)))
+    return total, thresholds
+
+
+def held_out_by_corpus(rows: list[Labelled]) -> tuple[dict[str, Agreement], dict[str, float]]:
+    """Each corpus's agreement, judged with the threshold fitted on the other corpora."""
+    results: dict[str, Agreement] = {}
     thresholds: dict[str, float] = {}
     for corpus in sorted({row.corpus for row in rows}):
-        held = [row for row in rows if row.corpus == corpus]
         thresholds[corpus] = fit([row for row in rows if row.corpus != corpus])
-        for row in held:
-            total = total.add(_flagged(row, thresholds[corpus]), row.supported)
-    return total, thresholds
+        results[corpus] = Agreement()
+        for row in rows:
+            if row.corpus == corpus:
+                flagged = _flagged(row, thresholds[corpus])
+                results[corpus] = results[corpus].add(flagged, row.supported)
+    return results, thresholds
+
+
+def _counts(a: Agreement) -> tuple[int, int, int, int]:
+    return a.flagged_unsupported, a.flagged_supported, a.missed, a.passed_supported
 
 
 def report(path: Path = LABELS) -> str:
     rows = load(path)
     labelled_supported = sum(row.supported for row in rows)
-    held_out, thresholds = leave_one_corpus_out(rows)
+    by_corpus, thresholds = held_out_by_corpus(rows)
+    held_out, _ = leave_one_corpus_out(rows)
     lines = [
         f"hand labels: {len(rows)} claim sentences, {labelled_supported} supported "
         f"({labelled_supported / len(rows):.3f})",
-        f"{'check':<34}{'agree':>7}{'precision':>11}{'recall':>8}   (for unsupported)",
+        f"{'check':<34}{'agree':>7}{'unsupported P / R':>19}{'supported P / R':>17}"
+        f"{'false alarms':>14}{'false passes':>14}",
     ]
     for name, result in (
         ("key terms (before)", agreement(rows, None)),
         (f"key terms + words >= {WORDS_FOUND}", agreement(rows, WORDS_FOUND)),
         ("words, fitted per held-out corpus", held_out),
     ):
-        lines.append(
-            f"{name:<34}{result.agree:>4}/{len(rows):<3}{result.precision:>10.3f}"
-            f"{result.recall:>8.3f}"
-        )
+        lines.append(_line(name, result, len(rows)))
     lines.append(
         f"fitted on all: {fit(rows):.3f}; held out: "
         + ", ".join(f"{corpus} {t:.3f}" for corpus, t in thresholds.items())
     )
+    lines.append("each corpus held out:")
+    for corpus, result in by_corpus.items():
+        lines.append(_line(f"  {corpus}", result, sum(row.corpus == corpus for row in rows)))
     return "\n".join(lines)
+
+
+def _line(name: str, result: Agreement, count: int) -> str:
+    return (
+        f"{name:<34}{result.agree:>4}/{count:<3}{result.precision:>11.3f} / {result.recall:.3f}"
+        f"{result.supported_precision:>9.3f} / {result.supported_recall:.3f}"
+        f"{result.flagged_supported:>14}{result.missed:>14}"
+    )
 
 
 def _hit(raw: dict[str, Any]) -> Hit:
