@@ -342,8 +342,8 @@ async def ask(pilot):
     marks["first_frame"] = time.time()
     for key in question:  # posted as a terminal delivers them, focus or not
         app.post_message(events.Key(key_name(key), key))
+        marks["last_key"] = time.time()  # before the pause: results may come during it
         await asyncio.sleep(TYPING_MS / 1000)
-    marks["last_key"] = time.time()
     while "results" not in marks and time.time() - launched < 120:
         await pilot.pause(0.02)
     from textual.widgets import Input

@@ -49,8 +49,8 @@ async def ask(pilot):
     marks["first_frame"] = time.time()
     for key in question:
         app.post_message(events.Key(key_name(key), key))
+        marks["last_key"] = time.time()  # before the pause: results may come during it
         await asyncio.sleep(typing_s)
-    marks["last_key"] = time.time()
     while not {"results", "run_done"} <= set(marks) and time.time() - launched < 240:
         await pilot.pause(0.02)
     from textual.widgets import Input
