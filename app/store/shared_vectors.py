@@ -4,9 +4,11 @@ root: content-addressed (keyed by the embedded text's hash), so it is a cache.""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import re
 import secrets
 import shutil
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,32 @@ class SharedVectors:
         self.folder = folder
         self._repo = repo
         self._db = lance.lancedb().connect(str(folder))
+        self._held = threading.local()  # this thread's lock depth: `drop` inside `add`
+
+    @contextlib.contextmanager
+    def _writing(self, model_id: str) -> Iterator[None]:
+        """One writer at a time across processes: repositories indexed at once under one
+        index root (two TUIs, the MCP server) share this table, and LanceDB's concurrent
+        create, append and compact damaged it. A blocking `flock` (the kernel frees it when
+        the holder dies); a batch's write takes milliseconds, so waiting is short."""
+        depth = getattr(self._held, "depth", 0)
+        if depth:
+            self._held.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._held.depth = depth
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        lock = self._table_folder(model_id).with_suffix(".lock")
+        with lock.open("a", encoding="utf-8") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            self._held.depth = 1
+            try:
+                yield
+            finally:
+                self._held.depth = 0
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def _table_folder(self, model_id: str) -> Path:
         return self.folder / f"{vector_table_name(model_id)}.lance"
@@ -90,10 +118,11 @@ class SharedVectors:
         """Delete the model's table (every repository re-embeds what it needs) and start a
         new epoch, so manifests that counted on the old table embed again."""
         folder = self._table_folder(model_id)
-        shutil.rmtree(folder, ignore_errors=True)
-        damage.clear_note(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        _epoch_path(folder).write_text(secrets.token_hex(8), encoding="utf-8")
+        with self._writing(model_id):
+            shutil.rmtree(folder, ignore_errors=True)
+            damage.clear_note(folder)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            _epoch_path(folder).write_text(secrets.token_hex(8), encoding="utf-8")
 
     def epoch(self, model_id: str) -> str:
         """Names this life of the table: it changes when the table is dropped or created."""
@@ -104,7 +133,7 @@ class SharedVectors:
 
     def compact(self, model_id: str) -> None:
         """Merge the small files batch commits leave, now and then (see app.store.upkeep)."""
-        with self._reading(model_id):
+        with self._writing(model_id), self._reading(model_id):
             table = self._table(model_id)
             if table is not None:
                 upkeep.compact_vectors(table)
@@ -174,7 +203,7 @@ class SharedVectors:
             ],
             schema=schema,
         )
-        with self._reading(model_id):
+        with self._writing(model_id), self._reading(model_id):
             table = self._table(model_id)
             if table is None:
                 self.drop(model_id)  # a new table, so a new epoch
