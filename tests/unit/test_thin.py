@@ -480,10 +480,7 @@ def test_a_call_that_hands_the_receiver_back_is_a_wrapper() -> None:
             "Mash.deep_merge",
         ),
     }
-    for language, (source, fluent, working) in cases.items():
-        flags = _definitions(language, source)
-        assert flags[fluent] == "wrapper", language
-        assert flags[working] == "", language
+    _assert_wrapper_beside_work(cases)
 
 
 def test_argument_check_calls_before_the_forward_do_not_make_work() -> None:
@@ -528,7 +525,13 @@ def test_argument_check_calls_before_the_forward_do_not_make_work() -> None:
             "P.read",
         ),
     }
-    for language, (source, checked, working) in cases.items():
+    _assert_wrapper_beside_work(cases)
+
+
+def _assert_wrapper_beside_work(cases: dict[str, tuple[str, str, str]]) -> None:
+    """Per language: (source, the definition that must read as a wrapper, its neighbour that
+    does work)."""
+    for language, (source, wrapper, working) in cases.items():
         flags = _definitions(language, source)
-        assert flags[checked] == "wrapper", language
+        assert flags[wrapper] == "wrapper", language
         assert flags[working] == "", language
