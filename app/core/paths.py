@@ -25,17 +25,24 @@ _CACHE_TAG_TEXT = (
 
 TEST = "test"
 EXAMPLE = "example"
+# Folders of tests and their helpers as real repositories name them: `test-utils/` and
+# `testFixtures/` (kotlinx-coroutines, Gradle), `exposed-tests/` and `android-unit-tests/` (a
+# module of tests: plural, since `kotlinx-coroutines-test/` and `koin-test/` are libraries
+# for their users' tests), `test_suite/` (serde), `integration_test/` (Ecto).
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|benches)(/|$)"
+    r"|(^|/)(test[-_]?(utils?|helpers?|support|resources|fixtures)|test_[^/]+)(/|$)"
+    r"|(^|/)([^/]+[-_]tests|integration[-_]?test(s|ing)?)(/|$)"
     r"|(^|/)[^/]+\.(tests?|unittests?|integrationtests?|specs?)(/|$)"
     r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
     re.IGNORECASE,
 )
 # Spelled in CamelCase, so matched with case: `FooTests.cs`, `ParserTest.java`, `CsvTester.cs`,
-# Kotlin's `src/commonTest/` and `src/jvmTest/` source sets. Not PHP files: Twig's
-# `TwigTest.php` is library code (a template test), PHP's tests live in `tests/`.
+# Kotlin's and Gradle's source sets (`src/commonTest/`, `jvmTest/`, `jvmCoreTest/`,
+# `java8Test/`). Not PHP files: Twig's `TwigTest.php` is library code (a template test),
+# PHP's tests live in `tests/`.
 _CAMEL_TEST_PATH = re.compile(
-    r"(^|/)[a-z]+(Unit)?Test(/|$)"
+    r"(^|/)[a-z][A-Za-z0-9]*Test(/|$)"
     r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy)$"
 )
 _EXAMPLE_PATH = re.compile(
@@ -96,8 +103,9 @@ def write_cache_tag(folder: Path) -> None:
 
 
 def path_role(path: str) -> str:
-    """What a repository path holds besides library code: TEST (a tests folder, test_*.py,
-    *.test.js, `src/test/`, `*Tests.cs`, `*_spec.rb`, ...), EXAMPLE (`examples/`,
+    """What a repository path holds besides library code: TEST (a tests folder, test helpers
+    such as `test-utils/`, a module of tests such as `exposed-tests/`, test_*.py, *.test.js,
+    `src/test/`, `*Tests.cs`, `*_spec.rb`, ...), EXAMPLE (`examples/`,
     `samples/`, `benchmarks/`) or "" (the library itself)."""
     if _TEST_PATH.search(path) or _CAMEL_TEST_PATH.search(path):
         return TEST

@@ -74,7 +74,8 @@ MINIFIED_SUFFIXES = (".min.js", ".min.css", "-min.js", ".bundle.js", ".map")
 
 # Binary by design, known by name so no start-up reads them: among them gettext catalogues
 # (.mo; Django ships 1,261, each was read at every start only to find a NUL byte), shapefiles
-# (.shp .shx .dbf) and MaxMind databases (.mmdb).
+# (.shp .shx .dbf) and MaxMind databases (.mmdb). Not `.doc`: the content decides, since
+# towncrier's news fragments (aiohttp's `CHANGES/3642.doc`) are text and Word's are OLE files.
 BINARY_EXTENSIONS = _words(
     """
     .pyc .pyo .pyd .so .dylib .dll .exe .class .jar .war .o .obj .a .lib .wasm .node .dex .apk
@@ -82,7 +83,7 @@ BINARY_EXTENSIONS = _words(
     .png .jpg .jpeg .gif .bmp .ico .icns .tif .tiff .webp .psd .heic .avif
     .woff .woff2 .ttf .otf .eot
     .mp3 .mp4 .m4a .wav .flac .ogg .avi .mov .mkv .webm
-    .pdf .doc .docx .xls .xlsx .ppt .pptx
+    .pdf .docx .xls .xlsx .ppt .pptx
     .sqlite .sqlite3 .db .bin .onnx .gguf .safetensors .pt .pth .ckpt .h5 .npy .npz .pkl
     .pickle .parquet .arrow .lance .feather
     .mo .shp .shx .dbf .mmdb
@@ -98,6 +99,8 @@ NON_TEXT_SHARE = 0.30
 # Bytes that plain text contains; everything else counts towards the binary share.
 _TEXT_BYTES = bytes(range(32, 127)) + b"\t\n\r\f\b\x1b" + bytes(range(128, 256))
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# The signature of an OLE compound file: Word's .doc, Excel's .xls, PowerPoint's .ppt, .msi.
+_OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,6 +455,8 @@ def read_source(
     if len(data) > max_file_bytes:
         return None, SkippedFile(where, "too-large", f"over {max_file_bytes} bytes")
 
+    if data.startswith(_OLE_SIGNATURE):
+        return None, SkippedFile(where, "binary", "an OLE compound file (such as a Word .doc)")
     utf16 = data.startswith(_UTF16_BOMS)
     if not utf16:  # UTF-16 text is full of NUL bytes, so only sniff everything else
         sample = data[:SNIFF_BYTES]

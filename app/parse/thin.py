@@ -86,6 +86,30 @@ _LAMBDA_BODIES = frozenset(
     {"statements", "statement_block", "block", "compound_statement", "body_statement"}
 )
 _MOST_NODES = 256
+# Statements that branch, loop or guard: a lambda of one of them still runs work of its own
+# (`synchronized(this) { if (...) { ... } }`, `queue.sync { for x in xs { ... } }`).
+_CONTROL = frozenset(
+    {"if_statement", "if_expression", "if", "unless", "guard_statement", "for_statement",
+     "for_in_statement", "enhanced_for_statement", "foreach_statement", "for_expression",
+     "for_range_loop", "for", "while_statement", "while_expression", "while", "until",
+     "loop_expression", "do_statement", "switch_statement", "switch_expression",
+     "expression_switch_statement", "type_switch_statement", "select_statement",
+     "when_expression", "match_expression", "case", "try_statement", "begin"}
+)  # fmt: skip
+# Operators that compute a value from others (`max(0, a - b)`, `bool(a and not b)`): a call
+# whose arguments hold one does work of its own. Not `??` / `?:` (a default), nor `+` on a
+# string literal (a message built for an error).
+_OPERATORS = frozenset(
+    {"binary_expression", "binary_operator", "boolean_operator", "comparison_operator",
+     "not_operator", "additive_expression", "multiplicative_expression",
+     "comparison_expression", "equality_expression", "conjunction_expression",
+     "disjunction_expression"}
+)  # fmt: skip
+_DEFAULTS = frozenset({b"??", b"?:"})
+_STRINGS = frozenset(
+    {"string", "string_literal", "interpreted_string_literal", "raw_string_literal",
+     "line_string_literal", "template_string", "encapsed_string", "concatenated_string"}
+)  # fmt: skip
 # A fluent method's last statement hands its receiver back (`return this;`, `return *this;`,
 # `return $this;`, Swift's `return self`, Ruby's and Rust's bare `self`): no work of its own.
 _RETURNS_SELF = re.compile(rb"(?:return\s*)?\*?\s*(?:this|self|\$this)\s*;?")
@@ -233,11 +257,12 @@ def _asserts(node: Node) -> bool:
 
 def _forwards(body: Node) -> bool:
     """The body is a single statement (or an arrow function's expression) that returns or
-    makes a call, or makes a call and hands the receiver back."""
+    makes a call, or makes a call and hands the receiver back; the call's arguments compute
+    nothing of their own."""
     node = body
     for _ in range(8):
         if node.type in _CALLS:
-            return not _runs_block(node)
+            return not _runs_block(node) and not _computes(node)
         held = _held(node)
         if held is not None:
             node = held
@@ -255,8 +280,9 @@ def _forwards(body: Node) -> bool:
 
 def _runs_block(call: Node) -> bool:
     """Whether a call hands over a block of its own work: a lambda or closure argument of
-    two or more statements (`synchronized(this) { ... }`, `forEach { ... }`,
-    `new Promise((resolve) => { ... })`). A one-expression lambda still only forwards."""
+    two or more statements, or of one branch, loop or `try` (`synchronized(this) { ... }`,
+    `forEach { ... }`, `new Promise((resolve) => { ... })`). A one-expression lambda still
+    only forwards."""
     queue = deque([call])
     seen = 0
     while queue and seen < _MOST_NODES:
@@ -267,10 +293,34 @@ def _runs_block(call: Node) -> bool:
             statements = _statements(bodies[0]) if bodies else []
             if len(statements) == 1 and statements[0].type in _BLOCK_LISTS:  # Go
                 statements = _statements(statements[0])
-            if len(statements) >= 2:
+            if len(statements) >= 2 or (statements and _single(statements[0]).type in _CONTROL):
                 return True
         queue.extend(node.named_children)
     return False
+
+
+def _computes(call: Node) -> bool:
+    """Whether a call's arguments (outside any lambda) compute with an operator."""
+    arguments = call.child_by_field_name("arguments")
+    queue = deque([arguments] if arguments is not None else call.named_children[1:])
+    seen = 0
+    while queue and seen < _MOST_NODES:
+        node = queue.popleft()
+        seen += 1
+        if node.type in _LAMBDAS:
+            continue
+        if node.type in _OPERATORS and _computing(node):
+            return True
+        queue.extend(node.named_children)
+    return False
+
+
+def _computing(operation: Node) -> bool:
+    operator = operation.child_by_field_name("operator")
+    if operator is not None and operator.text in _DEFAULTS:
+        return False
+    operands = [c for c in operation.named_children if c != operator]
+    return not any(c.type in _STRINGS for c in operands)
 
 
 def _accesses(body: Node, members: frozenset[bytes] | None) -> bool:
@@ -305,7 +355,7 @@ def _accesses(body: Node, members: frozenset[bytes] | None) -> bool:
         elif _is_return(statement):
             value = [c for c in statement.named_children if c.type not in _SKIPPED]
             kind = _single(value[0]).type if value else ""
-            if kind in _FIELDS or (len(statements) == 1 and member(_single(value[0]))):
+            if kind in _FIELDS or (len(statements) == 1 and value and member(_single(value[0]))):
                 returns_field += 1
             elif kind in _PLAIN_VALUES:
                 returns_name += 1

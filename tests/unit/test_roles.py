@@ -33,6 +33,16 @@ Indexed = Callable[[dict[str, str]], Service]
         ("Tests/SwiftAlgorithmsTests/ChunkedTests.swift", TEST),  # Swift
         ("tests/AppTest.cpp", TEST),  # C++
         ("test/ParserTest.cpp", TEST),
+        ("test-utils/common/src/TestBase.common.kt", TEST),  # test helpers, as named
+        ("lib/testutils/server.go", TEST),
+        ("core/src/testFixtures/kotlin/Fakes.kt", TEST),
+        ("spring/test-support/src/main/java/Mocks.java", TEST),
+        ("exposed-tests/src/main/kotlin/DatabaseTestsBase.kt", TEST),  # a module of tests
+        ("ui/android/android-unit-tests/src/Dispatchers.kt", TEST),
+        ("test_suite/no_std/src/main.rs", TEST),
+        ("integration_test/cases/repo.exs", TEST),
+        ("integration-testing/src/jvmCoreTest/kotlin/Stack.kt", TEST),
+        ("src/java8Test/kotlin/Futures.kt", TEST),
         ("examples/subcommands.cpp", EXAMPLE),
         ("example/AlarmExample/Program.cs", EXAMPLE),
         ("_examples/rest/main.go", EXAMPLE),
@@ -45,6 +55,13 @@ Indexed = Callable[[dict[str, str]], Service]
         ("lib/attest.rb", ""),
         ("src/sampler.py", ""),
         ("core/src/commonMain/kotlin/org/koin/Koin.kt", ""),
+        # Libraries for their users' tests are the product: singular `-test`, `_test`.
+        ("kotlinx-coroutines-test/common/src/TestBuilders.kt", ""),
+        ("projects/core/koin-test/src/commonMain/kotlin/Verify.kt", ""),
+        ("serde_test/src/de.rs", ""),
+        ("src/_pytest/fixtures.py", ""),  # pytest's own code
+        ("src/_pytest/pytester.py", ""),
+        ("src/latest/Contests.kt", ""),
     ],
 )
 def test_path_roles_per_language(path: str, role: str) -> None:
@@ -150,3 +167,33 @@ def test_library_code_outranks_its_tests_and_examples(
     assert demoted, [(h.path, h.symbol) for h in hits]
     factor = rerank.TEST_FACTOR if signal == "test" else rerank.EXAMPLE_FACTOR
     assert any(s.name == signal and s.factor == factor for s in demoted[0].explanation.signals)
+
+
+def test_hotspots_leave_out_test_helpers_in_a_test_utils_folder(indexed: Indexed) -> None:
+    # kotlinx-coroutines keeps its test base class in `test-utils/`: every test calls it.
+    tests = {
+        f"core/common/test/Flow{i}Test.kt": (
+            f"class Flow{i}Test : TestBase() {{\n"
+            f"    fun testCollect{i}() {{\n        expect(1)\n        collectAll()\n"
+            f"        expect(2)\n        finish(3)\n    }}\n}}\n"
+        )
+        for i in range(6)
+    }
+    service = indexed(
+        {
+            "test-utils/common/src/TestBase.kt": (
+                "open class TestBase {\n"
+                "    fun expect(index: Int) { check(index > 0) }\n"
+                "    fun finish(index: Int) { expect(index) }\n}\n"
+            ),
+            "core/common/src/Flow.kt": (
+                "fun collectAll() {\n    emitAll()\n}\n\nfun emitAll() {\n    println(1)\n}\n"
+            ),
+            **tests,
+        }
+    )
+    hot = [(h["symbol"], h["path"]) for h in service.hotspots(10)]
+    assert ("emitAll", "core/common/src/Flow.kt") in hot
+    assert not [path for _, path in hot if path.startswith("test-utils/")], hot
+    with_tests = service.hotspots(10, include_tests=True)
+    assert any(h["path"].startswith("test-utils/") for h in with_tests)

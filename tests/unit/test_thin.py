@@ -535,3 +535,97 @@ def _assert_wrapper_beside_work(cases: dict[str, tuple[str, str, str]]) -> None:
         flags = _definitions(language, source)
         assert flags[wrapper] == "wrapper", language
         assert flags[working] == "", language
+
+
+def test_a_call_whose_arguments_compute_does_work_of_its_own() -> None:
+    python = _definitions(
+        "python",
+        """
+def remaining(a, b):
+    return max(0, a - b)
+
+def should_close(self):
+    return bool(self._closing or (self._payload is not None and not self._payload.is_eof()))
+
+def largest(a, b):
+    return max(a, b)
+
+def fallback(text):
+    return escape(text or "")
+
+def missing(name):
+    return NotFound("missing: " + name)
+""",
+    )
+    assert python["remaining"] == python["should_close"] == ""
+    # No operator, a default, or a message built for an error: still a wrapper.
+    assert python["largest"] == python["missing"] == "wrapper"
+    swift = _definitions(
+        "swift",
+        """
+extension AdjacentPairsSequence {
+  public var count: Int {
+    Swift.max(0, base.count - 1)
+  }
+  public func striding(by step: Int) -> Self {
+    Self(base: base, stride: stride * step)
+  }
+  public func wrapped() -> Self {
+    Self(base: base, stride: stride)
+  }
+}
+""",
+    )
+    assert swift["AdjacentPairsSequence.count"] == swift["AdjacentPairsSequence.striding"] == ""
+    assert swift["AdjacentPairsSequence.wrapped"] == "wrapper"
+    php = _definitions(
+        "php",
+        "<?php\nfunction upper($s) { return mb_strtoupper($s ?? '', 'UTF-8'); }\n"
+        "function ms($p) { return sprintf('%.2fms', $p->getDuration() * 1000); }\n",
+    )
+    assert (php["upper"], php["ms"]) == ("wrapper", "")
+
+
+def test_a_lambda_of_one_branch_or_loop_is_work_handed_over() -> None:
+    kotlin = _definitions(
+        "kotlin",
+        """
+class Factory {
+    override fun dropAll() {
+        synchronized(this) {
+            if (values.isNotEmpty()) {
+                values.values.forEach { v -> onClose.invoke(v) }
+                values.clear()
+            }
+        }
+    }
+    fun locked() {
+        synchronized(this) { values.clear() }
+    }
+}
+""",
+    )
+    assert kotlin["Factory.dropAll"] == ""
+    assert kotlin["Factory.locked"] == "wrapper"
+    rust = _definitions(
+        "rust",
+        """
+fn node_indices(&self) -> impl Iterator<Item = NodeIndex> {
+    self.nodes.iter().enumerate().filter_map(|(i, node)| {
+        if node.weight.is_some() { Some(node_index(i)) } else { None }
+    })
+}
+""",
+    )
+    assert rust["node_indices"] == ""
+
+
+def test_a_method_that_only_returns_keeps_its_file_chunked() -> None:
+    # A bare `return` is neither wrapper nor accessor, and the file's definitions keep their
+    # chunks (a failure here would leave the whole file to line windows).
+    step = "    def step{0}(self, x):\n        y = x + {0}\n        z = y * 2\n        return z\n\n"
+    methods = "".join(step.format(i) for i in range(40))
+    source = f"class Reader:\n{methods}    async def wait_eof(self):\n        return\n"
+    flags = _flags("streams.py", source)
+    assert flags["Reader.wait_eof"] == ""
+    assert flags["Reader.step0"] == ""

@@ -28,6 +28,7 @@ from app.indexer.walk import (
     read_source,
     walk,
 )
+from app.service import Service
 
 NOBODY = 65534
 T = TypeVar("T")
@@ -543,3 +544,45 @@ def test_a_package_json_ignored_only_by_the_gitignore_beside_it_is_walked(tmp_pa
     live = classify_paths(tmp_path, ["pkg/package.json", "pkg/v4/package.json"])
     assert [f.path for f in live.files] == ["pkg/package.json"]
     assert [s.path for s in live.skipped] == ["pkg/v4/package.json"]
+
+
+# An OLE compound file's header as Word writes it: the signature, minor version 0x3E,
+# major version 3, the little-endian byte-order mark, 512-byte sectors, 64-byte mini sectors.
+_OLE_HEADER = (
+    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+    + bytes(16)
+    + b"\x3e\x00\x03\x00\xfe\xff\x09\x00\x06\x00"
+    + bytes(10)
+    + b"\x01\x00\x00\x00"
+    + bytes(8)
+    + b"\x00\x10\x00\x00"
+    + b"\xfe\xff\xff\xff"
+    + bytes(4)
+    + b"\xfe\xff\xff\xff"
+    + bytes(4)
+)
+
+
+def test_a_doc_file_is_read_by_its_content_not_its_extension(tmp_path: Path) -> None:
+    # towncrier's news fragments (aiohttp's CHANGES/*.doc) are text; Word's .doc is OLE.
+    note = "Modify documentation for Resolvers to make it clear that the resolver is not used.\n"
+    text_doc = write(tmp_path, "CHANGES/3642.doc", note)
+    word_doc = write(tmp_path, "docs/manual.doc", _OLE_HEADER + b"\xff" * (512 - len(_OLE_HEADER)))
+    assert paths(tmp_path) == ["CHANGES/3642.doc", "docs/manual.doc"]
+    assert read_source(text_doc) == (note, None)
+    text, skipped = read_source(word_doc)
+    assert text is None and skipped is not None
+    assert (skipped.reason, skipped.detail) == (
+        "binary",
+        "an OLE compound file (such as a Word .doc)",
+    )
+
+
+def test_a_text_doc_is_indexed_and_a_word_doc_is_skipped_once(
+    tmp_path: Path, indexed: Callable[[dict[str, str]], Service]
+) -> None:
+    write(tmp_path / "repo", "docs/manual.doc", _OLE_HEADER + bytes(512 - len(_OLE_HEADER)))
+    service = indexed({"CHANGES/3642.doc": "The asynchronous resolver is not the default.\n"})
+    hits = service.search("asynchronous resolver default").hits
+    assert [hit.path for hit in hits][:1] == ["CHANGES/3642.doc"]
+    assert [(s["path"], s["reason"]) for s in service.skipped()] == [("docs/manual.doc", "binary")]
