@@ -8,11 +8,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
-from app.graph.facts import FileFacts, symbol_id
+from app.graph.facts import FileFacts, call_text, symbol_id
 from app.graph.js_modules import JsModules, Reach
+from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
+    EXTENDED,
     BUILTIN_TYPES,
     MODULE_EXPORTS,
     PARAMETER,
@@ -32,6 +34,7 @@ RULES = {
     "same-module": 0.9,
     "same-package": 0.9,
     "unique-name": 0.75,
+    "extended-receiver": 0.75,
     "unique-method": 0.7,
     "reachable-method": 0.7,
 }
@@ -48,7 +51,8 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift", "rust"})
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
-IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
+# (PHP's bare `count($x)` is always a function: a method needs `$this->`.)
+IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby"})
 # Languages whose type's members may be defined in several files of one folder (Go and Rust
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
@@ -106,6 +110,7 @@ class Resolver:
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
+        self.ruby_constants: dict[str, list[ClassKey]] = defaultdict(list)  # Hashie.Mash -> keys
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
@@ -138,6 +143,8 @@ class Resolver:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
+            if lang == "ruby" and s.kind in ("module", "class"):
+                self.ruby_constants[s.qualified_name].append((path, s.qualified_name))
             if s.kind in CLASS_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.classes[s.name]:
@@ -467,6 +474,30 @@ class Resolver:
         keys = self.type_keys(facts, call.receiver, call.caller)
         return self.member(self.hierarchy(keys[0])[0], call.callee) if keys else []
 
+    def _extended_member(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """Ruby: the receiver is extended with a module in the same method (`copy.extend(
+        Hashie::Extensions::DeepMerge)`), so the module's method of that name is probably the
+        one called; only probably: the extend may be conditional (`unless copy.respond_to?`)
+        or come after the call."""
+        written = call.receiver_type[len(EXTENDED) :]
+        for key in self._ruby_constant(facts, call.caller, written):
+            if ids := self.member(self.hierarchy(key)[0], call.callee):
+                return ids
+        return []
+
+    def _ruby_constant(self, facts: FileFacts, caller: str, written: str) -> list[ClassKey]:
+        """The modules or classes a constant (`ClassMethods`, `Hashie.Extensions.DeepMerge`)
+        names from inside `caller`: Ruby looks in each enclosing module, innermost first."""
+        if written.startswith("."):  # `::Hash`: from the top level only
+            return self.ruby_constants.get(written[1:], [])
+        sym = self.symbols.get(symbol_id(facts.path, caller))
+        nesting = sym.parent if sym is not None else ""
+        while nesting:
+            if keys := self.ruby_constants.get(f"{nesting}.{written}"):
+                return keys
+            nesting = nesting.rpartition(".")[0]
+        return self.ruby_constants.get(written, [])
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -531,8 +562,8 @@ class Resolver:
         caller = symbol_id(facts.path, call.caller)
         ids, rule, reason = self._cascade(facts, call)
         if not ids:
-            text = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
-            return [], Unresolved(caller, text or "(dynamic)", facts.path, call.line, reason)
+            text = call_text(call) or "(dynamic)"
+            return [], Unresolved(caller, text, facts.path, call.line, reason)
         if len(ids) > MAX_CANDIDATES:
             text = call.callee
             why = f"ambiguous: {len(ids)} definitions named {text}"
@@ -554,6 +585,8 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        if receiver == IMPLICIT_MEMBER:
+            return [], "", f"{name}: a member of the type the context expects"
         lang = facts.language
         if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
             return ids, "self-method", ""
@@ -586,8 +619,10 @@ class Resolver:
                 rule,
                 "external import" if rule == "external" else self._undefined(facts, name),
             )
+        if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
+            return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
-        if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
+        if type_text and not type_text.startswith(EXTENDED):  # `c = Client()` earlier in the same function, `self.c = Client()`
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 order, outside = self.hierarchy(keys[0])

@@ -18,7 +18,7 @@ from typing import IO, Any
 SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) for `delegates`
 # Bump when chunking, token text, embedded text or graph facts change: every file is
 # re-processed.
-STRATEGY_VERSION = "chunk-21"  # 21: wrappers: a call handing its receiver back, check calls
+STRATEGY_VERSION = "chunk-22"  # 22: receivers with arguments elided, qualified dynamic calls
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
