@@ -4,6 +4,7 @@ the rule that decided it; what resolves to nothing stays as an explicit unresolv
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -14,8 +15,8 @@ from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
-    EXTENDED,
     BUILTIN_TYPES,
+    EXTENDED,
     MODULE_EXPORTS,
     PARAMETER,
     TRUNCATED,
@@ -30,6 +31,7 @@ RULES = {
     "module-attribute": 0.95,
     "re-export": 0.9,
     "class-member": 0.9,
+    "namespace-member": 0.9,
     "typed-receiver": 0.9,
     "same-module": 0.9,
     "same-package": 0.9,
@@ -57,6 +59,10 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", 
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+# Languages whose calls name a module or namespace by its nesting (`Hashie::Utils.safe_dup`,
+# `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
+_NESTED_SCOPES = frozenset({"ruby", "cpp"})
+_SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
@@ -110,7 +116,8 @@ class Resolver:
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
-        self.ruby_constants: dict[str, list[ClassKey]] = defaultdict(list)  # Hashie.Mash -> keys
+        # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
+        self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
@@ -143,8 +150,10 @@ class Resolver:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
-            if lang == "ruby" and s.kind in ("module", "class"):
-                self.ruby_constants[s.qualified_name].append((path, s.qualified_name))
+            if lang in _NESTED_SCOPES and s.kind in ("module", "class"):
+                key = (_scope(path, lang), s.qualified_name)
+                if key not in self.named_scopes[s.qualified_name]:
+                    self.named_scopes[s.qualified_name].append(key)
             if s.kind in CLASS_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.classes[s.name]:
@@ -480,23 +489,25 @@ class Resolver:
         one called; only probably: the extend may be conditional (`unless copy.respond_to?`)
         or come after the call."""
         written = call.receiver_type[len(EXTENDED) :]
-        for key in self._ruby_constant(facts, call.caller, written):
-            if ids := self.member(self.hierarchy(key)[0], call.callee):
+        return self._scope_member(facts, call.caller, written, call.callee)
+
+    def _scope_member(self, facts: FileFacts, caller: str, written: str, name: str) -> list[str]:
+        """`name` in the module, class or namespace `written` (`Hashie.Utils`) names from
+        inside `caller`: Ruby and C++ look in each enclosing one, innermost first."""
+        keys: list[ClassKey] = []
+        if written.startswith("."):  # `::Hash`: from the top level only
+            keys = self.named_scopes.get(written[1:], [])
+        else:
+            sym = self.symbols.get(symbol_id(facts.path, caller))
+            nesting = sym.parent if sym is not None else ""
+            while nesting and not keys:
+                keys = self.named_scopes.get(f"{nesting}.{written}", [])
+                nesting = nesting.rpartition(".")[0]
+            keys = keys or self.named_scopes.get(written, [])
+        for key in keys:
+            if ids := self.member(self.hierarchy(key)[0], name):
                 return ids
         return []
-
-    def _ruby_constant(self, facts: FileFacts, caller: str, written: str) -> list[ClassKey]:
-        """The modules or classes a constant (`ClassMethods`, `Hashie.Extensions.DeepMerge`)
-        names from inside `caller`: Ruby looks in each enclosing module, innermost first."""
-        if written.startswith("."):  # `::Hash`: from the top level only
-            return self.ruby_constants.get(written[1:], [])
-        sym = self.symbols.get(symbol_id(facts.path, caller))
-        nesting = sym.parent if sym is not None else ""
-        while nesting:
-            if keys := self.ruby_constants.get(f"{nesting}.{written}"):
-                return keys
-            nesting = nesting.rpartition(".")[0]
-        return self.ruby_constants.get(written, [])
 
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
@@ -622,7 +633,8 @@ class Resolver:
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
-        if type_text and not type_text.startswith(EXTENDED):  # `c = Client()` earlier in the same function, `self.c = Client()`
+        # `c = Client()` earlier in the same function, `self.c = Client()`
+        if type_text and not type_text.startswith(EXTENDED):
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 order, outside = self.hierarchy(keys[0])
@@ -662,6 +674,10 @@ class Resolver:
             if target and (ids := self._top(target, name)[0]):
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
+        if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
+            written = receiver.replace("::", ".")
+            if ids := self._scope_member(facts, call.caller, written, name):
+                return ids, "namespace-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):

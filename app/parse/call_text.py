@@ -10,10 +10,19 @@ TEXT_CHARS = 80
 # Generic arguments and index brackets (`Map<K, V>`, `handlers[k]`), innermost first.
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
+# What Rust's `Vec::<T>::new`, `parse::<u32>()` leave once their generics are gone.
+_TURBOFISH = re.compile(r"::(?=[(.]|$)")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _QUOTES = "\"'`"
 # Ruby's `expect do ... end.to`: a do-block, from its `do` to the last `end`.
 _RUBY_DO_BLOCK = re.compile(r"\bdo\b.*\bend\b", re.S)
+# Comments a receiver written over several lines may hold, by language.
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_COMMENTS = {
+    "python": re.compile(r"#[^\n]*"),
+    "ruby": re.compile(r"#[^\n]*"),
+    "php": re.compile(r"(?://|#)[^\n]*|/\*.*?\*/", re.S),
+}
 _SEPARATOR = re.compile(r"::|\?\.|->|\.|\\")
 _NAME = re.compile(r"[^\W\d]\w*")
 # The receiver of Swift's `.init(...)`, `.success(x)`: the type the context expects.
@@ -23,33 +32,54 @@ _NOT_CALLEES = frozenset({"super", "self", "this", "Self", "base", "parent", "st
 
 
 def elide(text: str, language: str = "") -> str:
-    """`text` with the inside of every bracket pair and string literal at its top level left
-    out (`f(a, "x").g{ it }` -> `f().g{}`), and white space kept only between two words."""
+    """`text` with its comments gone and the inside of each argument list, block, index and
+    string literal left out (`f(a, "x").g{ it }` -> `f().g{}`); a parenthesised expression
+    keeps its own text, elided alike (`(slot as Slot)`). White space stays only between two
+    words (`value as Array`)."""
     if language == "ruby":
         text = _RUBY_DO_BLOCK.sub("{}", text)
+    text = _COMMENTS.get(language, _C_COMMENTS).sub(" ", text)
+    return _words_apart(_elide(text, language))
+
+
+def _elide(text: str, language: str) -> str:
     out: list[str] = []
-    closers: list[str] = []
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         if ch in _QUOTES and not _rust_lifetime(language, text, i):
-            end = _string_end(text, i)
-            if not closers:
-                out.append(ch + ch)
+            out.append(ch + ch)
+            i = _string_end(text, i)
+        elif ch in _OPEN:
+            end = _group_end(text, i, language)
+            before = "".join(out).rstrip()[-1:]
+            if ch == "(" and not (before.isalnum() or (before and before in "_)]}>?!")):
+                # `(slot as Slot).m()`: a parenthesised receiver, not arguments
+                out.append("(" + _elide(text[i + 1 : end - 1], language).strip() + ")")
+            else:
+                out.append(ch + _OPEN[ch])
             i = end
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _group_end(text: str, start: int, language: str) -> int:
+    """The index just past the bracket that closes the one at `start` (strings skipped)."""
+    closers = [_OPEN[text[start]]]
+    i = start + 1
+    while i < len(text) and closers:
+        ch = text[i]
+        if ch in _QUOTES and not _rust_lifetime(language, text, i):
+            i = _string_end(text, i)
             continue
         if ch in _OPEN:
-            if not closers:
-                out.append(ch)
             closers.append(_OPEN[ch])
-        elif closers and ch == closers[-1]:
+        elif ch == closers[-1]:
             closers.pop()
-            if not closers:
-                out.append(ch)
-        elif not closers:
-            out.append(ch)
         i += 1
-    return _words_apart("".join(out))
+    return i
 
 
 def _rust_lifetime(language: str, text: str, i: int) -> bool:
@@ -91,7 +121,11 @@ def without_generics(text: str) -> str:
 
 def receiver_text(text: str, language: str) -> str:
     """A receiver as the graph keeps it: arguments, blocks, literals and generics elided."""
-    return without_generics(elide(text, language))[:TEXT_CHARS]
+    text = _TURBOFISH.sub("", without_generics(elide(text, language)))
+    if len(text) <= TEXT_CHARS:
+        return text
+    cut = max(text.rfind(sep, 0, TEXT_CHARS) for sep in (".", "->", "::"))
+    return (text[:cut] if cut > 0 else text[:TEXT_CHARS]) + "…"  # a long chain, cut at a call
 
 
 def split_called(text: str) -> tuple[str, str] | None:
