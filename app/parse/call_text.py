@@ -9,6 +9,7 @@ import re
 TEXT_CHARS = 80
 # Generic arguments and index brackets (`Map<K, V>`, `handlers[k]`), innermost first.
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
+_ANGLES = re.compile(r"<[^<>]*>")
 _SPACE = re.compile(r"\s+")
 # What Rust's `Vec::<T>::new`, `parse::<u32>()` leave once their generics are gone.
 _TURBOFISH = re.compile(r"::(?=[(.]|$)")
@@ -113,9 +114,14 @@ def _words_apart(text: str) -> str:
 
 
 def without_generics(text: str) -> str:
+    return _innermost_first(_GENERICS, text)
+
+
+def _innermost_first(pattern: re.Pattern[str], text: str) -> str:
+    """`text` with every match of `pattern` removed, again until none is left (nesting)."""
     prev = None
     while prev != text:
-        prev, text = text, _GENERICS.sub("", text)
+        prev, text = text, pattern.sub("", text)
     return text
 
 
@@ -133,8 +139,8 @@ def split_called(text: str) -> tuple[str, str] | None:
     arguments are gone (`CLI::detail::checked_multiply<T>`, `JsonConvert.Parse<T>`,
     `state?.ToString`, PHP's `\\is_int`); Swift's `.init` keeps `.` as its receiver (the type
     the context expects). None for anything else (`handlers[k]`, `f()`, `super`)."""
-    if "[" in text:
-        return None  # `handlers[k]()`: an element, not a name
+    if _innermost_first(_ANGLES, text).rstrip().endswith("]"):
+        return None  # `handlers[k]()`: an element, not a name (`app["--v"]->as<T>` is one)
     text = _SPACE.sub("", without_generics(text))
     separators = list(_SEPARATOR.finditer(text))
     parts = _SEPARATOR.split(text)
