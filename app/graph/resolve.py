@@ -37,6 +37,9 @@ RULES = {
     "same-package": 0.9,
     "unique-name": 0.75,
     "extended-receiver": 0.75,
+    # Ruby's `Hashie::Utils.safe_dup`: the module's method of that name, but the facts do not
+    # tell `def self.x` (what `Mod.x` calls) from an instance method `def x`.
+    "module-member": 0.75,
     "unique-method": 0.7,
     "reachable-method": 0.7,
 }
@@ -677,7 +680,7 @@ class Resolver:
         if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
-                return ids, "namespace-member", ""
+                return ids, "namespace-member" if lang == "cpp" else "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
