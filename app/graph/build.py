@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.models import Edge, tier_of
-from app.graph.facts import FileFacts, symbol_id
+from app.graph.facts import FileFacts, call_text, symbol_id
 from app.graph.js_modules import imports_moved
 from app.graph.rank import rank_symbols
 from app.graph.resolve import ClassKey, Resolver
@@ -170,7 +170,7 @@ def update_graph(
             check()
         facts = files[path]
         call = facts.calls[index]
-        text = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
+        text = call_text(call)
         edges, unresolved = resolver.resolve(facts, call)
         rows.extend(_edge_row(path, index, e, text) for e in edges)
         if unresolved is not None:

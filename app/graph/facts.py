@@ -7,12 +7,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.models import Attribute, CallSite, Import, Inheritance, ParsedFile, Symbol
+from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import has_calls
 
 
 def symbol_id(path: str, qualified: str) -> str:
     """`path::Class.method`; `path::` stands for a file's module-level code."""
     return f"{path}::{qualified}"
+
+
+def call_text(call: CallSite) -> str:
+    """How a call reads in the graph: `receiver.name`, the name alone, Swift's `.init`, or
+    the called expression of a call that names nothing (`handlers[k]`)."""
+    if not call.callee or not call.receiver:
+        return call.callee or call.receiver
+    return f"{call.receiver}{'' if call.receiver == IMPLICIT_MEMBER else '.'}{call.callee}"
 
 
 def keeps_facts(parsed: ParsedFile) -> bool:

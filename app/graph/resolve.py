@@ -4,16 +4,19 @@ the rule that decided it; what resolves to nothing stays as an explicit unresolv
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
-from app.graph.facts import FileFacts, symbol_id
+from app.graph.facts import FileFacts, call_text, symbol_id
 from app.graph.js_modules import JsModules, Reach
+from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
     BUILTIN_TYPES,
+    EXTENDED,
     MODULE_EXPORTS,
     PARAMETER,
     TRUNCATED,
@@ -28,10 +31,15 @@ RULES = {
     "module-attribute": 0.95,
     "re-export": 0.9,
     "class-member": 0.9,
+    "namespace-member": 0.9,
     "typed-receiver": 0.9,
     "same-module": 0.9,
     "same-package": 0.9,
     "unique-name": 0.75,
+    "extended-receiver": 0.75,
+    # Ruby's `Hashie::Utils.safe_dup`: the module's method of that name, but the facts do not
+    # tell `def self.x` (what `Mod.x` calls) from an instance method `def x`.
+    "module-member": 0.75,
     "unique-method": 0.7,
     "reachable-method": 0.7,
 }
@@ -48,11 +56,16 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 PACKAGE_LANGUAGES = frozenset({"go", "java", "csharp", "kotlin", "scala", "swift", "rust"})
 # Languages whose definitions are named by namespace (`App.Models.Widget`) and imported so.
 NAMESPACE_LANGUAGES = frozenset({"csharp", "php"})
-IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby", "php"})
+# (PHP's bare `count($x)` is always a function: a method needs `$this->`.)
+IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", "ruby"})
 # Languages whose type's members may be defined in several files of one folder (Go and Rust
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+# Languages whose calls name a module or namespace by its nesting (`Hashie::Utils.safe_dup`,
+# `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
+_NESTED_SCOPES = frozenset({"ruby", "cpp"})
+_SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
@@ -106,6 +119,8 @@ class Resolver:
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
+        # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
+        self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
@@ -138,6 +153,10 @@ class Resolver:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
+            if lang in _NESTED_SCOPES and s.kind in ("module", "class"):
+                key = (_scope(path, lang), s.qualified_name)
+                if key not in self.named_scopes[s.qualified_name]:
+                    self.named_scopes[s.qualified_name].append(key)
             if s.kind in CLASS_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.classes[s.name]:
@@ -467,6 +486,32 @@ class Resolver:
         keys = self.type_keys(facts, call.receiver, call.caller)
         return self.member(self.hierarchy(keys[0])[0], call.callee) if keys else []
 
+    def _extended_member(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """Ruby: the receiver is extended with a module in the same method (`copy.extend(
+        Hashie::Extensions::DeepMerge)`), so the module's method of that name is probably the
+        one called; only probably: the extend may be conditional (`unless copy.respond_to?`)
+        or come after the call."""
+        written = call.receiver_type[len(EXTENDED) :]
+        return self._scope_member(facts, call.caller, written, call.callee)
+
+    def _scope_member(self, facts: FileFacts, caller: str, written: str, name: str) -> list[str]:
+        """`name` in the module, class or namespace `written` (`Hashie.Utils`) names from
+        inside `caller`: Ruby and C++ look in each enclosing one, innermost first."""
+        keys: list[ClassKey] = []
+        if written.startswith("."):  # `::Hash`: from the top level only
+            keys = self.named_scopes.get(written[1:], [])
+        else:
+            sym = self.symbols.get(symbol_id(facts.path, caller))
+            nesting = sym.parent if sym is not None else ""
+            while nesting and not keys:
+                keys = self.named_scopes.get(f"{nesting}.{written}", [])
+                nesting = nesting.rpartition(".")[0]
+            keys = keys or self.named_scopes.get(written, [])
+        for key in keys:
+            if ids := self.member(self.hierarchy(key)[0], name):
+                return ids
+        return []
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -531,8 +576,8 @@ class Resolver:
         caller = symbol_id(facts.path, call.caller)
         ids, rule, reason = self._cascade(facts, call)
         if not ids:
-            text = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
-            return [], Unresolved(caller, text or "(dynamic)", facts.path, call.line, reason)
+            text = call_text(call) or "(dynamic)"
+            return [], Unresolved(caller, text, facts.path, call.line, reason)
         if len(ids) > MAX_CANDIDATES:
             text = call.callee
             why = f"ambiguous: {len(ids)} definitions named {text}"
@@ -554,6 +599,8 @@ class Resolver:
             return [], "", f"{name} not extracted: the file has too many calls"
         if not name:
             return [], "", "dynamic call"
+        if receiver == IMPLICIT_MEMBER:
+            return [], "", f"{name}: a member of the type the context expects"
         lang = facts.language
         if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
             return ids, "self-method", ""
@@ -586,8 +633,11 @@ class Resolver:
                 rule,
                 "external import" if rule == "external" else self._undefined(facts, name),
             )
+        if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
+            return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
-        if type_text:  # `c = Client()` earlier in the same function, `self.c = Client()`
+        # `c = Client()` earlier in the same function, `self.c = Client()`
+        if type_text and not type_text.startswith(EXTENDED):
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 order, outside = self.hierarchy(keys[0])
@@ -627,6 +677,10 @@ class Resolver:
             if target and (ids := self._top(target, name)[0]):
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
+        if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
+            written = receiver.replace("::", ".")
+            if ids := self._scope_member(facts, call.caller, written, name):
+                return ids, "namespace-member" if lang == "cpp" else "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):

@@ -11,6 +11,7 @@ from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
 from app.core.models import Attribute, CallSite, Import, Inheritance
+from app.parse.call_text import TEXT_CHARS, receiver_text, split_called, without_generics
 from app.parse.definitions import CLASS_LIKE, Found, node_text
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
@@ -18,7 +19,6 @@ from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 MAX_CALLS_PER_FILE = 20_000
 # The receiver of a call past the file limit (resolve.py reports it as unresolved).
 TRUNCATED = "<truncated>"
-_TEXT_CHARS = 80
 
 # Receivers that mean "this object" / "the parent class", by language.
 _SELF = {
@@ -194,11 +194,13 @@ _SWIFT_LITERALS = {
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
+# A variable extended with a module (Ruby's `copy.extend(Mod)`) is stored with this mark before
+# the module's name: the module's methods are its own, probably.
+EXTENDED = "+"
 # What a CommonJS module gives whoever requires it (a definition's name, or an alias's).
 MODULE_EXPORTS = "module.exports"
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
-_GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
@@ -220,10 +222,7 @@ def has_calls(language: str) -> bool:
 
 
 def _clean(text: str) -> str:
-    prev = None
-    while prev != text:
-        prev, text = text, _GENERICS.sub("", text)
-    return _SPACE.sub("", text)[:_TEXT_CHARS]
+    return _SPACE.sub("", without_generics(text))[:TEXT_CHARS]
 
 
 def _literal_type(language: str, node: Node) -> str:
@@ -247,6 +246,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
+    if extended := captures.get("extended"):
+        return EXTENDED + _clean(node_text(extended[0])).replace("::", ".")
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
@@ -312,11 +313,14 @@ def extract(
                 recv = captures.get("receiver")
                 rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
                 if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
-                    receiver = _clean(node_text(recv[0])) or recv[0].type
+                    receiver = receiver_text(node_text(recv[0]), language) or recv[0].type
                     literal = _literal_type(language, recv[0])  # `", ".join(...)`
             elif dynamic := captures.get("dynamic"):
-                # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
-                rank, name, receiver, literal = 1, "", _clean(node_text(dynamic[0])), ""
+                written = node_text(dynamic[0])
+                if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
+                    rank, (receiver, name), literal = 1, named, ""
+                else:  # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
+                    rank, name, receiver, literal = 1, "", receiver_text(written, language), ""
             else:
                 continue
             key = (node.start_byte, node.end_byte)
@@ -522,7 +526,7 @@ def _csharp_using(text: str, line: int) -> list[Import]:
     """`using A.B;` brings in every name of A.B (`*`); `using W = A.B.Widget;` one, renamed."""
     body = re.sub(r"^\s*(global\s+)?using\s+(static\s+)?", "", text).rstrip().rstrip(";")
     alias, _, target = body.rpartition("=")
-    target = _SPACE.sub("", _GENERICS.sub("", target))
+    target = _SPACE.sub("", without_generics(target))
     if not alias.strip():
         return [Import(target, "*", "*", line)]
     module, _, name = target.rpartition(".")

@@ -18,7 +18,9 @@ from typing import IO, Any
 SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) for `delegates`
 # Bump when chunking, token text, embedded text or graph facts change: every file is
 # re-processed.
-STRATEGY_VERSION = "chunk-22"  # 22: not wrappers: computing calls, one-branch lambdas
+# 22: computing calls and one-branch lambdas are not wrappers; 23: call receivers with their
+# arguments elided, qualified calls with generic arguments named (graph-fixes)
+STRATEGY_VERSION = "chunk-23"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
