@@ -87,7 +87,9 @@ def test_callers_and_callees_print_hostile_paths_and_call_texts_literally(
     out = _run(["callers", "clear_screen_helper", "-q"], hostile_repo, capsys)
     assert "caller_of_helper" in out and "\\x1b[2J.py" in out
     out = _run(["callees", "clear_screen_helper", "-q"], hostile_repo, capsys)
-    assert '"\\x1b[31m".join' in out  # an unresolved call's text
+    # An unresolved call is printed as its elided text (the string literal left out), at the
+    # hostile path's line: the escape inside the literal never becomes part of a call's name.
+    assert '"".join' in out and "\\x1b[2J.py:2" in out
 
 
 def test_json_output_carries_the_names_as_data_and_no_raw_control(

@@ -1,5 +1,5 @@
 """The rerank factors never push a chunk both retrievers rank first off the list: the thin
-penalty may lower it (`return max(0, end - start)` reads as a wrapper), never bury it."""
+penalty may lower it (`return positive_gap(start, end)` only forwards), never bury it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ Indexed = Callable[[dict[str, str]], Service]
 GAP = (
     "def clamp_gap(start, end):\n"
     '    """The gap between start and end, never negative."""\n'
-    "    return max(0, end - start)\n"
+    "    return positive_gap(start, end)\n"
 )
 # Functions that share some of the question's words: each ranks below the gap for both
 # retrievers, and above it once the x0.6 wrapper penalty applies.
