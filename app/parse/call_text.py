@@ -17,13 +17,18 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _QUOTES = "\"'`"
 # Ruby's `expect do ... end.to`: a do-block, from its `do` to the last `end`.
 _RUBY_DO_BLOCK = re.compile(r"\bdo\b.*\bend\b", re.S)
-# Comments a receiver written over several lines may hold, by language.
-_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# Comments a receiver written over several lines may hold, by language, matched where one
+# starts (never inside a string or a JavaScript regex literal: `"http://x".split()`).
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?(?:\*/|$)", re.S)
 _COMMENTS = {
     "python": re.compile(r"#[^\n]*"),
     "ruby": re.compile(r"#[^\n]*"),
-    "php": re.compile(r"(?://|#)[^\n]*|/\*.*?\*/", re.S),
+    "php": re.compile(r"(?://|#)[^\n]*|/\*.*?(?:\*/|$)", re.S),
 }
+_JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+# After these (or at the start), a JavaScript `/` opens a regex literal, not a division.
+_REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
+EMPTY_REGEX = "/(?:)/"  # what JavaScript itself prints for an empty pattern
 _SEPARATOR = re.compile(r"::|\?\.|->|\.|\\")
 _NAME = re.compile(r"[^\W\d]\w*")
 # The receiver of Swift's `.init(...)`, `.success(x)`: the type the context expects.
@@ -39,8 +44,65 @@ def elide(text: str, language: str = "") -> str:
     words (`value as Array`)."""
     if language == "ruby":
         text = _RUBY_DO_BLOCK.sub("{}", text)
-    text = _COMMENTS.get(language, _C_COMMENTS).sub(" ", text)
-    return _words_apart(_elide(text, language))
+    return _words_apart(_elide(_without_comments(text, language), language))
+
+
+def _without_comments(text: str, language: str) -> str:
+    """`text` with each comment replaced by a space; strings are kept whole whatever they
+    hold (`"#fff".lower()`), a JavaScript regex literal reads as the empty one with its flags
+    (`/\\/\\/[(]/g.test(s)` -> `/(?:)/g.test(s)`: a bracket in it opens no group)."""
+    comment = _COMMENTS.get(language, _C_COMMENTS)
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _QUOTES and not _rust_lifetime(language, text, i):
+            end = _string_end(text, i)
+        elif ch == "/" and language in _JS_LANGUAGES and _opens_regex(text, i):
+            end = _regex_end(text, i)
+            flags = text[i:end].rsplit("/", 1)[1]
+            out.append(EMPTY_REGEX + flags)  # its pattern elided as a string's text is
+            i = end
+            continue
+        elif found := comment.match(text, i):
+            out.append(" ")
+            i = found.end()
+            continue
+        else:
+            end = i + 1
+        out.append(text[i:end])
+        i = end
+    return "".join(out)
+
+
+def _opens_regex(text: str, i: int) -> bool:
+    """A JavaScript `/` that starts a regex literal: not a comment, and at the start or after
+    an operator or an opening bracket (after a name or a `)` it divides)."""
+    if text[i + 1 : i + 2] in ("/", "*"):
+        return False
+    before = text[:i].rstrip()[-1:]
+    return not before or before in _REGEX_AFTER
+
+
+def _regex_end(text: str, start: int) -> int:
+    """The index just past a regex literal's flags (its `[...]` classes may hold `/`)."""
+    i, in_class = start + 1, False
+    while i < len(text) and text[i] != "\n":
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "/" and not in_class:
+            i += 1
+            while i < len(text) and (text[i].isalpha()):
+                i += 1
+            return i
+        i += 1
+    return i
 
 
 def _elide(text: str, language: str) -> str:

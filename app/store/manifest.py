@@ -19,8 +19,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # Bump when chunking, token text, embedded text or graph facts change: every file is
 # re-processed.
 # 22: computing calls and one-branch lambdas are not wrappers; 23: call receivers with their
-# arguments elided, qualified calls with generic arguments named (graph-fixes)
-STRATEGY_VERSION = "chunk-23"
+# arguments elided, qualified calls with generic arguments named (graph-fixes); 24: comment
+# marks inside string and regex literals are no comments in call receivers
+STRATEGY_VERSION = "chunk-24"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -73,6 +73,17 @@ def test_receiver_text_elides_nested_brackets_strings_and_keeps_words_apart() ->
     assert receiver_text("expect do\n  x.y(1)\nend", "ruby") == "expect{}"
 
 
+def test_comment_marks_inside_strings_and_regex_literals_are_no_comments() -> None:
+    assert receiver_text('"http://example.org/a".split("/")', "javascript") == '"".split()'
+    assert receiver_text('"#fff".lower()', "python") == '"".lower()'
+    assert receiver_text("'a#b'.chars.first # why\n  .upcase", "ruby") == "''.chars.first.upcase"
+    # A regex literal is elided like a string: its brackets open no group.
+    assert receiver_text("/\\/\\/[(]/g.test(s).x", "javascript") == "/(?:)/g.test().x"
+    assert receiver_text("s.replace(/a(b/gi, '').trim()", "typescript") == "s.replace().trim()"
+    # After a name, `/` divides; a comment after it is still a comment.
+    assert receiver_text("(a / b) // half\n  .toFixed(2)", "javascript") == "(a/b).toFixed()"
+
+
 def test_split_called_takes_the_name_after_the_last_separator() -> None:
     assert split_called("CLI::detail::checked_multiply<T>") == ("CLI::detail", "checked_multiply")
     assert split_called("std::get<0>") == ("std", "get")
