@@ -309,6 +309,8 @@ def extract(
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             node = call[0]
+            if language == "kotlin" and _arguments_after_a_line_break(node):
+                continue
             if callee := captures.get("callee"):
                 recv = captures.get("receiver")
                 rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
@@ -417,7 +419,9 @@ def _attribute(
                 name = said[len(ALIAS) :]  # `_ = gettext` ... `_("text")`
             if not receiver and any(name in parameters.get(id(d), ()) for d in stack):
                 receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
-        if receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
+        if language == "kotlin" and receiver.startswith("this@"):
+            receiver_type = _labelled_class(stack, receiver[5:])  # `this@Outer.ping()`
+        elif receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
@@ -432,6 +436,28 @@ def _attribute(
         rest = len(ordered) - MAX_CALLS_PER_FILE
         out.append(CallSite("", f"{rest} more calls", TRUNCATED, ordered[MAX_CALLS_PER_FILE][1][1]))
     return tuple(out)
+
+
+def _arguments_after_a_line_break(call: Node) -> bool:
+    """Kotlin ends a statement at a line break before `(`; tree-sitter-kotlin reads `val x = a`
+    and a next line `(b).f()` as the call `a(b)`, which no one wrote."""
+    parts = call.named_children
+    suffix = parts[-1] if len(parts) > 1 else None
+    if suffix is None or suffix.type != "call_suffix" or not suffix.named_children:
+        return False
+    arguments = suffix.named_children[0]
+    return arguments.type == "value_arguments" and (
+        arguments.start_point.row > parts[0].end_point.row
+    )
+
+
+def _labelled_class(stack: list[Any], label: str) -> str:
+    """The enclosing class a Kotlin `this@label` names (its qualified name), or "" when the
+    label is a function's or a lambda's (`this@apply`: a receiver the facts do not hold)."""
+    for d in reversed(stack):
+        if d.kind in CLASS_LIKE and d.qualified.rpartition(".")[2] == label:
+            return str(d.qualified)
+    return ""
 
 
 def _class_attribute(types: dict[int, dict[str, str]], stack: list[Any], name: str) -> str:

@@ -284,3 +284,47 @@ def test_local_aliases_of_package_functions_in_go_and_rust(
     ):
         rows = graph(tmp_path / language, settings, project(language))
         assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
+
+
+KOTLIN_LABELS = {
+    "src/main/kotlin/Outer.kt": """\
+package demo
+
+class Outer {
+    fun ping(): Int = 1
+
+    inner class Inner {
+        fun ping(): Int = 2
+        fun call(): Int {
+            return this@Outer.ping() + this@Inner.ping()
+        }
+        fun later(): Int = listOf(1).sumOf { this@apply.ping() }
+    }
+
+    fun total(a: Int, b: Int): Int {
+        val x = a
+        (b).toString()
+        return x
+    }
+}
+""",
+}
+
+
+def test_kotlin_this_at_a_class_label_is_that_class(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, KOTLIN_LABELS)
+    path = "src/main/kotlin/Outer.kt"
+    assert edges_at(rows, path, 9) == {
+        (f"{path}::Outer.ping", True),
+        (f"{path}::Outer.Inner.ping", True),
+    }, at(rows, path, 9)
+    # A lambda's or a function's label names a receiver the facts do not hold: a guess only.
+    assert all(not certain for _, certain in edges_at(rows, path, 11)), at(rows, path, 11)
+
+
+def test_kotlin_a_line_opening_with_a_bracket_calls_nothing_on_the_line_before(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, KOTLIN_LABELS)
+    path = "src/main/kotlin/Outer.kt"
+    assert not [r for r in at(rows, path, 15) if r["callee_text"] == "a"], at(rows, path, 15)
