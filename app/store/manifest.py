@@ -20,7 +20,8 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # re-processed.
 # 22: computing calls and one-branch lambdas are not wrappers; 23: call receivers with their
 # arguments elided, qualified calls with generic arguments named (graph-fixes); 24: comment
-# marks inside string and regex literals are no comments in call receivers
+# marks inside string and regex literals are no comments in call receivers; Kotlin `this@Outer`
+# and a line opening with `(`
 STRATEGY_VERSION = "chunk-24"
 
 MANIFEST_NAME = "manifest.json"
