@@ -46,6 +46,7 @@ from app.tui.messages import (
     SourceLoaded,
     SymbolOpened,
     SymbolWalked,
+    while_open,
 )
 from app.tui.search_flow import SearchFlow, SearchRequest
 from app.tui.symbol_screen import SymbolScreen
@@ -216,16 +217,18 @@ class RepolensApp(App[None]):
             self.indexer.stop(timeout=QUIT_WAIT_S)
 
     @on(IndexStatusChanged)
+    @while_open
     def _index_status_changed(self, message: IndexStatusChanged) -> None:
         status = message.status
         self.index_status = status
-        for line in self.query("#status").results(IndexStatus):  # none while closing
+        stack = self.screen_stack
+        for line in self.query("#status").results(IndexStatus):
             line.show_status(status)
-        if isinstance(self.screen, IndexScreen):
-            self.screen.update_status(status)
+        if isinstance(stack[-1], IndexScreen):
+            stack[-1].update_status(status)
         if status.graph_updates > self.graph_updates:  # views that wait for a graph load it
             self.graph_updates = status.graph_updates
-            for screen in self.screen_stack:
+            for screen in stack:
                 if isinstance(screen, GraphScreen | SymbolScreen | IndexScreen):
                     screen.graph_arrived()
         # Searches see what a run publishes before the run ends (its call graph, then its
@@ -306,6 +309,7 @@ class RepolensApp(App[None]):
         self.prepared = (message.query, message.tokens)
 
     @on(AnswerModelChanged)
+    @while_open
     def _answer_model_changed(self, message: AnswerModelChanged) -> None:
         failed = bool(message.error)
         for line in self.query("#status").results(IndexStatus):  # none while closing
@@ -366,6 +370,7 @@ class RepolensApp(App[None]):
         self.post_message(AnswerFinished(answer, generation))
 
     @on(AnswerContext)
+    @while_open
     def _answer_context(self, message: AnswerContext) -> None:
         if message.generation == self.answer_generation:
             self.answer_context = message.hits
@@ -374,12 +379,14 @@ class RepolensApp(App[None]):
             pane.show_brief(lambda width: brief_markdown(context, True, width), READING)
 
     @on(AnswerProgress)
+    @while_open
     def _answer_progress(self, message: AnswerProgress) -> None:
         if message.generation == self.answer_generation:
             pane = self.query_one("#answer-pane", AnswerPane)
             pane.show_status(progress_markdown(message.done, message.total))
 
     @on(AnswerShown)
+    @while_open
     def _answer_shown(self, message: AnswerShown) -> None:
         if message.generation == self.answer_generation:
             self.query_one("#answer-pane", AnswerPane).show_answer(message.text)
@@ -399,6 +406,7 @@ class RepolensApp(App[None]):
         self._load_source(hit)
 
     @on(AnswerFinished)
+    @while_open
     def _answer_finished(self, message: AnswerFinished) -> None:
         if message.generation != self.answer_generation:
             return
@@ -428,6 +436,8 @@ class RepolensApp(App[None]):
     @property
     def main_screen(self) -> MainScreen | None:
         """The main screen; None once the app is closing."""
+        if not self.screen_stack:
+            return None
         screen = self.default_screen
         return screen if isinstance(screen, MainScreen) else None
 
@@ -503,6 +513,7 @@ class RepolensApp(App[None]):
         self.post_message(HitsReady(query, result.hits, result.timings_ms, request.generation))
 
     @on(HitsReady)
+    @while_open
     def _show_hits(self, message: HitsReady) -> None:
         if not self.searched_once:
             self.searched_once = True
@@ -521,6 +532,7 @@ class RepolensApp(App[None]):
             self.query_one("#preview", CodePreview).show_message("No results.")
 
     @on(SearchFailed)
+    @while_open
     def _search_failed(self, message: SearchFailed) -> None:
         self._search_done()
         if message.superseded:
@@ -561,6 +573,7 @@ class RepolensApp(App[None]):
         self.post_message(SourceLoaded(text, shown, why))
 
     @on(SourceLoaded)
+    @while_open
     def _show_source(self, message: SourceLoaded) -> None:
         shown = message.highlighted
         self.shown = (shown.path, shown.start_line, shown.end_line, message.text)

@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from textual.app import App
 from textual.message import Message
 
 from app.core.events import WorkerStatus
 from app.core.models import CallLink, Hit, SymbolRef
 from widgets.code_preview import Highlighted
+
+AppT = TypeVar("AppT", bound=App[Any])
+MessageT = TypeVar("MessageT", bound=Message)
+
+
+def while_open(
+    handler: Callable[[AppT, MessageT], None],
+) -> Callable[[AppT, MessageT], None]:
+    """A worker's message handled only while the app shows a screen: one sent just before the
+    app closed arrives after its screens are gone, and there is nothing left to update."""
+
+    @functools.wraps(handler)
+    def handle(app: AppT, message: MessageT) -> None:
+        if app.screen_stack:
+            handler(app, message)
+
+    return handle
 
 
 class HitsReady(Message):

@@ -255,3 +255,24 @@ async def test_quitting_while_an_answer_streams_stops_it_at_once(
         time.sleep(0.1)
     assert closed < 1.0, f"the app took {closed:.2f} s to close"
     assert returned and returned[0] - quit_at < 1.0, "the answer kept generating after quit"
+
+
+async def test_a_worker_message_that_arrives_after_the_screens_closed_is_dropped(
+    sample_repo: Path, settings: Settings, tui_state: Path
+) -> None:
+    """The indexer, a search or the preview may post just before the app closes; the message
+    is handled after its screens are gone (seen in CI: "No screens on stack")."""
+    seen: list[object] = []
+    app = RepolensApp(Service(sample_repo, settings))
+    async with app.run_test(size=(80, 24), message_hook=seen.append) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press(*"exponential backoff with jitter")
+        await wait_for(pilot, lambda: any(isinstance(m, HitsReady) for m in seen))
+    assert not app.screen_stack
+    late = [m for m in seen if isinstance(m, IndexStatusChanged | HitsReady)]
+    assert {type(m) for m in late} == {IndexStatusChanged, HitsReady}
+    for message in late:
+        if isinstance(message, IndexStatusChanged):
+            app._index_status_changed(message)
+        else:
+            app._show_hits(message)
