@@ -7,6 +7,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.answer.grammar import OPENING_NAME
+
 LEFT_OUT = "(Left out: a sentence that repeated an instruction found in the repository text.)"
 
 _DOWNLOAD = r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b"
@@ -55,7 +57,6 @@ _SPACE = re.compile(r"\s+")
 # word of one of its word pairs is not shown before the second makes it a cue. Without one,
 # every cue is a single word, checked before the words up to it are released.
 _LOOKAHEAD_WORDS = 3
-_OPENING_NAME = re.compile(r"\s*`[^`\n]+`")  # the grammar's sentence opens with a code name
 _ECHO_WORDS = 6  # this many words in a row from an instruction is repeating it
 # Where a released piece may end: after a sentence's end mark and its space, or a line.
 _UNIT_END = re.compile(r"[.!?](?=\s)|\n")
@@ -220,7 +221,7 @@ def _release_points(text: str) -> list[int]:
     """Where a piece of the open sentence `text` may end: after each run of spaces, and right
     after its opening code name (in place of the space that follows it)."""
     ends = [(m.start(), m.end()) for m in _SPACE.finditer(text)]
-    name = _OPENING_NAME.match(text)
+    name = OPENING_NAME.match(text)
     if name is None:
         return [end for _, end in ends]
     close = name.end()

@@ -1,5 +1,6 @@
 """The answer's shape as a llama.cpp grammar (GBNF), built per question from its excerpts:
-each sentence opens with a name from excerpt k and ends citing [k], or the one abstention."""
+each sentence opens with a name from excerpt k (perhaps after an article) and ends citing [k],
+or the one abstention."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ _ASCII_GLYPHS = r"\x22-\x2D\x2F-\x3E\x40-\x5A\x5C\x5E\x61-\x7E"
 # Other characters only where the excerpts or the question hold them: the small model
 # drifts into another script mid-sentence ("read keys as methods.通过 the macro module").
 MAX_OTHER_CHARS = 256
+# A sentence may open with an article before its name, as larger models write ("The
+# `Limits` class ..."): without it, a model whose answers open that way found its only
+# grammatical opening in the abstention, which starts with the same word.
+ARTICLES = ("The", "A", "An")
+# Where a sentence's opening name is: after leading space and an optional article.
+OPENING_NAME = re.compile(rf"\s*(?:(?:{'|'.join(ARTICLES)}) )?`([^`\n]+)`")
 
 
 def excerpt_names(excerpt: Excerpt) -> list[str]:
@@ -57,7 +64,8 @@ def other_chars(texts: Sequence[str]) -> str:
 
 def answer_grammar(excerpts: Sequence[Excerpt], question: str = "", lead: bool = False) -> str:
     """GBNF for one answer over these excerpts: the abstention sentence, or one to
-    MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k. An excerpt with no
+    MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k (perhaps after an
+    article: The `name` … [k].). An excerpt with no
     code name (a document section) is cited by a sentence that opens with a capital. The words
     are ASCII and the other characters the excerpts or the question use. `lead`: the first
     sentence is about excerpt [1], retrieval's best hit."""
@@ -71,7 +79,7 @@ def answer_grammar(excerpts: Sequence[Excerpt], question: str = "", lead: bool =
         if names:
             choice = " | ".join(_literal(f"`{name}`") for name in names)
             rules.append(f"name{excerpt.n} ::= {choice}")
-            alternatives.append(f"name{excerpt.n} words {cite}")
+            alternatives.append(f"article? name{excerpt.n} words {cite}")
         else:
             alternatives.append(f"[A-Z] words {cite}")
     repeat = MAX_SENTENCES - 1
@@ -81,6 +89,7 @@ def answer_grammar(excerpts: Sequence[Excerpt], question: str = "", lead: bool =
         [
             f'root ::= abstain | {first} (" " sentence){{0,{repeat}}}',
             f"abstain ::= {_literal(ABSTAIN_ANSWER)}",
+            "article ::= " + " | ".join(_literal(f"{a} ") for a in ARTICLES),
             "sentence ::= " + " | ".join(f"( {a} )" for a in alternatives),
             # A stop only inside a word (`a.b`, `1.5`), so that every sentence ends at its
             # citation; never `._`: a stop the model meant to end on became a run-on name no

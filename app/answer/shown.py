@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from app.answer.checks import absent_term, check_sentences, leaked_example
 from app.answer.directives import LEFT_OUT
-from app.answer.grammar import closed_stops, excerpt_names
+from app.answer.grammar import ARTICLES, OPENING_NAME, closed_stops, excerpt_names
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 
 # The grammar ends every sentence citing its excerpt: `… [2].` (the abstention aside); the
@@ -16,6 +16,14 @@ from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
 _SENTENCE_END = re.compile(rf"\[\d+\]\.(?=\s|$)|{re.escape(LEFT_OUT)}")
 _SPACE = re.compile(r"\s+")
 _BARE_CITATION = re.compile(r"\[\d+\]\.?")  # the citation of a sentence the note replaced
+# An opening name not yet closed, or the start of an article that may come before one
+# ("Th", "The ", "The `Lim").
+_OPENING_UNCLOSED = re.compile(
+    "|".join(
+        [rf"{re.escape(a[:n])}$" for a in ARTICLES for n in range(1, len(a) + 1)]
+        + [rf"(?:(?:{'|'.join(ARTICLES)}) )?(?:`[^`\n]*)?$"]
+    )
+)
 # A quote or code span still open: what it holds cannot be judged until it closes.
 _OPEN_SINGLE_QUOTE = re.compile(r"(?<![\w'])'(?=[^\s'])(?![^']*'(?!\w))")
 
@@ -77,15 +85,15 @@ class ShownAnswer:
         or its capital for a document section, to them), and where its judged pieces end."""
         spaces = list(_SPACE.finditer(sentence))
         excerpts = [e for e in self.excerpts if not first or not self.lead or e.n == 1]
-        if not sentence.startswith("`"):
+        named = OPENING_NAME.match(sentence)
+        if named is None:
+            if _OPENING_UNCLOSED.match(sentence):  # its article or name is still being written
+                return [], []
             cited = [e for e in excerpts if not excerpt_names(e)]
             return cited, [m.end() for m in spaces]
-        close = sentence.find("`", 1)
-        if close < 0:
-            return [], []
-        name = sentence[1:close]
-        cited = [e for e in excerpts if name in excerpt_names(e)]
-        return cited, [close + 1] + [m.end() for m in spaces if m.start() > close]
+        cited = [e for e in excerpts if named.group(1) in excerpt_names(e)]
+        close = named.end()
+        return cited, [close] + [m.end() for m in spaces if m.start() >= close]
 
     def _judged(self, piece: str, cited: list[Excerpt]) -> bool:
         """Every excerpt the sentence may cite holds its key terms, and it copies no example."""

@@ -311,7 +311,7 @@ def left_out_again(
     supported follow the kept ones."""
     if not dropped:
         return answer, tuple(dropped)
-    written = [*([] if answer == ABSTAIN_ANSWER else [answer])]
+    written = [*([] if abstains(answer) else [answer])]  # the phrase of its day
     written += [d.rsplit(" -> ", 1)[0] for d in dropped]
     excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
     checks = check_sentences(" ".join(written), excerpts)
