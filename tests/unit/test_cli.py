@@ -236,7 +236,7 @@ def test_explain_prints_each_signal_with_its_reason(
     lines = capsys.readouterr().out.splitlines()
     readme = next(n for n, line in enumerate(lines) if "README.md:5-7" in line)
     assert lines[readme + 1].startswith("      why: bm25 #")
-    assert lines[readme + 2] == "        x0.7 prose: chunk is documentation, not code"
+    assert lines[readme + 2] == "        x0.5 prose: chunk is documentation, not code"
     wrapper = next(n for n, line in enumerate(lines) if "exports.clearCookie" in line)
     assert lines[wrapper + 2] == "        x0.6 wrapper: its body only forwards to another call"
 
