@@ -61,6 +61,7 @@ def explain_json(hit: Hit) -> dict[str, Any]:
         "bm25_fields": list(e.bm25_fields),
         "vector_rank": e.vector_rank,
         "vector_by_words": e.vector_by_words,
+        "vector_by_owner": e.vector_by_owner,
         "fused_score": round(e.fused_score, 6),
         "signals": [{"name": s.name, "factor": s.factor, "reason": s.reason} for s in e.signals],
         "final_score": round(e.final_score, 6),

@@ -236,11 +236,14 @@ class Explanation:
     final_score: float = 0.0
     bm25_fields: tuple[str, ...] = ()  # weighed fields beside the text a query word met
     vector_by_words: bool = False  # the vector rank is its word vector's (app.search.words)
+    vector_by_owner: bool = False  # the vector rank is its owner's (its class head's) score
 
     @property
     def vector(self) -> str:
-        """`vector #2`, or `vector #2 (words)` when its word vector placed it."""
-        return f"vector #{self.vector_rank or '-'}" + (" (words)" if self.vector_by_words else "")
+        """`vector #2`, or `vector #2 (words)` when its word vector placed it, `vector #2
+        (owner)` when its owner's score did."""
+        by = " (words)" if self.vector_by_words else " (owner)" if self.vector_by_owner else ""
+        return f"vector #{self.vector_rank or '-'}{by}"
 
     @property
     def bm25(self) -> str:

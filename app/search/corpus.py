@@ -42,10 +42,16 @@ MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past thi
 # number of cores says (a score's last bit then depends on the machine); below it, one thread.
 SCORE_ROWS = 512
 OWNER_KINDS = frozenset({"class", "struct", "interface", "module"})
+# The chunks whose cosine their members may take (OWNER_DISCOUNT).
+HEAD_OF_MEMBERS = OWNER_KINDS | rerank.HEAD_KINDS
 COMPACT_SHARE = 0.25  # removed rows past this share of all rows trigger a compaction
 # A definition's word vector (app.search.words) scores it as its cosine less this; the chunk
 # keeps the better of that and its own vector's cosine.
 WORD_DISCOUNT = 0.06
+# A member (`Clash.method_missing`) also scores its owner's cosine (the `Clash` class head,
+# whose doc comment often says what the members do together) less this, when that is better
+# (app/bench/RESULTS.md, 2026-12-03).
+OWNER_DISCOUNT = 0.05
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")
 WORD_COLUMNS = (
     "kind",
@@ -92,6 +98,8 @@ class Corpus:
         self.version_folders: Counter[str] = Counter()  # files per `vN/` folder version
         self.by_member: dict[str, list[int]] = {}  # rows per `member_key` (some removed)
         self.parents: dict[str, set[str]] = {}  # by path: qualified names enclosing a chunk
+        self.heads: dict[tuple[str, str], int] = {}  # (path, qualified name) -> its head row
+        self.owner_of = np.zeros(0, dtype=np.int64)  # per row: its owner's head row, or -1
         self._by_file_name: dict[str, list[str]] | None = None  # paths by file name, when asked
         self._by_stem: dict[str, list[str]] | None = None  # paths by file name before its dot
         self.alive = np.zeros(0, dtype=bool)
@@ -290,22 +298,49 @@ class Corpus:
         a word of the query's `words`."""
         return tuple(self.postings.fields_holding(self.position[chunk_id], words))
 
-    def nearest(self, query_vector: np.ndarray, limit: int) -> tuple[list[str], set[str]]:
+    def nearest(self, query_vector: np.ndarray, limit: int) -> tuple[list[str], set[str], set[str]]:
         """Chunk ids of the `limit` live rows closest to `query_vector`, best first, each by
-        the better of its own vector and its word vector less WORD_DISCOUNT; and the ids
-        placed by their word vector."""
+        the best of its own vector, its word vector less WORD_DISCOUNT and (a member) its
+        owner's score less OWNER_DISCOUNT; and the ids placed by their word vector, and by
+        their owner."""
         if not self.dense and not self.word_dense:
-            return [], set()
+            return [], set(), set()
         scores = self._scores(self.dense, query_vector)
         by_words = self._scores(self.word_dense, query_vector) - WORD_DISCOUNT
         worded = by_words > scores
         scores = np.where(worded, by_words, scores)
+        owned = self.owner_of >= 0
+        by_owner = np.full(self.size, -np.inf, dtype=scores.dtype)
+        by_owner[owned] = scores[self.owner_of[owned]] - OWNER_DISCOUNT
+        from_owner = by_owner > scores
+        scores = np.where(from_owner, by_owner, scores)
         scores[~self.alive] = -np.inf
         top = np.argpartition(-scores, min(limit, len(scores) - 1))[:limit]
         top = top[np.argsort(-scores[top], kind="stable")]
         ids = self.columns["id"]
         found = [int(i) for i in top if np.isfinite(scores[i])]
-        return [ids[i] for i in found], {ids[i] for i in found if worded[i]}
+        return (
+            [ids[i] for i in found],
+            {ids[i] for i in found if worded[i] and not from_owner[i]},
+            {ids[i] for i in found if from_owner[i]},
+        )
+
+    def _owners(self, first: int) -> np.ndarray:
+        """The owner's head row of each row from `first` on (-1: none): the class, struct,
+        module or impl chunk of the same file named as the member's qualified name before its
+        last dot. A file's rows arrive together, so its heads are known by then."""
+        c = self.columns
+        rows = range(first, len(c["id"]))
+        for index in rows:
+            name = c["qualified_name"][index]
+            if name and c["part"][index] == 1 and c["kind"][index] in HEAD_OF_MEMBERS:
+                self.heads.setdefault((c["path"][index], name), index)
+        owners = np.full(len(rows), -1, dtype=np.int64)
+        for offset, index in enumerate(rows):
+            name = c["qualified_name"][index]
+            if name and "." in name and c["kind"][index] not in HEAD_OF_MEMBERS:
+                owners[offset] = self.heads.get((c["path"][index], name.rsplit(".", 1)[0]), -1)
+        return owners
 
     def _scores(self, blocks: list[tuple[np.ndarray, np.ndarray]], vector: np.ndarray) -> Any:
         """Cosine per row of the corpus (-inf for a row without a vector in `blocks`)."""
@@ -365,6 +400,9 @@ class Corpus:
         self.position.pop(c["id"][index], None)
         if c["qualified_name"][index] and c["part"][index] == 1:
             self.signatures.pop((c["path"][index], c["qualified_name"][index]), None)
+            head = (c["path"][index], c["qualified_name"][index])
+            if self.heads.get(head) == index:
+                del self.heads[head]
         if c["symbol"][index]:
             self.name_counts[rerank.name_key(c["symbol"][index])] -= 1
         self.alive[index] = False
@@ -412,6 +450,7 @@ class Corpus:
             if name and part == 1:
                 self.signatures[(path, name)] = signature
         self.alive = np.concatenate([self.alive, np.ones(len(c["id"]) - first, dtype=bool)])
+        self.owner_of = np.concatenate([self.owner_of, self._owners(first)])
         self.word_keys.extend(_word_keys(table))
         wanted = [i for i in range(first, len(c["id"])) if self._wants_vector(i)]
         self.embeddable += len(wanted)

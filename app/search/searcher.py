@@ -153,12 +153,13 @@ class Searcher:
 
         dense: list[str] = []
         worded: set[str] = set()
+        owned: set[str] = set()
         if embedding is not None:
             query_vector, timings["embed_query"] = embedding.result()
             if superseded.is_set():
                 raise SearchSuperseded(asked)
             started = time.perf_counter()
-            dense, worded = self.corpus.nearest(query_vector, CANDIDATES)
+            dense, worded, owned = self.corpus.nearest(query_vector, CANDIDATES)
             timings["vector"] = _ms(started)
 
         started = time.perf_counter()
@@ -182,6 +183,7 @@ class Searcher:
                 tuple(signals),
                 score,
                 vector_by_words=chunk_id in worded,
+                vector_by_owner=chunk_id in owned,
             )
         if answer is not None and lifted:
             self._lift(answer, lifted, fused, final, explained)

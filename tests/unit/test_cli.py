@@ -65,6 +65,7 @@ def test_search_json_indexes_first_and_keeps_the_contract(
         "bm25_fields",
         "vector_rank",
         "vector_by_words",
+        "vector_by_owner",
         "fused_score",
         "signals",
         "final_score",
