@@ -367,14 +367,17 @@ class Service:
         k: int | None = None,
         budget_tokens: int | None = None,
         superseded: threading.Event | None = None,
+        cut_tokens: int = 0,
     ) -> SearchResult:
         """`superseded`: set it when a newer query replaces this one; the search then stops
-        early with SearchSuperseded."""
+        early with SearchSuperseded. `cut_tokens`: a hit whose body does not fit gets up to
+        this many tokens of its first lines, where the budget has room (answers use it)."""
         return self.searcher().search(
             query,
             k or self.settings.search_k,
             budget_tokens or self.settings.search_budget_tokens,
             superseded,
+            cut_tokens,
         )
 
     # -- answering -------------------------------------------------------------------------
@@ -398,11 +401,18 @@ class Service:
         tokens read (app.answer.engine.Answerer.prepare)."""
         return self.answerer().prepare(
             question,
-            lambda query, budget: self.search(
-                query, k=self.settings.answer_k, budget_tokens=budget
-            ),
+            self._answer_search,
             cancel,
             in_repository=lambda word: self.searcher().holds(word),
+        )
+
+    def _answer_search(self, query: str, budget: int) -> SearchResult:
+        """The search an answer is written from: answer_k hits in `budget` tokens."""
+        return self.search(
+            query,
+            k=self.settings.answer_k,
+            budget_tokens=budget,
+            cut_tokens=self.settings.answer_cut_tokens,
         )
 
     def answer_model_state(self) -> str:
@@ -432,9 +442,7 @@ class Service:
         answer a pane may show so far."""
         return self.answerer(model_file).ask(
             question,
-            lambda query, budget: self.search(
-                query, k=self.settings.answer_k, budget_tokens=budget
-            ),
+            self._answer_search,
             budget_tokens=budget_tokens,
             max_tokens=max_tokens,
             in_repository=lambda word: self.searcher().holds(word),

@@ -1,6 +1,7 @@
 """`repolens-tui-bench excerpts`: what the answer model would read for each dev and dev2 question,
-per excerpt count and budget, without running it: the gold among the excerpts, first, whole,
-and the prompt's tokens by the model's own tokenizer (load-independent)."""
+per excerpt count and budget, without running it: the gold among the excerpts, first, whole
+or cut to its first lines, and the prompt's tokens by the model's own tokenizer (whatever the
+load)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from app.answer.prompt import Excerpt, build_prompt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
+from app.search.pack import BODY, CUT
 
 DEFAULT_KS = (1, 2, 3, 4, 6)
 DEFAULT_BUDGETS = (150, 200, 300, 450)
@@ -38,6 +40,7 @@ class ExcerptRow:
     excerpts: int
     gold_at: int | None  # the excerpt number of the first gold chunk, None when none is given
     gold_whole: bool  # that excerpt is the chunk's whole body, not its signature
+    gold_cut: bool  # that excerpt is the body's first lines (app.search.pack's CUT)
     gold_nameable: bool  # the grammar lets a sentence citing it open with the gold's name
     prompt_tokens: int  # the whole prompt, as the model reads it
     question_tokens: int  # beyond the fixed prefix: what is read after Enter
@@ -82,7 +85,8 @@ def measure(
         budget,
         len(hits),
         at,
-        at is not None and hits[at - 1].packed == "body",
+        at is not None and hits[at - 1].packed == BODY,
+        at is not None and hits[at - 1].packed == CUT,
         at is not None and nameable(hits[at - 1], at, question.gold),
         tokens,
         tokens - prefix,
@@ -102,6 +106,7 @@ def summarise(rows: Sequence[ExcerptRow]) -> dict[str, Any]:
         "gold_in": _share([r.gold_at is not None for r in rows]),
         "gold_first": _share([r.gold_at == 1 for r in rows]),
         "gold_whole": _share([r.gold_whole for r in rows]),
+        "gold_cut": _share([r.gold_cut for r in rows]),
         "gold_nameable": _share([r.gold_nameable for r in rows]),
         "gold_mean_position": round(statistics.mean(r.gold_at or 0 for r in given), 2)
         if given
@@ -139,8 +144,11 @@ def report(rows: Sequence[ExcerptRow]) -> dict[str, Any]:
 
 def format_report(summary: dict[str, Any], prefix: int) -> str:
     sets = [s for s in ("dev", "dev2", "all") if summary["combos"] and s in summary["combos"][0]]
-    cell = "{gold_in:.3f} {gold_first:.3f} {gold_whole:.3f} {gold_nameable:.3f} {tok:>5.0f}"
-    head = "  ".join(f"{s + ': in / [1] / whole / nameable / tokens':<40}" for s in sets)
+    cell = (
+        "{gold_in:.3f} {gold_first:.3f} {gold_whole:.3f} {gold_cut:.3f} {gold_nameable:.3f} "
+        "{tok:>5.0f}"
+    )
+    head = "  ".join(f"{s + ': in / [1] / whole / cut / nameable / tokens':<46}" for s in sets)
     lines = [
         f"excerpts the answer model would read (tokens: read after Enter, beside the "
         f"{prefix}-token fixed prefix; means)",
@@ -149,10 +157,10 @@ def format_report(summary: dict[str, Any], prefix: int) -> str:
     ]
     for entry in summary["combos"]:
         cells = "  ".join(
-            f"{cell.format(**entry[s], tok=entry[s]['question_tokens']):<40}" for s in sets
+            f"{cell.format(**entry[s], tok=entry[s]['question_tokens']):<46}" for s in sets
         )
         lines.append(f"{entry['k']:>3} {entry['budget']:>6}   {cells}")
-    lines += ["", "by language: in / [1] / whole / nameable / tokens"]
+    lines += ["", "by language: in / [1] / whole / cut / nameable / tokens"]
     by_language: dict[tuple[str, str], list[str]] = {}
     for entry in summary["languages"]:
         text = cell.format(**entry, tok=entry["question_tokens"])
@@ -232,7 +240,12 @@ def run_excerpts(args: argparse.Namespace) -> int:
             service.index(ProgressPrinter(quiet=args.quiet))
         for k in ks:
             for budget in budgets:
-                hits = service.search(question.question, k=k, budget_tokens=budget).hits
+                hits = service.search(
+                    question.question,
+                    k=k,
+                    budget_tokens=budget,
+                    cut_tokens=settings.answer_cut_tokens,
+                ).hits
                 rows.append(measure(question, set_name, language, hits, k, budget, count, prefix))
     if args.rows:
         Path(args.rows).write_text("".join(json.dumps(asdict(r)) + "\n" for r in rows))

@@ -272,6 +272,6 @@ class Hit:
     language: str
     score: float
     text: str
-    packed: str  # "body", "signature"
+    packed: str  # "body", "cut" (its first lines) or "signature" (app.search.pack)
     explanation: Explanation = field(default_factory=lambda: Explanation(None, None, 0.0))
     stale: bool = False  # the file changed on disk after it was indexed (re-index pending)

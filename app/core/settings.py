@@ -87,6 +87,12 @@ class Settings(BaseSettings):
     answer_k: int = Field(default=2, ge=1, le=50)
     """Hits an answer is written from (each excerpt's header costs prompt tokens too)."""
 
+    answer_cut_tokens: int = Field(default=100, ge=0, le=6000)
+    """An excerpt whose body does not fit the budget shows up to this many tokens of its
+    first lines (often its doc comment) beyond its signature, where room is left; 0: the
+    signature alone. The model can only say what it is shown, and sentences about a bare
+    signature were mostly the question restated; each token also delays the first word."""
+
     answer_max_tokens: int = Field(default=256, ge=8, le=2048)
     """Longest answer, in model tokens."""
 

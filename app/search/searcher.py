@@ -116,16 +116,21 @@ class Searcher:
         k: int,
         budget_tokens: int,
         superseded: threading.Event | None = None,
+        cut_tokens: int = 0,
     ) -> SearchResult:
         """Raises SearchSuperseded, between stages, once `superseded` is set (a newer query
-        was typed): the rest of the work would be thrown away."""
+        was typed): the rest of the work would be thrown away. `cut_tokens`: a hit whose body
+        does not fit the budget gets up to this many tokens of its first lines beyond its
+        signature, where room is left (app.search.pack; 0: the signature alone)."""
         asked_calls = calls.question_of(query) if self.call_graph is not None else None
         started = time.perf_counter()
         # The graph is read before the lock: loading it once must not hold up other searches.
         answer = self.call_graph(asked_calls) if self.call_graph and asked_calls else None
         graph_ms = _ms(started)
         with self._lock:
-            result = self._search(query, k, budget_tokens, superseded or threading.Event(), answer)
+            result = self._search(
+                query, k, budget_tokens, superseded or threading.Event(), answer, cut_tokens
+            )
         if asked_calls is not None:
             result.timings_ms["graph"] = graph_ms
         return result
@@ -137,6 +142,7 @@ class Searcher:
         budget_tokens: int,
         superseded: threading.Event,
         answer: calls.CallAnswer | None = None,
+        cut_tokens: int = 0,
     ) -> SearchResult:
         timings: dict[str, float] = {}
         begun = time.perf_counter()
@@ -209,7 +215,10 @@ class Searcher:
 
         started = time.perf_counter()
         packed = pack(
-            [self._packable(chunk_id, ranked[:k]) for chunk_id in ranked[: k * 3]], budget_tokens, k
+            [self._packable(chunk_id, ranked[:k]) for chunk_id in ranked[: k * 3]],
+            budget_tokens,
+            k,
+            cut_tokens=cut_tokens,
         )
         for item in packed:  # what lifted each hit BM25 ranked, said for the few shown
             if explained[item.chunk_id].bm25_rank is not None:

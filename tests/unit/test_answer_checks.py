@@ -232,6 +232,19 @@ def test_judging_again_checks_the_sentences_an_answer_left_out_as_written() -> N
     assert left_out_again(url, [], [zod]) == (url, ())
 
 
+def test_a_body_cut_to_its_first_lines_is_checked_as_shown_not_spared_as_a_signature() -> None:
+    # A long definition the budget could not hold whole: as a signature, what a sentence says
+    # of its body can be neither found nor ruled out (kept, flagged); cut to its first lines,
+    # the model was shown them, and a sentence they do not bear out is left out.
+    text = 'def send(self, request):\n    """Send one request."""\n... (30 more lines)'
+    claim = "`send()` retries each failed request with exponential backoff and jitter [1]."
+    for packed, left_out in (("signature", False), ("cut", True)):
+        hit = _hit("client.py", 1, 33, text, "Client.send", packed)
+        (check,) = check_sentences(claim, [Excerpt(1, hit)])
+        assert not check.supported
+        assert check.left_out(unsaid_too=True) is left_out
+
+
 def test_a_results_file_is_judged_again_without_the_model(tmp_path: Path) -> None:
     bench = tmp_path / "bench"
     (bench / "queries").mkdir(parents=True)

@@ -60,8 +60,9 @@ def test_the_excerpts_bench_reports_where_the_gold_is_and_the_prompts_real_token
     assert sorted(rows) == [(1, 60), (1, 1000), (3, 60), (3, 1000)]
     assert rows[1, 1000]["excerpts"] == 1 and rows[3, 1000]["excerpts"] == 3
     assert all(r["gold_at"] == 1 and r["gold_nameable"] for r in rows.values())
-    # 60 tokens hold the signature only; 1000 hold the whole body.
-    assert not rows[1, 60]["gold_whole"] and rows[1, 1000]["gold_whole"]
+    # 60 tokens hold the body's first lines (answers cut what does not fit); 1000 all of it.
+    assert rows[1, 60]["gold_cut"] and not rows[1, 60]["gold_whole"]
+    assert rows[1, 1000]["gold_whole"] and not rows[1, 1000]["gold_cut"]
     prefixes = {r["prompt_tokens"] - r["question_tokens"] for r in rows.values()}
     assert len(prefixes) == 1 and prefixes.pop() > 300  # the fixed prefix, the same for all
     # The body is read after Enter: counted by the model's tokenizer, not by characters / 3.6.
