@@ -102,6 +102,13 @@ class ShownAnswer:
         return not any(absent_term(piece, excerpt) for excerpt in cited)
 
 
+def settled(shown: str) -> str:
+    """Of what ShownAnswer shows, the part no later text can change: through its last finished
+    sentence (a stream that cannot take words back, such as a terminal, prints only that)."""
+    ends = list(_SENTENCE_END.finditer(shown))
+    return shown[: ends[-1].end()] if ends else ""
+
+
 def _whole_words(text: str) -> str:
     ends = [m.start() for m in _SPACE.finditer(text)]
     return text[: ends[-1]] if ends else ""

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.answer.shown import settled
 from app.cli.common import count, printable, ready_service
 from app.contracts import answer_json, json_text
 from app.core.literal import literal
@@ -18,14 +19,20 @@ if TYPE_CHECKING:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     service = ready_service(args)
+    printed = [""]
 
-    def stream(piece: str) -> None:
-        sys.stdout.write(printable(piece))
-        sys.stdout.flush()
+    def stream(shown: str) -> None:
+        # A terminal cannot take words back: each sentence is printed once it has passed the
+        # checks the answer pane applies, so a sentence later left out is never printed.
+        done = settled(shown)
+        if done.startswith(printed[0]) and len(done) > len(printed[0]):
+            sys.stdout.write(printable(done[len(printed[0]) :]))
+            sys.stdout.flush()
+            printed[0] = done
 
     answer = service.ask(
         args.question,
-        on_token=None if args.json else stream,
+        on_shown=None if args.json else stream,
         budget_tokens=args.budget,
         max_tokens=args.max_tokens,
         model_file=args.model_file,
@@ -33,10 +40,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(answer_json(answer)))
         return 0
-    if answer.finish in {"no-context", "abstained"}:  # said before the model ran: not streamed
-        print(answer.text)
-    else:
-        print()
+    print(printable(_rest(answer.text, printed[0])))
     if answer.question_cut:
         print("(the question was shortened to its first 1,000 characters)", file=sys.stderr)
     if answer.citations:
@@ -58,6 +62,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"\n(stopped: the answer {printable('; '.join(answer.degenerate))})")
     print(_timing_line(answer), file=sys.stderr)
     return 0
+
+
+def _rest(text: str, printed: str) -> str:
+    """What is left to print of the answer's final text after `printed` streamed: the rest, or
+    the whole text on a line of its own when it does not go on from what was printed (a
+    sentence about a bare signature is held back while streaming, then kept and flagged)."""
+    if printed and text.startswith(printed):
+        return text[len(printed) :]
+    return f"\n{text}" if printed else text
 
 
 def _timing_line(answer: Answer) -> str:

@@ -306,6 +306,43 @@ def test_the_answer_reads_the_function_asked_about_whole(
     assert best.text.rstrip().endswith("return wait")
 
 
+def test_a_function_too_long_to_fit_is_read_as_its_first_lines_not_its_signature(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    step = "    wait = min(cap, wait * 2 + jitter({n}))  # attempt {n}"
+    steps = "\n".join(step.format(n=n) for n in range(90))
+    service = indexed({"retry.py": BACKOFF.replace(_STEPS, steps)})
+    service.answerer().model = lambda: _ScriptedModel(GOOD)  # type: ignore[method-assign]
+    answer = service.ask("How does backoff_delay grow the wait between attempts?")
+    best = answer.context[0]
+    assert best.symbol == "backoff_delay" and best.packed == "cut"
+    lines = best.text.split("\n")
+    assert lines[0] == "def backoff_delay(attempt, base, cap):"
+    assert "doubled each time, never above cap" in lines[1]  # the docstring, shown whole
+    assert re.fullmatch(r"\.\.\. \(\d+ more lines\)", lines[-1])
+
+
+def test_ask_prints_a_sentence_only_once_it_passed_the_checks(
+    indexed: Callable[[dict[str, str]], Service],
+    settings: Settings,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The terminal stream cannot take a sentence back, so one the checks leave out must
+    # never reach it; before, the raw text streamed and a note said it was left out.
+    service = indexed({"retry.py": BACKOFF})
+    kept = "`backoff_delay()` doubles the wait each time, never above cap [1]."
+    left_out = "`backoff_delay()` sleeps with `asyncio.sleep` between attempts [1]."
+    scripted = _ScriptedModel(f"{kept} {left_out}")
+    monkeypatch.setattr(Answerer, "model", lambda self, *args: scripted)
+    question = "How does backoff_delay grow the wait between attempts?"
+    argv = ["ask", str(service.root), question, "--index-dir", str(settings.index_dir)]
+    assert main(argv) == 0
+    body, _, notes = capsys.readouterr().out.partition("\n\n")
+    assert body.strip() == kept
+    assert "asyncio" not in body and "(left out, unsupported: `backoff_delay()` sleeps" in notes
+
+
 def test_unconstrained_answers_keep_and_flag_unsupported_sentences(tmp_path: Path) -> None:
     answer, model = _ask(tmp_path, f"{GOOD} {BAD}", constrained=False)
     assert model.grammar is None and answer.dropped == ()

@@ -14,7 +14,7 @@ from app.answer.engine import Answerer
 from app.answer.grammar import excerpt_names
 from app.answer.llm import Generation
 from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
-from app.answer.shown import ShownAnswer
+from app.answer.shown import ShownAnswer, settled
 from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
@@ -185,3 +185,11 @@ def test_a_sentence_the_screen_leaves_out_shows_as_its_note_and_the_next_one_fol
         f"`install_toolchain()` returns the bin folder [1]. {LEFT_OUT} "
         "`install_toolchain()` joins `prefix` and `/bin` [1]."
     )
+
+
+def test_settled_is_the_shown_answer_through_its_last_finished_sentence() -> None:
+    assert settled("`a()` reads it [1]. `b()` wri") == "`a()` reads it [1]."
+    assert settled("`a()` reads it [1]. `b()` writes it [2].") == (
+        "`a()` reads it [1]. `b()` writes it [2]."
+    )
+    assert settled("`a()` reads it") == ""
