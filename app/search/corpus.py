@@ -152,6 +152,7 @@ class Corpus:
             name=rerank.name_key(c["symbol"][index] or ""),
             symbol=(c["symbol"][index] or "").lstrip("_$"),
             split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
+            current=rerank.legacy_copy_of(c["path"][index], self.by_path.__contains__),
         )
 
     def members_named(self, key: str) -> list[str]:

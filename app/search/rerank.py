@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from app.core.models import Signal
@@ -47,6 +47,11 @@ TRACEBACK_DEPTH = 2
 # The query asks about one version ("in Zod 4", "v2") of a repository that keeps several side
 # by side (`v3/`, `v4/`): chunks under another version's folder answer a different question.
 OTHER_VERSION_FACTOR = 0.5
+# With no version asked, a `v1/` copy of a file that also lies beside it unversioned
+# (pydantic's `v1/fields.py` and `fields.py`) is the legacy copy kept for old callers: it
+# gets the same factor. A higher `vN/` may be the newer one (Go keeps `v2/` beside the
+# first version's files), so only version 1 is read as the older copy.
+LEGACY_VERSION = "1"
 _VERSION_FOLDER = re.compile(r"v(\d{1,2})")
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 # A query that is one name and nothing else (`Flow`, `` `ClientSession` ``): a look-up.
@@ -112,6 +117,18 @@ def version_folder(path: str) -> str:
     return ""
 
 
+def legacy_copy_of(path: str, indexed: Callable[[str], bool]) -> str:
+    """The current file `path` is the legacy copy of: `path` without its innermost `vN/`
+    folder, when that folder is version LEGACY_VERSION and the file is `indexed`; else ""."""
+    parts = path.split("/")
+    for at in range(len(parts) - 2, -1, -1):
+        match = _VERSION_FOLDER.fullmatch(parts[at].lower())
+        if match:
+            current = "/".join(parts[:at] + parts[at + 1 :])
+            return current if match.group(1) == LEGACY_VERSION and indexed(current) else ""
+    return ""
+
+
 def versions_asked(query: str) -> list[str]:
     """Version numbers a query names: "Zod 4", "v2", "version 3" (not "5.0" or "302")."""
     return _VERSION_IN_QUERY.findall(query)
@@ -133,6 +150,7 @@ class Candidate:
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
+    current: str = ""  # the current file this one is the legacy `v1/` copy of (legacy_copy_of)
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
@@ -167,6 +185,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         if folder and folder != facts.version:
             reason = f"the query asks about version {facts.version}; this is under v{folder}/"
             found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
+    elif candidate.current:
+        reason = f"the legacy v{LEGACY_VERSION}/ copy of {candidate.current}; no version asked"
+        found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is test code"))
     if candidate.is_example:

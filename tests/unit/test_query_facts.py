@@ -64,6 +64,39 @@ def test_the_version_the_query_asks_about_wins(tmp_path: Path, settings: Setting
     assert not any(s.name == "other-version" for hit in plain for s in hit.explanation.signals)
 
 
+def test_a_legacy_copy_is_found_only_beside_its_current_file() -> None:
+    indexed = {"fields.py", "api/handlers.go", "pkg/v1/models.py"}.__contains__
+    assert rerank.legacy_copy_of("v1/fields.py", indexed) == "fields.py"
+    assert rerank.legacy_copy_of("V1/fields.py", indexed) == "fields.py"
+    assert rerank.legacy_copy_of("v1/utils.py", indexed) == ""  # no current copy
+    # Go keeps a newer major version in `v2/`: only version 1 is read as the older copy.
+    assert rerank.legacy_copy_of("api/v2/handlers.go", indexed) == ""
+    assert rerank.legacy_copy_of("pkg/v1/models.py", indexed) == ""  # itself, not a copy
+    assert rerank.legacy_copy_of("fields.py", indexed) == ""
+
+
+def test_the_current_file_beats_its_legacy_copy(tmp_path: Path, settings: Settings) -> None:
+    for folder, how, formula in [
+        ("lib/v1", "doubling, capped", "min(2 ** attempt, 30)"),
+        ("lib", "doubling, capped, with jitter", "min(2 ** attempt, 30) * random()"),
+        ("lib/v2", "doubling, capped, with jitter", "min(2 ** attempt, 30) * random()"),
+    ]:
+        (tmp_path / "repo" / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / folder / "retry.py").write_text(RETRY.format(how=how, formula=formula))
+    service = Service(tmp_path / "repo", settings)
+    service.index()
+    hits = service.search("how long is the wait before a retry?").hits
+    legacy = next(hit for hit in hits if hit.path == "lib/v1/retry.py")
+    signal = next(s for s in legacy.explanation.signals if s.name == "other-version")
+    assert signal.factor == rerank.OTHER_VERSION_FACTOR and "lib/retry.py" in signal.reason
+    assert hits.index(legacy) == len(hits) - 1  # below the current file and the v2/ copy
+    others = [hit for hit in hits if hit is not legacy]
+    assert not any(s.name == "other-version" for hit in others for s in hit.explanation.signals)
+    # Asked about version 1, the legacy copy is what the question is about.
+    asked = service.search("In Retrylib 1, how long is the wait before a retry?").hits
+    assert asked[0].path == "lib/v1/retry.py"
+
+
 def test_a_public_name_finds_its_private_implementation(indexed: Indexed) -> None:
     service = indexed(
         {
