@@ -28,8 +28,9 @@ EXTRA_FEATURES = ("exact-name-held", "kind_method", "kind_class", "log_lines", "
 # fitted order, as the search does), and two markers whose factor is always 1.
 POST_STEPS = frozenset({*diversity.SIGNALS, "overloads", "double-first"})
 # Signals whose factor differs per candidate (a call question's lift: above the best hit, by
-# the edge's confidence): a log-factor feature, weight 1 by hand, not a flag.
-VARYING = frozenset({"calls", "called-by"})
+# the edge's confidence; exact-name, smaller for a common name): a log-factor feature, weight
+# 1 by hand, not a flag.
+VARYING = frozenset({"calls", "called-by", "exact-name"})
 # What the engine sees of the question (never the gold label's kind): it is one name alone, a
 # call-graph question, names identifiers, or names none (prose); and its length in tokens.
 QUESTION_KINDS = ("prose", "lookup", "call")
@@ -108,12 +109,12 @@ def _row(c: dict[str, Any], index: dict[str, int], facts: dict[str, float]) -> n
     for name, factor in c["signals"]:
         if name in POST_STEPS:
             continue
-        if name in VARYING:
+        if name == "exact-name" and factor == 1.0:
+            x[index["exact-name-held"]] = 1.0
+        elif name in VARYING:
             x[index[name]] = math.log(factor)
         elif factor != 1.0:
             x[index[name]] = 1.0
-        elif name == "exact-name":
-            x[index["exact-name-held"]] = 1.0
     x[index["kind_method"]] = float(c["kind"] == "method")
     x[index["kind_class"]] = float(c["kind"] in CLASS_KINDS)
     x[index["log_lines"]] = math.log(max(1, c["end"] - c["start"] + 1))

@@ -26,7 +26,12 @@ DECLARATION_KINDS = frozenset({"interface", "type"})
 HEAD_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl"})
 # The query names this definition exactly (an identifier such as `parse_url` or `getUser`):
 # fusion by rank alone lets a loose match found by both retrievers beat it.
-EXACT_NAME_FACTOR = 3.0  # flat: scaling it down for common names measured worse (README)
+EXACT_NAME_FACTOR = 3.0
+# A name defined more often than this in the repository (Java's 33 `hashCode`s) cannot tell
+# its definitions apart, and boosting every one floods the list: the boost shrinks as
+# COMMON_NAME_MOST / n (1 + 2 x 3/33 = x1.18). A name the query spells as `Owner.member`
+# keeps the whole boost.
+COMMON_NAME_MOST = 3
 # The query quotes a text (`next('route')`, an error message) that this chunk's code holds
 # verbatim, and at most QUOTED_MOST candidates do: a text many chunks hold tells nothing.
 QUOTED_FACTOR = 1.5
@@ -166,7 +171,7 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(_exact_name(candidate, reason, facts))
     elif definitions:
         reason = f"the query names `{candidate.name}` ({definitions} definition(s) by that name)"
-        found.append(_exact_name(candidate, reason, facts))
+        found.append(_exact_name(candidate, reason, facts, definitions))
     frame = facts.traced.get(candidate.chunk_id)
     if frame:
         reason = f"the stack trace's innermost frames ran `{frame}`"
@@ -205,7 +210,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     return found
 
 
-def _exact_name(candidate: Candidate, reason: str, facts: QueryFacts) -> Signal:
+def _exact_name(
+    candidate: Candidate, reason: str, facts: QueryFacts, definitions: int = 1
+) -> Signal:
     looked_up = bool(facts.lookup) and facts.lookup == candidate.name
     if candidate.split and candidate.kind in HEAD_KINDS and not looked_up:
         # `DigestAuth` or `Timeout(...)` names a class cut into a head and its members: the
@@ -217,6 +224,9 @@ def _exact_name(candidate: Candidate, reason: str, facts: QueryFacts) -> Signal:
         # the code that does the work, which the boost would bury under the name.
         reason = f"{reason}; no boost: {_THIN_REASONS[candidate.thin]}"
         return Signal("exact-name", 1.0, reason)
+    if definitions > COMMON_NAME_MOST:
+        factor = 1 + (EXACT_NAME_FACTOR - 1) * COMMON_NAME_MOST / definitions
+        return Signal("exact-name", factor, f"{reason}; a common name: x{factor:.2f}")
     return Signal("exact-name", EXACT_NAME_FACTOR, reason)
 
 

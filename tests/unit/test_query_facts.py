@@ -498,3 +498,91 @@ def test_a_class_without_a_body_yields_in_a_question_not_when_looked_up(
     assert hits[0].symbol == "MissingPropertyException"
     factors = {s.name: s.factor for s in hits[0].explanation.signals}
     assert factors["exact-name"] == rerank.EXACT_NAME_FACTOR
+
+
+VALUE_CLASS = """package values;
+
+/** A {what} value. */
+public final class {name} {{
+    private final int left;
+    private final int right;
+
+    public {name}(final int left, final int right) {{
+        this.left = left;
+        this.right = right;
+    }}
+
+    /** The left part. */
+    public int getLeft() {{
+        return left;
+    }}
+
+    /** The right part. */
+    public int getRight() {{
+        return right;
+    }}
+
+    /** Equal when both parts are. */
+    @Override
+    public boolean equals(final Object other) {{
+        if (!(other instanceof {name})) {{
+            return false;
+        }}
+        final {name} that = ({name}) other;
+        return left == that.left && right == that.right;
+    }}
+
+    /** Both parts, in brackets. */
+    @Override
+    public String toString() {{
+        return "(" + left + ", " + right + ")";
+    }}
+
+    @Override
+    public int hashCode() {{
+        return 31 * left + right;
+    }}
+}}
+"""
+HASH_CODE_BUILDER = """package builder;
+
+/** Builds a good hash code for any class, following the rules laid out in Effective Java. */
+public class HashCodeBuilder {
+    private final int multiplier;
+    private int total;
+
+    /** Appends a field's hash code to the running total. */
+    public HashCodeBuilder append(final Object object) {
+        total = total * multiplier + (object == null ? 0 : object.hashCode());
+        return this;
+    }
+
+    /** The hash code built so far. */
+    public int toHashCode() {
+        return total;
+    }
+}
+"""
+
+
+def test_a_name_defined_many_times_is_boosted_less(indexed: Indexed) -> None:
+    # Thirty classes (long enough for their methods to get chunks of their own) override
+    # `hashCode`, as in Apache Commons Lang: naming it cannot tell them apart, and a full
+    # boost for each buries the builder the question is about under all thirty.
+    names = [f"Value{number}" for number in range(30)]
+    files = {
+        f"values/{name}.java": VALUE_CLASS.format(name=name, what=name.lower()) for name in names
+    }
+    files["builder/HashCodeBuilder.java"] = HASH_CODE_BUILDER
+    service = indexed(files)
+    hits = service.search("hash code builder for a consistent hashCode implementation").hits
+    # With x3 for each, all thirty rank above it; now it is in the first ten.
+    assert any(hit.symbol == "HashCodeBuilder" for hit in hits), [h.symbol for h in hits]
+    common = next(hit for hit in hits if hit.symbol == "hashCode")
+    factor = {s.name: s.factor for s in common.explanation.signals}["exact-name"]
+    assert factor == pytest.approx(1 + 2 * rerank.COMMON_NAME_MOST / len(names))
+    # A name defined once keeps the whole boost.
+    rare = service.search("How does HashCodeBuilder combine the fields?").hits[0]
+    assert rare.symbol == "HashCodeBuilder"
+    factors = {s.name: s.factor for s in rare.explanation.signals}
+    assert factors["exact-name"] == rerank.EXACT_NAME_FACTOR
