@@ -45,10 +45,17 @@ _CAMEL_TEST_PATH = re.compile(
     r"(^|/)[a-z][A-Za-z0-9]*Test(/|$)"
     r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy)$"
 )
+# Benchmarks also live beside the code they measure, named for it: `str_cat_benchmark.cc`
+# (C++), `parse.bench.ts` (Vitest), `encode-bench.js`; JMH's and BenchmarkDotNet's
+# `ParserBenchmark.java` / `SerializerBenchmarks.cs`, a C# `MyLib.Benchmarks/` project and
+# Gradle's `src/jmh/` source set.
 _EXAMPLE_PATH = re.compile(
-    r"(^|/)_?(examples?|samples?|benchmarks?)(/|$)",
+    r"(^|/)_?(examples?|samples?|benchmarks?|jmh)(/|$)"
+    r"|(^|/)[^/]+\.benchmarks?(/|$)"
+    r"|(^|/)[^/]*[_.-](benchmarks?|bench)\.[a-z]+$",
     re.IGNORECASE,
 )
+_CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts|cs|scala|swift)$")
 # Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file.
 _RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
 
@@ -106,10 +113,11 @@ def path_role(path: str) -> str:
     """What a repository path holds besides library code: TEST (a tests folder, test helpers
     such as `test-utils/`, a module of tests such as `exposed-tests/`, test_*.py, *.test.js,
     `src/test/`, `*Tests.cs`, `*_spec.rb`, ...), EXAMPLE (`examples/`,
-    `samples/`, `benchmarks/`) or "" (the library itself)."""
+    `samples/`, `benchmarks/`, `*_benchmark.cc`, `*.bench.ts`, `*Benchmark.java`) or ""
+    (the library itself)."""
     if _TEST_PATH.search(path) or _CAMEL_TEST_PATH.search(path):
         return TEST
-    if _EXAMPLE_PATH.search(path):
+    if _EXAMPLE_PATH.search(path) or _CAMEL_BENCHMARK_PATH.search(path):
         return EXAMPLE
     return ""
 
