@@ -48,6 +48,15 @@ Indexed = Callable[[dict[str, str]], Service]
         ("_examples/rest/main.go", EXAMPLE),
         ("samples/basic.kt", EXAMPLE),
         ("benchmarks/mash_bench.rb", EXAMPLE),
+        ("absl/strings/str_cat_benchmark.cc", EXAMPLE),  # benchmarks named for what they measure
+        ("src/parse.bench.ts", EXAMPLE),
+        ("lib/encode-bench.js", EXAMPLE),
+        ("src/main/java/org/apache/ParserBenchmark.java", EXAMPLE),
+        ("src/MessagePack.Benchmarks/SerializerBenchmarks.cs", EXAMPLE),
+        ("src/jmh/java/org/apache/Lexing.java", EXAMPLE),
+        ("src/benchmark_register.cc", ""),  # google/benchmark's own library code
+        ("src/pytest_benchmark/plugin.py", ""),
+        ("src/Benchmark.java", ""),
         ("src/Stateless/StateMachine.cs", ""),
         ("src/main/java/org/apache/csv/Latest.java", ""),
         ("src/Contest.java", ""),
