@@ -453,7 +453,10 @@ def signature(d: Definition, language: str, src: bytes, starts: list[int], skip:
         pieces.append(piece.decode("utf-8", "replace"))
         if sum(map(len, pieces)) > SIGNATURE_CHARS * 4:
             break
-    return collapse(" ".join(pieces) + ("{" if brace else ""), SIGNATURE_CHARS)
+    text = " ".join(pieces) + ("{" if brace else "")
+    if d.core.type == "preproc_function_def":  # `#define f(x) \`: the line goes on
+        text = text.rstrip().removesuffix("\\").rstrip()
+    return collapse(text, SIGNATURE_CHARS)
 
 
 def _line_end(line: int, src: bytes, starts: list[int]) -> int:

@@ -21,8 +21,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 22: computing calls and one-branch lambdas are not wrappers; 23: call receivers with their
 # arguments elided, qualified calls with generic arguments named (graph-fixes); 24: comment
 # marks inside string and regex literals are no comments in call receivers; Kotlin `this@Outer`
-# and a line opening with `(`
-STRATEGY_VERSION = "chunk-24"
+# and a line opening with `(`; 25: C and C++ function-like macros over several lines are
+# definitions
+STRATEGY_VERSION = "chunk-25"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -474,6 +474,32 @@ def test_c() -> None:
     )
 
 
+MACROS_H = """#define UV__ERR(x) (-(x))
+
+/* Counts the handle as active. */
+#define uv__handle_start(h)                                       \\
+  do {                                                            \\
+    if (((h)->flags & UV_HANDLE_ACTIVE) != 0) break;              \\
+    (h)->flags |= UV_HANDLE_ACTIVE;                               \\
+  }                                                               \\
+  while (0)
+
+#define MAX_PATH 4096
+"""
+
+
+@pytest.mark.parametrize("path", ["uv-common.h", "uv-common.hpp"])
+def test_a_macro_over_several_lines_is_a_definition(path: str) -> None:
+    # A one-line macro is an alias and stays in the glue, as does an object-like one.
+    parsed = parse_file(path, MACROS_H)
+    assert layout(parsed) == [
+        (1, 1, "glue", ""),
+        (3, 9, "function", "uv__handle_start"),
+        (11, 11, "glue", ""),
+    ]
+    assert chunk(parsed, "uv__handle_start").signature == "#define uv__handle_start(h)"
+
+
 def test_cpp() -> None:
     parsed, _ = parse_fixture("sample.cpp")
     assert layout(parsed) == [

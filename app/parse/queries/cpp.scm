@@ -13,3 +13,8 @@
 (namespace_definition !name) @definition.module
 
 (comment) @comment
+
+; A function-like macro written over several lines is a definition; a one-line one stays in
+; its glue (c.scm says why).
+((preproc_function_def name: (identifier) @name value: (preproc_arg) @value) @definition.function
+  (#match? @value "\n"))
