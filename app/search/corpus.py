@@ -152,8 +152,15 @@ class Corpus:
             name=rerank.name_key(c["symbol"][index] or ""),
             symbol=(c["symbol"][index] or "").lstrip("_$"),
             split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
-            current=rerank.legacy_copy_of(c["path"][index], self.by_path.__contains__),
+            current=self._legacy_copy_of(c["path"][index]),
         )
+
+    def _legacy_copy_of(self, path: str) -> str:
+        """rerank.legacy_copy_of, skipped (on the search's hot path) in the many indexes
+        with no file under a `v1/` folder."""
+        if not self.version_folders[rerank.LEGACY_VERSION]:
+            return ""
+        return rerank.legacy_copy_of(path, self.by_path.__contains__)
 
     def members_named(self, key: str) -> list[str]:
         """Chunk ids of the live definitions whose qualified name ends in `key`
