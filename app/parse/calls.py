@@ -12,7 +12,7 @@ from tree_sitter_language_pack import get_language
 
 from app.core.models import Attribute, CallSite, Import, Inheritance
 from app.parse.call_text import TEXT_CHARS, receiver_text, split_called, without_generics
-from app.parse.definitions import CLASS_LIKE, Found, node_text
+from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
@@ -308,26 +308,7 @@ def extract(
     params: list[tuple[int, str]] = []  # (where, parameter name)
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
-            node = call[0]
-            if language == "kotlin" and _arguments_after_a_line_break(node):
-                continue
-            if callee := captures.get("callee"):
-                recv = captures.get("receiver")
-                rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
-                if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
-                    receiver = receiver_text(node_text(recv[0]), language) or recv[0].type
-                    literal = _literal_type(language, recv[0])  # `", ".join(...)`
-            elif dynamic := captures.get("dynamic"):
-                written = node_text(dynamic[0])
-                if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
-                    rank, (receiver, name), literal = 1, named, ""
-                else:  # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
-                    rank, name, receiver, literal = 1, "", receiver_text(written, language), ""
-            else:
-                continue
-            key = (node.start_byte, node.end_byte)
-            if key not in raw or rank < raw[key][0]:
-                raw[key] = (rank, node.start_point.row + 1, name, receiver, literal)
+            _add_call(language, call[0], captures, raw)
         elif (bind := captures.get("bind")) and (var := captures.get("var")):
             if said := _bound(language, captures):
                 binds.append((bind[0].start_byte, _bound_name(language, var[0]), said))
@@ -340,12 +321,70 @@ def extract(
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
+    for d in found.definitions:
+        if d.core.type == "preproc_function_def":
+            _macro_calls(language, query, d.core, raw)
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
     types = _scope_types(defs, binds)
     calls = _attribute(language, raw, defs, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+def _add_call(
+    language: str,
+    node: Node,
+    captures: dict[str, list[Node]],
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
+    shift: tuple[int, int] = (0, 0),
+) -> None:
+    """Records the call `node` a query match captured in `raw` by its byte range (moved by
+    `shift`, bytes and lines, for a call read from a macro's body), a named callee before
+    a dynamic one."""
+    if language == "kotlin" and _arguments_after_a_line_break(node):
+        return
+    if callee := captures.get("callee"):
+        recv = captures.get("receiver")
+        rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
+        if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
+            receiver = receiver_text(node_text(recv[0]), language) or recv[0].type
+            literal = _literal_type(language, recv[0])  # `", ".join(...)`
+    elif dynamic := captures.get("dynamic"):
+        written = node_text(dynamic[0])
+        if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
+            rank, (receiver, name), literal = 1, named, ""
+        else:  # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
+            rank, name, receiver, literal = 1, "", receiver_text(written, language), ""
+    else:
+        return
+    key = (node.start_byte + shift[0], node.end_byte + shift[0])
+    if key not in raw or rank < raw[key][0]:
+        raw[key] = (rank, node.start_point.row + 1 + shift[1], name, receiver, literal)
+
+
+# A macro's body is one token to the grammar; read as a function body it yields its calls.
+_MACRO_BODY_PREFIX = b"void __macro__(void) {"
+
+
+def _macro_calls(
+    language: str,
+    query: Query,
+    macro: Node,
+    raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
+) -> None:
+    """The calls in a C or C++ function-like macro's body (`uv__want_endgame(...)` inside
+    `DECREASE_PENDING_REQ_COUNT`), placed where they are written. Line continuations become
+    spaces, so bytes and lines keep their places."""
+    value = macro.child_by_field_name("value")
+    if value is None:
+        return
+    body = value.text.replace(b"\\\n", b" \n") if value.text else b""
+    tree = parser_for(language).parse(_MACRO_BODY_PREFIX + body + b"}")
+    shift = (value.start_byte - len(_MACRO_BODY_PREFIX), value.start_point.row)
+    for _, captures in QueryCursor(query).matches(tree.root_node):
+        if call := captures.get("call"):
+            _add_call(language, call[0], captures, raw, shift)
 
 
 def _class_attributes(

@@ -22,7 +22,7 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # arguments elided, qualified calls with generic arguments named (graph-fixes); 24: comment
 # marks inside string and regex literals are no comments in call receivers; Kotlin `this@Outer`
 # and a line opening with `(`; 25: C and C++ function-like macros over several lines are
-# definitions
+# definitions, with the calls in their bodies
 STRATEGY_VERSION = "chunk-25"
 
 MANIFEST_NAME = "manifest.json"

@@ -481,6 +481,7 @@ MACROS_H = """#define UV__ERR(x) (-(x))
   do {                                                            \\
     if (((h)->flags & UV_HANDLE_ACTIVE) != 0) break;              \\
     (h)->flags |= UV_HANDLE_ACTIVE;                               \\
+    uv__active_handle_add(h);                                     \\
   }                                                               \\
   while (0)
 
@@ -494,10 +495,14 @@ def test_a_macro_over_several_lines_is_a_definition(path: str) -> None:
     parsed = parse_file(path, MACROS_H)
     assert layout(parsed) == [
         (1, 1, "glue", ""),
-        (3, 9, "function", "uv__handle_start"),
-        (11, 11, "glue", ""),
+        (3, 10, "function", "uv__handle_start"),
+        (12, 12, "glue", ""),
     ]
     assert chunk(parsed, "uv__handle_start").signature == "#define uv__handle_start(h)"
+    # The body is one token to the grammar; its calls are read all the same, where written.
+    assert [(c.caller, c.callee, c.line) for c in parsed.calls] == [
+        ("uv__handle_start", "uv__active_handle_add", 8)
+    ]
 
 
 def test_cpp() -> None:
