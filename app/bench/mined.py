@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.bench.devbench import GoldRange, Question
 from app.core.paths import is_test_path
+from app.parse import macro_items
 from app.parse.definitions import (
     CONTAINERS,
     Definition,
@@ -22,7 +23,6 @@ from app.parse.definitions import (
     docstring,
     find_definitions,
     line_starts,
-    parser_for,
 )
 from app.parse.languages import has_definitions, language_for_path
 from app.parse.text import strip_comment
@@ -73,9 +73,8 @@ def _parse(path: str, text: str) -> tuple[str, Found] | None:
     language = language_for_path(path)
     if language is None or not has_definitions(language):
         return None
-    src = text.encode("utf-8", "surrogatepass")
     try:
-        tree = parser_for(language).parse(src)
+        tree, src = macro_items.parse(language, text.encode("utf-8", "surrogatepass"))
         return language, find_definitions(language, tree.root_node, src, line_starts(src))
     except Exception:  # noqa: BLE001 - a file the parser cannot handle has no definitions
         return None

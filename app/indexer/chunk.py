@@ -17,6 +17,7 @@ from app.indexer.chunk_text import (
     trim_blank,
     window_chunks,
 )
+from app.parse import macro_items
 from app.parse.calls import extract
 from app.parse.definitions import (
     CONTAINERS,
@@ -27,7 +28,6 @@ from app.parse.definitions import (
     find_definitions,
     line_starts,
     members_only,
-    parser_for,
     signature,
 )
 from app.parse.languages import (
@@ -157,8 +157,7 @@ def _leading_doc(lines: Sequence[str], first: int, lead: int, comments: set[int]
 def _tree_sitter(
     path: str, text: str, language: str, lines: Sequence[str], max_lines: int, glue_lines: int
 ) -> ParsedFile:
-    src = text.encode("utf-8", "surrogatepass")
-    tree = parser_for(language).parse(src)
+    tree, src = macro_items.parse(language, text.encode("utf-8", "surrogatepass"))
     starts = line_starts(src)
     found = find_definitions(language, tree.root_node, src, starts)
     layout = _Layout(found, lines, max_lines, glue_lines)

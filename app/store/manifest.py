@@ -22,8 +22,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # arguments elided, qualified calls with generic arguments named (graph-fixes); 24: comment
 # marks inside string and regex literals are no comments in call receivers; Kotlin `this@Outer`
 # and a line opening with `(`; 25: C and C++ function-like macros over several lines are
-# definitions, with the calls in their bodies
-STRATEGY_VERSION = "chunk-25"
+# definitions, with the calls in their bodies; 26: Rust items inside an item-level macro call
+# (`cfg_rt! { pub fn spawn ... }`) are definitions
+STRATEGY_VERSION = "chunk-26"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

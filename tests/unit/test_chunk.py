@@ -9,6 +9,7 @@ import pytest
 
 from app.core.models import Chunk, ParsedFile, Symbol
 from app.indexer.chunk import coverage, parse_file
+from app.parse import macro_items
 from app.parse.languages import (
     GRAMMARS,
     grammar_for,
@@ -360,6 +361,60 @@ def test_rust() -> None:
     assert symbol(parsed, "Point.new").parent == "Point"
     assert symbol(parsed, "Point.fmt").kind == "method"
     assert symbol(parsed, "Shape.area").parent == "Shape"
+
+
+RUST_WRAPPED = """#[cfg(feature = "rt")]
+cfg_rt! {
+    /// Runs the closure on a thread where blocking is fine.
+    pub fn spawn_blocking(f: F) -> JoinHandle {
+        let rt = Handle::current();
+        rt.spawn_blocking(f)
+    }
+
+    cfg_unstable! {
+        pub fn yield_now() {}
+    }
+}
+
+impl Handle {
+    cfg_io! {
+        pub fn io(&self) -> &IoHandle { &self.io }
+    };
+}
+
+doc! {macro_rules! select {
+    ($($t:tt)*) => { $crate::select_internal!($($t)*) }
+}}
+
+cfg_if! {
+    if #[cfg(unix)] { fn pipe() -> Fd { sys::pipe() } } else { fn pipe() -> Fd { todo() } }
+}
+"""
+
+
+def test_rust_items_inside_an_item_macro_call_are_definitions() -> None:
+    # `cfg_rt! { ... }` is one token tree to the grammar: its items are opened and parsed in
+    # place, a nested call too; `cfg_if!`'s body is no item and stays glue, as written.
+    parsed = parse_file("blocking.rs", RUST_WRAPPED)
+    assert layout(parsed) == [
+        (1, 2, "glue", ""),
+        (3, 7, "function", "spawn_blocking"),
+        (9, 9, "glue", ""),
+        (10, 12, "function", "yield_now"),  # the closing braces, trivial lines, absorbed
+        (14, 18, "impl", "Handle"),
+        (20, 22, "function", "select"),
+        (24, 26, "glue", ""),
+    ]
+    spawn = chunk(parsed, "spawn_blocking")
+    assert spawn.doc == "Runs the closure on a thread where blocking is fine."
+    assert spawn.signature == "pub fn spawn_blocking(f: F) -> JoinHandle {"
+    assert spawn.text.startswith("    /// Runs the closure")  # the file as written
+    assert symbol(parsed, "Handle.io").start_line == 16
+    assert [(c.caller, c.callee, c.line) for c in parsed.calls] == [
+        ("spawn_blocking", "current", 5),
+        ("spawn_blocking", "spawn_blocking", 6),
+    ]
+    assert not any(s.name == "pipe" for s in parsed.symbols)
 
 
 # --- Java, Kotlin, C# --------------------------------------------------------------------
@@ -815,3 +870,16 @@ def test_a_short_swift_extension_is_cut_into_its_members() -> None:
         (13, 16, "struct", "Pair"),  # a short type with fields stays whole
     ]
     assert chunk(parsed, "Sequence.uniqued").parent == "Sequence"
+
+
+def test_an_opened_macro_call_keeps_every_byte_in_place() -> None:
+    # Windows line endings and a non-ASCII comment in the call's head: only the name, `!` and
+    # braces become spaces, so the opened text has the same length and the same lines.
+    text = RUST_WRAPPED.replace("cfg_rt! {", "cfg_rt! /* é */ {").replace("\n", "\r\n")
+    tree, opened = macro_items.parse("rust", text.encode("utf-8"))
+    assert len(opened) == len(text.encode("utf-8"))
+    assert opened.count(b"\r\n") == text.count("\r\n")
+    assert not tree.root_node.has_error
+    parsed = parse_file("blocking.rs", text)
+    assert symbol(parsed, "spawn_blocking").start_line == 4
+    assert symbol(parsed, "Handle.io").start_line == 16

@@ -1,0 +1,111 @@
+"""Rust items written inside an item-level macro call: `cfg_rt! { pub fn spawn() ... }`,
+`doc! { macro_rules! select { ... } }`. To tree-sitter the braces hold one token tree, so the
+functions, types and macros in them would be neither chunks, symbols nor call targets.
+
+Such a call is opened: its name, `!` and braces become spaces (bytes and lines keep their
+places, so every node still points at the file as written) and the text is parsed again. A
+call whose body does not parse as items (`lazy_static! { static ref X: T = ...; }`,
+`cfg_if! { if #[cfg(unix)] { ... } }`) is left as written."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node, Tree
+
+from app.parse.definitions import parser_for
+
+# Calls nested in an opened one (`cfg_rt! { cfg_unstable! { ... } }`) open on the next round.
+MAX_ROUNDS = 4
+_ITEM_CONTAINERS = {"source_file", "declaration_list"}
+# A body without one of these words holds no item: not worth a parse.
+_ITEM_WORD = re.compile(
+    rb"\b(?:fn|struct|enum|union|trait|impl|mod|type|const|static|use|macro_rules)\b"
+)
+
+
+def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
+    """The file's tree and the bytes it was parsed from: `src` itself, or for Rust `src` with
+    its item-wrapping macro calls opened."""
+    tree = parser_for(language).parse(src)
+    if language != "rust":
+        return tree, src
+    refused: set[int] = set()  # start bytes of calls whose body is not items
+    for _ in range(MAX_ROUNDS):
+        calls = [c for c in _item_calls(tree.root_node) if c[0] not in refused]
+        if not calls:
+            break
+        opened, new = _opened(language, src, calls)
+        broken = [c for c in calls if _broken(new.root_node, c)]
+        if broken:
+            refused.update(c[0] for c in broken)
+            calls = [c for c in calls if c not in broken]
+            if not calls:
+                break
+            opened, new = _opened(language, src, calls)
+            if any(_broken(new.root_node, c) for c in calls):
+                refused.update(c[0] for c in calls)
+                continue
+        src, tree = opened, new
+    return tree, src
+
+
+def _item_calls(root: Node) -> list[tuple[int, int, int]]:
+    """(start, end of the opening `{`, end) of every macro call in item position whose braces
+    hold something that looks like an item."""
+    found: list[tuple[int, int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in _ITEM_CONTAINERS:
+                stack.append(child)
+            elif child.type in {"mod_item", "impl_item", "trait_item"}:
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    stack.append(body)
+            elif child.type == "macro_invocation" and (call := _braced(child)):
+                found.append(call)
+    return found
+
+
+def _braced(call: Node) -> tuple[int, int, int] | None:
+    body = call.children[-1] if call.children else None
+    if body is None or body.type != "token_tree" or body.child_count < 2:
+        return None
+    opening, closing = body.children[0], body.children[-1]
+    if opening.type != "{" or closing.type != "}" or not body.text:
+        return None
+    if not _ITEM_WORD.search(body.text):
+        return None
+    end = call.end_byte
+    after = call.next_sibling
+    if after is not None and after.type == ";" and after.start_byte == end:
+        end = after.end_byte  # `foo! { ... };`
+    return call.start_byte, opening.end_byte, end
+
+
+def _opened(language: str, src: bytes, calls: list[tuple[int, int, int]]) -> tuple[bytes, Tree]:
+    out = bytearray(src)
+    for start, head_end, end in calls:
+        closing = src.rindex(b"}", start, end)
+        for i in (*range(start, head_end), *range(closing, end)):
+            if out[i] not in b"\r\n":
+                out[i] = 0x20
+    opened = bytes(out)
+    return opened, parser_for(language).parse(opened)
+
+
+def _broken(root: Node, call: tuple[int, int, int]) -> bool:
+    """Whether the parse has an error or a missing token within the opened call's bytes."""
+    start, _, end = call
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.end_byte <= start or node.start_byte >= end:
+            continue
+        if node.type == "ERROR" or node.is_missing:
+            return True
+        if node.has_error:
+            stack.extend(node.children)
+    return False
