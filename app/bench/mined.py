@@ -24,7 +24,7 @@ from app.parse.definitions import (
     find_definitions,
     line_starts,
 )
-from app.parse.languages import has_definitions, language_for_path
+from app.parse.languages import has_definitions, language_for_text
 from app.parse.text import strip_comment
 
 SEED = 16  # the sample is the same on every run
@@ -70,7 +70,7 @@ def word_count(text: str) -> int:
 
 
 def _parse(path: str, text: str) -> tuple[str, Found] | None:
-    language = language_for_path(path)
+    language = language_for_text(path, text)
     if language is None or not has_definitions(language):
         return None
     try:

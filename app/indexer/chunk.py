@@ -34,7 +34,7 @@ from app.parse.languages import (
     DATA_LANGUAGES,
     MARKDOWN_LANGUAGES,
     has_definitions,
-    language_for_path,
+    language_for_text,
 )
 from app.parse.manifests import is_manifest, manifest_imports
 from app.parse.text import clip_doc, strip_comment
@@ -230,7 +230,7 @@ def parse_file(
     window_overlap: int = 10,
 ) -> ParsedFile:
     """Chunk one file. Never raises: anything the parser cannot handle gets line windows."""
-    lang = language or language_for_path(path) or "text"
+    lang = language or language_for_text(path, text) or "text"
     parsed = _parse(path, text, lang, max_chunk_lines, window_lines, window_overlap)
     if is_manifest(path):  # a package.json / tsconfig names the project's own modules
         return replace(parsed, imports=manifest_imports(path, text))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 
 QUERY_DIR = Path(__file__).parent / "queries"
@@ -91,6 +92,24 @@ def language_for_path(path: str) -> str | None:
     if dot < 0:
         return None
     return EXTENSIONS.get(lower[dot:])
+
+
+# A `.h` header is C unless its text is C++: a template, a namespace, a class, an access label,
+# `std::`, or a standard header included without `.h` (`#include <vector>`). `extern "C"`, the
+# C header's guard for C++ readers, is no sign.
+_CPP_IN_HEADER = re.compile(
+    r"^[ \t]*(?:template[ \t]*<|namespace\b|class[ \t]+\w|(?:public|private|protected)[ \t]*:"
+    r"|#[ \t]*include[ \t]*<[a-z_]+>)|\bstd::\w",
+    re.MULTILINE,
+)
+
+
+def language_for_text(path: str, text: str) -> str | None:
+    """`language_for_path`, with a `.h` header that holds C++ read as C++."""
+    language = language_for_path(path)
+    if language == "c" and path.lower().endswith(".h") and _CPP_IN_HEADER.search(text):
+        return "cpp"
+    return language
 
 
 def grammar_for(language: str) -> str | None:

@@ -15,6 +15,7 @@ from app.parse.languages import (
     grammar_for,
     has_definitions,
     language_for_path,
+    language_for_text,
     query_path,
 )
 
@@ -113,6 +114,51 @@ def symbol_rows(parsed: ParsedFile) -> list[tuple[str, str, str, int, int]]:
 )
 def test_language_for_path(path: str, language: str | None) -> None:
     assert language_for_path(path) == language
+
+
+C_HEADER = """#ifndef UV_H
+#define UV_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* A class of handles. */
+typedef struct uv_loop_s uv_loop_t;
+UV_EXTERN int uv_run(uv_loop_t*, int mode);
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+
+CPP_HEADER = """#ifndef ABSL_STATUS_STATUSOR_H_
+#define ABSL_STATUS_STATUSOR_H_
+#include <utility>
+namespace absl {
+// Holds a value or an error.
+template <typename T>
+class StatusOr {
+ public:
+  bool ok() const { return status_.ok(); }
+ private:
+  Status status_;
+};
+}  // namespace absl
+#endif
+"""
+
+
+def test_a_header_holding_cpp_is_cpp() -> None:
+    # `.h` is C by its name; the C grammar cannot read a class or a template, so a C++
+    # header would be nothing but glue. `extern "C"` is how C headers greet C++ readers.
+    assert language_for_text("uv.h", C_HEADER) == "c"
+    assert language_for_text("absl/status/statusor.h", CPP_HEADER) == "cpp"
+    assert language_for_text("a.c", CPP_HEADER) == "c"  # only a header is guessed
+    for marker in ("std::vector<int> v;", "  public:", "namespace x {", "#include <vector>"):
+        assert language_for_text("a.h", f"int a;\n{marker}\n") == "cpp"
+    parsed = parse_file("absl/status/statusor.h", CPP_HEADER)
+    assert parsed.language == "cpp"
+    assert symbol(parsed, "StatusOr.ok").parent == "StatusOr"
+    assert parse_file("uv.h", C_HEADER).language == "c"
 
 
 def test_grammars_and_queries() -> None:
