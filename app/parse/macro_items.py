@@ -1,11 +1,20 @@
-"""Rust items written inside an item-level macro call: `cfg_rt! { pub fn spawn() ... }`,
+"""Macros that hide code from the grammar, taken out of its way before the parse.
+
+Rust items written inside an item-level macro call: `cfg_rt! { pub fn spawn() ... }`,
 `doc! { macro_rules! select { ... } }`. To tree-sitter the braces hold one token tree, so the
 functions, types and macros in them would be neither chunks, symbols nor call targets.
 
 Such a call is opened: its name, `!` and braces become spaces (bytes and lines keep their
 places, so every node still points at the file as written) and the text is parsed again. A
 call whose body does not parse as items (`lazy_static! { static ref X: T = ...; }`,
-`cfg_if! { if #[cfg(unix)] { ... } }`) is left as written."""
+`cfg_if! { if #[cfg(unix)] { ... } }`) is left as written.
+
+C and C++ annotation macros: `ABSL_NAMESPACE_BEGIN` on a line of its own, `class
+ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv_run(...)`,
+`const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`. The
+grammar reads each as a stray name, and the declaration around it as an error (abseil: 685
+of 859 files). Such a name (capitals with an underscore) in one of those places becomes
+spaces, with its arguments; the file keeps the change only when its parse has fewer errors."""
 
 from __future__ import annotations
 
@@ -28,6 +37,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     """The file's tree and the bytes it was parsed from: `src` itself, or for Rust `src` with
     its item-wrapping macro calls opened."""
     tree = parser_for(language).parse(src)
+    if language in {"c", "cpp"}:
+        return _without_annotations(language, src, tree)
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -109,3 +120,64 @@ def _broken(root: Node, call: tuple[int, int, int]) -> bool:
         if node.has_error:
             stack.extend(node.children)
     return False
+
+
+_CAPS = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"  # `ABSL_CONST_INIT`, `UV_EXTERN`: not `DWORD`, not `kMax`
+_ARGS = r"(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))"  # `(mu)`, `("use F(x)")`
+_ANNOTATIONS = re.compile(
+    rb"^[ \t]*(?P<alone>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]*(?://[^\n]*)?$"
+    rb"|^[ \t]*(?P<lead>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]+(?=[A-Za-z_])"
+    rb"|\b(?:class|struct|union)[ \t]+(?P<tag>" + _CAPS.encode() + rb")[ \t]+(?=[A-Za-z_])"
+    rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
+    rb"(?=[ \t]*(?:[)\],;{=]|$))",
+    re.MULTILINE,
+)
+# A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
+_EXPRESSION_WORDS = {b"return", b"else", b"case", b"throw", b"sizeof", b"new", b"delete"}
+
+
+def _without_annotations(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
+    if not tree.root_node.has_error:
+        return tree, src
+    out = bytearray(src)
+    changed = False
+    for match in _ANNOTATIONS.finditer(src):
+        name = next(group for group in ("alone", "lead", "tag", "tail") if match.group(group))
+        start, end = match.span(name)
+        if src[start:end].startswith(b"#") or _in_directive(src, start):
+            continue
+        if name == "tail" and _word_before(src, match.start()) in _EXPRESSION_WORDS:
+            continue
+        for i in range(start, end):
+            out[i] = 0x20
+        changed = True
+    if not changed:
+        return tree, src
+    opened = bytes(out)
+    new = parser_for(language).parse(opened)
+    if _errors(new.root_node) < _errors(tree.root_node):
+        return new, opened
+    return tree, src
+
+
+def _in_directive(src: bytes, at: int) -> bool:
+    """Whether `at` is on a preprocessor line (`#define X ABSL_Y`, `#if ABSL_Z(...)`)."""
+    line_start = src.rfind(b"\n", 0, at) + 1
+    return src[line_start:at].lstrip().startswith(b"#")
+
+
+def _word_before(src: bytes, at: int) -> bytes:
+    head = src[max(0, at - 16) : at].rstrip()
+    word = re.search(rb"\w+$", head)
+    return word.group() if word else b""
+
+
+def _errors(root: Node) -> int:
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        elif node.has_error:
+            stack.extend(node.children)
+    return count

@@ -161,6 +161,43 @@ def test_a_header_holding_cpp_is_cpp() -> None:
     assert parse_file("uv.h", C_HEADER).language == "c"
 
 
+ANNOTATED_H = """namespace absl {
+ABSL_NAMESPACE_BEGIN
+class ABSL_ATTRIBUTE_OWNER Mutex {
+ public:
+  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();
+  ABSL_MUST_USE_RESULT bool TryLock() { return Grab(); }
+ private:
+  int waiters_ ABSL_GUARDED_BY(mu_);
+};
+ABSL_CONST_INIT static int count = 0;
+int Size(const Mutex& m ABSL_ATTRIBUTE_LIFETIME_BOUND) { return MAX_OF(Count(m), 1); }
+ABSL_NAMESPACE_END
+}  // namespace absl
+"""
+
+
+def test_annotation_macros_do_not_hide_cpp_definitions() -> None:
+    # Each capitalised macro is a stray name to the grammar, and the class around it an
+    # error; taken out of its way (as spaces), the class, its methods and the function parse.
+    parsed = parse_file("absl/synchronization/mutex.h", ANNOTATED_H)
+    assert [s.qualified_name for s in parsed.symbols] == [
+        "absl",
+        "Mutex",
+        "Mutex.TryLock",  # `Lock()` is only declared here
+        "absl.Size",
+    ]
+    assert chunk(parsed, "Mutex").text.startswith("class ABSL_ATTRIBUTE_OWNER Mutex {")
+    # A macro called in an expression is a call, as written; the annotations are not calls.
+    assert [(c.caller, c.callee) for c in parsed.calls] == [
+        ("Mutex.TryLock", "Grab"),
+        ("absl.Size", "MAX_OF"),
+        ("absl.Size", "Count"),
+    ]
+    tree, _ = macro_items.parse("cpp", ANNOTATED_H.encode())
+    assert not tree.root_node.has_error
+
+
 def test_grammars_and_queries() -> None:
     assert grammar_for("csharp") == "csharp"
     assert grammar_for("markdown") is None
