@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.bench.devbench import GoldRange, Question
 from app.core.paths import is_test_path
-from app.parse import macro_items
+from app.parse import grammar_gaps
 from app.parse.definitions import (
     CONTAINERS,
     Definition,
@@ -74,7 +74,7 @@ def _parse(path: str, text: str) -> tuple[str, Found] | None:
     if language is None or not has_definitions(language):
         return None
     try:
-        tree, src = macro_items.parse(language, text.encode("utf-8", "surrogatepass"))
+        tree, src = grammar_gaps.parse(language, text.encode("utf-8", "surrogatepass"))
         return language, find_definitions(language, tree.root_node, src, line_starts(src))
     except Exception:  # noqa: BLE001 - a file the parser cannot handle has no definitions
         return None

@@ -17,7 +17,7 @@ from app.indexer.chunk_text import (
     trim_blank,
     window_chunks,
 )
-from app.parse import macro_items
+from app.parse import grammar_gaps
 from app.parse.calls import extract
 from app.parse.definitions import (
     CONTAINERS,
@@ -157,7 +157,8 @@ def _leading_doc(lines: Sequence[str], first: int, lead: int, comments: set[int]
 def _tree_sitter(
     path: str, text: str, language: str, lines: Sequence[str], max_lines: int, glue_lines: int
 ) -> ParsedFile:
-    tree, src = macro_items.parse(language, text.encode("utf-8", "surrogatepass"))
+    written = text.encode("utf-8", "surrogatepass")
+    tree, src = grammar_gaps.parse(language, written)  # same length, same lines
     starts = line_starts(src)
     found = find_definitions(language, tree.root_node, src, starts)
     layout = _Layout(found, lines, max_lines, glue_lines)
@@ -175,7 +176,7 @@ def _tree_sitter(
             doc = docstring(d, language) or _leading_doc(
                 lines, layout.starts.get(id(d), d.lead_line), d.lead_line, found.comment_lines
             )
-            named[id(d)] = (signature(d, language, src, starts, skip), doc)
+            named[id(d)] = (signature(d, language, written, starts, skip), doc)  # as written
         sig, doc = named[id(d)]
         chunks.append(
             make_chunk(

@@ -9,7 +9,7 @@ import pytest
 
 from app.core.models import Chunk, ParsedFile, Symbol
 from app.indexer.chunk import coverage, parse_file
-from app.parse import macro_items
+from app.parse import grammar_gaps
 from app.parse.languages import (
     GRAMMARS,
     grammar_for,
@@ -187,14 +187,19 @@ def test_annotation_macros_do_not_hide_cpp_definitions() -> None:
         "Mutex.TryLock",  # `Lock()` is only declared here
         "absl.Size",
     ]
-    assert chunk(parsed, "Mutex").text.startswith("class ABSL_ATTRIBUTE_OWNER Mutex {")
+    mutex = chunk(parsed, "Mutex")
+    assert mutex.text.startswith("class ABSL_ATTRIBUTE_OWNER Mutex {")  # as written
+    assert mutex.signature == "class ABSL_ATTRIBUTE_OWNER Mutex {"
+    assert chunk(parsed, "absl.Size").signature.startswith(
+        "int Size(const Mutex& m ABSL_ATTRIBUTE_LIFETIME_BOUND) {"
+    )
     # A macro called in an expression is a call, as written; the annotations are not calls.
     assert [(c.caller, c.callee) for c in parsed.calls] == [
         ("Mutex.TryLock", "Grab"),
         ("absl.Size", "MAX_OF"),
         ("absl.Size", "Count"),
     ]
-    tree, _ = macro_items.parse("cpp", ANNOTATED_H.encode())
+    tree, _ = grammar_gaps.parse("cpp", ANNOTATED_H.encode())
     assert not tree.root_node.has_error
 
 
@@ -959,7 +964,7 @@ def test_an_opened_macro_call_keeps_every_byte_in_place() -> None:
     # Windows line endings and a non-ASCII comment in the call's head: only the name, `!` and
     # braces become spaces, so the opened text has the same length and the same lines.
     text = RUST_WRAPPED.replace("cfg_rt! {", "cfg_rt! /* é */ {").replace("\n", "\r\n")
-    tree, opened = macro_items.parse("rust", text.encode("utf-8"))
+    tree, opened = grammar_gaps.parse("rust", text.encode("utf-8"))
     assert len(opened) == len(text.encode("utf-8"))
     assert opened.count(b"\r\n") == text.count("\r\n")
     assert not tree.root_node.has_error

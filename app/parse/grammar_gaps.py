@@ -1,12 +1,12 @@
-"""Macros that hide code from the grammar, taken out of its way before the parse.
+"""What a grammar cannot read, taken out of its way before the parse; every node still points
+at the file as written (only whole tokens become spaces, so bytes and lines keep their places).
 
 Rust items written inside an item-level macro call: `cfg_rt! { pub fn spawn() ... }`,
 `doc! { macro_rules! select { ... } }`. To tree-sitter the braces hold one token tree, so the
 functions, types and macros in them would be neither chunks, symbols nor call targets.
 
-Such a call is opened: its name, `!` and braces become spaces (bytes and lines keep their
-places, so every node still points at the file as written) and the text is parsed again. A
-call whose body does not parse as items (`lazy_static! { static ref X: T = ...; }`,
+Such a call is opened: its name, `!` and braces become spaces and the text is parsed again.
+A call whose body does not parse as items (`bitflags! { pub struct Flags: u32 { ... } }`,
 `cfg_if! { if #[cfg(unix)] { ... } }`) is left as written.
 
 C and C++ annotation macros: `ABSL_NAMESPACE_BEGIN` on a line of its own, `class
@@ -34,11 +34,12 @@ _ITEM_WORD = re.compile(
 
 
 def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
-    """The file's tree and the bytes it was parsed from: `src` itself, or for Rust `src` with
-    its item-wrapping macro calls opened."""
+    """The file's tree and the bytes it was parsed from: `src` itself, or `src` with Rust's
+    item-wrapping macro calls opened or C and C++ annotation macros made spaces. Text shown
+    to a reader (signatures, chunks) is read from `src` as written, not from these bytes."""
     tree = parser_for(language).parse(src)
     if language in {"c", "cpp"}:
-        return _without_annotations(language, src, tree)
+        return _without(language, src, tree, _annotations(src))
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -136,23 +137,28 @@ _ANNOTATIONS = re.compile(
 _EXPRESSION_WORDS = {b"return", b"else", b"case", b"throw", b"sizeof", b"new", b"delete"}
 
 
-def _without_annotations(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
-    if not tree.root_node.has_error:
-        return tree, src
-    out = bytearray(src)
-    changed = False
+def _annotations(src: bytes) -> list[tuple[int, int]]:
+    spans = []
     for match in _ANNOTATIONS.finditer(src):
         name = next(group for group in ("alone", "lead", "tag", "tail") if match.group(group))
         start, end = match.span(name)
-        if src[start:end].startswith(b"#") or _in_directive(src, start):
+        if _in_directive(src, start):
             continue
         if name == "tail" and _word_before(src, match.start()) in _EXPRESSION_WORDS:
             continue
-        for i in range(start, end):
-            out[i] = 0x20
-        changed = True
-    if not changed:
+        spans.append((start, end))
+    return spans
+
+
+def _without(
+    language: str, src: bytes, tree: Tree, spans: list[tuple[int, int]]
+) -> tuple[Tree, bytes]:
+    """`src` with `spans` made spaces, when its parse has fewer errors than `tree`'s."""
+    if not spans or not tree.root_node.has_error:
         return tree, src
+    out = bytearray(src)
+    for start, end in spans:
+        out[start:end] = b" " * (end - start)
     opened = bytes(out)
     new = parser_for(language).parse(opened)
     if _errors(new.root_node) < _errors(tree.root_node):
