@@ -14,7 +14,8 @@ ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv
 `const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`. The
 grammar reads each as a stray name, and the declaration around it as an error (abseil: 685
 of 859 files). Such a name (capitals with an underscore) in one of those places becomes
-spaces, with its arguments; the file keeps the change only when its parse has fewer errors."""
+spaces, with its arguments, as does a C header's `extern "C" {` and `}` for C++ readers;
+the file keeps the change only when its parse has fewer errors."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     to a reader (signatures, chunks) is read from `src` as written, not from these bytes."""
     tree = parser_for(language).parse(src)
     if language in {"c", "cpp"}:
-        return _without(language, src, tree, _annotations(src))
+        return _without(language, src, tree, _annotations(src) + _cplusplus_guards(src))
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -135,6 +136,14 @@ _ANNOTATIONS = re.compile(
 )
 # A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
 _EXPRESSION_WORDS = {b"return", b"else", b"case", b"throw", b"sizeof", b"new", b"delete"}
+# A C header's greeting to C++ readers: `extern "C" {` under `#ifdef __cplusplus`, and its `}`
+# under another. The brace opens in one conditional and closes in the next, which the grammar
+# cannot follow: the whole header became one error (libuv's `uv.h`).
+_CPLUSPLUS_GUARD = re.compile(
+    rb"^[ \t]*#[ \t]*(?:ifdef[ \t]+__cplusplus|if[ \t]+defined[ \t]*\(?[ \t]*__cplusplus\b.*)"
+    rb"[ \t]*\r?\n[ \t]*(?P<brace>extern[ \t]+\"C\"[ \t]*\{|\})",
+    re.MULTILINE,
+)
 
 
 def _annotations(src: bytes) -> list[tuple[int, int]]:
@@ -148,6 +157,10 @@ def _annotations(src: bytes) -> list[tuple[int, int]]:
             continue
         spans.append((start, end))
     return spans
+
+
+def _cplusplus_guards(src: bytes) -> list[tuple[int, int]]:
+    return [match.span("brace") for match in _CPLUSPLUS_GUARD.finditer(src)]
 
 
 def _without(
@@ -179,10 +192,14 @@ def _word_before(src: bytes, at: int) -> bytes:
 
 
 def _errors(root: Node) -> int:
+    """Bytes inside error nodes, one for each missing token: one error that swallows a whole
+    header weighs more than a few that each cost a line."""
     count, stack = 0, [root]
     while stack:
         node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
+        if node.type == "ERROR":
+            count += node.end_byte - node.start_byte
+        elif node.is_missing:
             count += 1
         elif node.has_error:
             stack.extend(node.children)

@@ -25,8 +25,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # definitions, with the calls in their bodies; 26: Rust items inside an item-level macro call
 # (`cfg_rt! { pub fn spawn ... }`) are definitions; 27: a `.h` header that holds C++ is C++;
 # 28: C and C++ annotation macros (`ABSL_CONST_INIT`, `UV_EXTERN`) out of the grammar's way;
-# 29: signatures read from the file as written, not from the bytes the grammar was given
-STRATEGY_VERSION = "chunk-29"
+# 29: signatures read from the file as written, not from the bytes the grammar was given; 30: a
+# C header's `extern "C" {` for C++ readers out of the grammar's way, errors weighed by size
+STRATEGY_VERSION = "chunk-30"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -971,3 +971,39 @@ def test_an_opened_macro_call_keeps_every_byte_in_place() -> None:
     parsed = parse_file("blocking.rs", text)
     assert symbol(parsed, "spawn_blocking").start_line == 4
     assert symbol(parsed, "Handle.io").start_line == 16
+
+
+GUARDED_H = """#ifndef UV_H
+#define UV_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct uv_loop_s {
+  void* data;
+};
+
+UV_EXTERN int uv_loop_init(uv_loop_t* loop);
+
+static int uv_is_ready(const uv_loop_t* loop) {
+  return loop->data != NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+
+
+def test_a_c_header_greeting_cpp_readers_still_parses() -> None:
+    # The brace of `extern "C" {` opens under one `#ifdef` and closes under another; to the
+    # grammar the whole header was one error and nothing in it a definition.
+    parsed = parse_file("include/uv.h", GUARDED_H)
+    assert parsed.language == "c"
+    assert [s.qualified_name for s in parsed.symbols] == ["uv_loop_s", "uv_is_ready"]
+    assert chunk(parsed, "uv_is_ready").signature == (
+        "static int uv_is_ready(const uv_loop_t* loop) {"
+    )
+    tree, _ = grammar_gaps.parse("c", GUARDED_H.encode())
+    assert not tree.root_node.has_error
