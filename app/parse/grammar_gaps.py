@@ -127,11 +127,11 @@ def _broken(root: Node, call: tuple[int, int, int]) -> bool:
 _CAPS = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"  # `ABSL_CONST_INIT`, `UV_EXTERN`: not `DWORD`, not `kMax`
 _ARGS = r"(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))"  # `(mu)`, `("use F(x)")`
 _ANNOTATIONS = re.compile(
-    rb"^[ \t]*(?P<alone>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]*(?://[^\n]*)?$"
+    rb"^[ \t]*(?P<alone>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]*(?://[^\n]*)?\r?$"
     rb"|^[ \t]*(?P<lead>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]+(?=[A-Za-z_])"
     rb"|\b(?:class|struct|union)[ \t]+(?P<tag>" + _CAPS.encode() + rb")[ \t]+(?=[A-Za-z_])"
     rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
-    rb"(?=[ \t]*(?:[)\],;{=]|$))",
+    rb"(?=[ \t]*(?:[)\],;{=]|\r?$))",
     re.MULTILINE,
 )
 # A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
