@@ -745,6 +745,32 @@ def test_more_languages(path: str, text: str, expected: list[tuple[int, int, str
     assert layout(parsed) == expected
 
 
+SCALA_VALUES = """object Decoder {
+  /** Decodes a character. */
+  implicit final val decodeChar: Decoder[Char] = new Decoder[Char] {
+    final def apply(c: HCursor): Result[Char] = c.value
+  }
+  implicit final lazy val decodeInt: Decoder[Int] = decodeLong.map(_.toInt)
+  lazy val table: Map[String, Int] = {
+    val a = 1
+    Map("a" -> a)
+  }
+}
+"""
+
+
+def test_a_scala_value_that_carries_logic_is_a_definition() -> None:
+    # As Kotlin's properties with accessors: an instance with a body, or a block; a plain
+    # one-line value (`decodeInt`) is not.
+    parsed = parse_file("Decoder.scala", SCALA_VALUES)
+    assert [(s.qualified_name, s.kind, s.start_line) for s in parsed.symbols] == [
+        ("Decoder", "class", 1),
+        ("Decoder.decodeChar", "method", 3),
+        ("Decoder.decodeChar.apply", "function", 4),
+        ("Decoder.table", "method", 7),
+    ]
+
+
 # --- rules shared by all languages -------------------------------------------------------
 
 
