@@ -99,14 +99,21 @@ def _braced(call: Node) -> tuple[int, int, int] | None:
 
 
 def _opened(language: str, src: bytes, calls: list[tuple[int, int, int]]) -> tuple[bytes, Tree]:
-    out = bytearray(src)
+    spans = []
     for start, head_end, end in calls:
-        closing = src.rindex(b"}", start, end)
-        for i in (*range(start, head_end), *range(closing, end)):
+        spans += [(start, head_end), (src.rindex(b"}", start, end), end)]
+    opened = _spaced(src, spans)
+    return opened, parser_for(language).parse(opened)
+
+
+def _spaced(src: bytes, spans: list[tuple[int, int]]) -> bytes:
+    """`src` with every byte of `spans` a space, line breaks kept."""
+    out = bytearray(src)
+    for start, end in spans:
+        for i in range(start, end):
             if out[i] not in b"\r\n":
                 out[i] = 0x20
-    opened = bytes(out)
-    return opened, parser_for(language).parse(opened)
+    return bytes(out)
 
 
 def _broken(root: Node, call: tuple[int, int, int]) -> bool:
@@ -169,10 +176,7 @@ def _without(
     """`src` with `spans` made spaces, when its parse has fewer errors than `tree`'s."""
     if not spans or not tree.root_node.has_error:
         return tree, src
-    out = bytearray(src)
-    for start, end in spans:
-        out[start:end] = b" " * (end - start)
-    opened = bytes(out)
+    opened = _spaced(src, spans)
     new = parser_for(language).parse(opened)
     if _errors(new.root_node) < _errors(tree.root_node):
         return new, opened
