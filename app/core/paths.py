@@ -38,12 +38,12 @@ _TEST_PATH = re.compile(
     re.IGNORECASE,
 )
 # Spelled in CamelCase, so matched with case: `FooTests.cs`, `ParserTest.java`, `CsvTester.cs`,
-# Kotlin's and Gradle's source sets (`src/commonTest/`, `jvmTest/`, `jvmCoreTest/`,
-# `java8Test/`). Not PHP files: Twig's `TwigTest.php` is library code (a template test),
-# PHP's tests live in `tests/`.
+# Hspec's `StackSpec.hs`, Kotlin's and Gradle's source sets (`src/commonTest/`, `jvmTest/`,
+# `jvmCoreTest/`, `java8Test/`). Not PHP files: Twig's `TwigTest.php` is library code (a
+# template test), PHP's tests live in `tests/`.
 _CAMEL_TEST_PATH = re.compile(
     r"(^|/)[a-z][A-Za-z0-9]*Test(/|$)"
-    r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy)$"
+    r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy|hs)$"
 )
 # Benchmarks also live beside the code they measure, named for it: `str_cat_benchmark.cc`
 # (C++), `parse.bench.ts` (Vitest), `encode-bench.js`; JMH's and BenchmarkDotNet's
@@ -56,8 +56,10 @@ _EXAMPLE_PATH = re.compile(
     re.IGNORECASE,
 )
 _CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts|cs|scala|swift)$")
-# Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file.
+# Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file, Zig in
+# `test "name" { ... }` blocks (named so by the parse).
 _RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
+_ZIG_TEST = re.compile(r'(^|\.)test[ "]')
 
 
 def config_file() -> Path:
@@ -130,6 +132,8 @@ def is_test_path(path: str) -> bool:
 def in_test_module(language: str, kind: str, qualified: str, parent: str) -> bool:
     """Whether a chunk is unit-test code by where it sits in its file: Rust's
     `#[cfg(test)] mod tests`, its head (a module so named) or anything inside it (`parent`
-    is the qualified name of what encloses the chunk)."""
+    is the qualified name of what encloses the chunk); a Zig `test "name"` block."""
+    if language == "zig":
+        return bool(_ZIG_TEST.search(qualified) or _ZIG_TEST.search(parent))
     scope = qualified if kind == "module" else parent
     return language == "rust" and bool(_RUST_TEST_MODULE.search(scope))

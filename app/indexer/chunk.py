@@ -42,6 +42,8 @@ from app.parse.thin import FUNCTION_KINDS, thinness
 
 # A class this short stays one chunk (its methods are symbols only).
 SMALL_CONTAINER_LINES = 40
+# Comments that open a doc block: one blank line above a definition, it still documents it.
+_DOC_OPENERS = ("/**", "-- |", "--|", "{-|", "{- |")
 # Past these sizes a file is generated or minified: line windows, no parse.
 MAX_PARSE_CHARS = 4_000_000
 MAX_LINE_CHARS = 20_000
@@ -76,12 +78,13 @@ class _Layout:
         while line > 1 and line - 1 in self.absorbable:
             line -= 1
         comments = self.found.comment_lines
-        if line == d.lead_line and line - 2 in comments and not self.lines[line - 2].strip():
-            # A /** doc */ block one blank line above still documents it (Express style).
+        if line - 2 in comments and not self.lines[line - 2].strip():
+            # A doc block one blank line above still documents it: `/** */` (Express style),
+            # Haddock's `-- |` and `{-|` (Haskell's containers).
             top = line - 2
             while top - 1 in comments:
                 top -= 1
-            if self.lines[top - 1].lstrip().startswith("/**"):
+            if self.lines[top - 1].lstrip().startswith(_DOC_OPENERS):
                 line = top
         return line
 
@@ -140,8 +143,13 @@ class _Layout:
         lo, hi = trim_blank(self.lines, lo, hi)
         if lo > hi:
             return
-        if self.pieces and all(is_trivial(self.lines[i - 1]) for i in range(lo, hi + 1)):
-            self.pieces[-1].end = hi  # a closing `}` or `end` stays with what it closes
+        attributes = self.found.attribute_lines
+        if self.pieces and all(
+            is_trivial(self.lines[i - 1]) or i in attributes for i in range(lo, hi + 1)
+        ):
+            # A closing `}` or `end` stays with what it closes; so does an attribute below
+            # it that no definition follows (Haskell's `{-# INLINE f #-}` after `f`).
+            self.pieces[-1].end = hi
             return
         breaks = text_breaks(self.lines, lo, hi)
         for a, b in split_range(lo, hi, self.glue_lines, breaks, self.lines):

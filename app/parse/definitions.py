@@ -58,14 +58,19 @@ _BODY_TYPES = frozenset(
      "field_declaration_list", "enum_body", "interface_body", "object_type", "function_body",
      "template_body", "enumerator_list", "enum_variant_list", "constructor_body",
      "enum_class_body", "protocol_body", "enum_member_declaration_list", "object",
-     "computed_property"}
+     "computed_property", "class_declarations", "instance_declarations", "Block",
+     "ContainerDecl"}
 )  # fmt: skip
 # Languages whose body is not delimited: the signature is the first line.
-_FIRST_LINE_SIGNATURE = frozenset({"ruby", "lua", "bash"})
+_FIRST_LINE_SIGNATURE = frozenset({"ruby", "lua", "bash", "elixir", "haskell"})
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _STRING_PREFIX = re.compile(r"^[rRbBuUfF]*('''|\"\"\"|'|\")")
 _NAME_CHARS = 120
 _PY_OVERLOAD = re.compile(r"@\s*(?:[\w.]+\.)?overload")
+# Languages that write one function as several pieces side by side: Elixir's clauses
+# (`def f(0)`, `def f(n)`), Haskell's type signature and equations (`go :: Int -> Int`,
+# `go 0 = 1`, `go n = ...`). Consecutive pieces of one name are one definition.
+CLAUSE_LANGUAGES = frozenset({"elixir", "haskell"})
 # Kotlin's grammar puts a property's getter and setter beside its declaration, not in it.
 _SIBLING_ACCESSORS = frozenset({"getter", "setter"})
 
@@ -241,6 +246,8 @@ def _make(
         if core.type == "companion_object":
             named = [c for c in core.named_children if c.type == "type_identifier"]
             name = node_text(named[0]) if named else name
+    if core.type == "TestDecl" and name_node is not None:  # Zig: `test "name"`, as written
+        name = collapse(f"test {node_text(name_node)}", _NAME_CHARS)
     if receiver := captures.get("receiver"):
         scope = _clean_type(node_text(receiver[0]))
     if kind == "impl":
@@ -297,6 +304,27 @@ def _fold_overloads(items: list[Definition]) -> list[Definition]:
     for lone in pending:
         lone.kind = "function"
         out.append(lone)
+    return out
+
+
+def _join_clauses(items: list[Definition], joined: set[int]) -> list[Definition]:
+    """Consecutive function pieces of one name (no other definition between them) become
+    the first piece, grown to the last one's end; the others' ids go into `joined`."""
+    out: list[Definition] = []
+    for item in items:
+        prev = out[-1] if out else None
+        if (
+            prev is None
+            or item.kind != "function"
+            or (prev.kind, prev.name) != ("function", item.name)
+        ):
+            out.append(item)
+            continue
+        prev.end_byte, prev.end_line = item.end_byte, item.end_line
+        prev.children.extend(item.children)
+        for child in item.children:
+            child.enclosing = prev
+        joined.add(id(item))
     return out
 
 
@@ -402,6 +430,12 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         d.enclosing = stack[-1] if stack else None
         (d.enclosing.children if d.enclosing else roots).append(d)
         stack.append(d)
+    if language in CLAUSE_LANGUAGES:
+        joined: set[int] = set()
+        roots = _join_clauses(roots, joined)
+        for d in defs:
+            d.children = _join_clauses(d.children, joined)
+        defs = [d for d in defs if id(d) not in joined]
     roots = _fold_overloads(roots)
     for d in defs:
         d.children = _fold_overloads(d.children)

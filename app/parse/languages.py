@@ -70,7 +70,8 @@ GRAMMARS: dict[str, str] = {
     "python": "python", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx",
     "go": "go", "rust": "rust", "java": "java", "c": "c", "cpp": "cpp", "csharp": "csharp",
     "ruby": "ruby", "php": "php", "kotlin": "kotlin", "swift": "swift", "scala": "scala",
-    "lua": "lua", "bash": "bash", "yaml": "yaml", "toml": "toml", "json": "json",
+    "lua": "lua", "bash": "bash", "elixir": "elixir", "haskell": "haskell", "zig": "zig",
+    "yaml": "yaml", "toml": "toml", "json": "json",
 }  # fmt: skip
 
 # Language -> query file stem under queries/ (TSX shares the TypeScript query).

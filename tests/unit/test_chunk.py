@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.core.models import Chunk, ParsedFile, Symbol
+from app.core.paths import in_test_module
 from app.indexer.chunk import coverage, parse_file
 from app.parse import grammar_gaps
 from app.parse.languages import (
@@ -769,6 +770,149 @@ def test_a_scala_value_that_carries_logic_is_a_definition() -> None:
         ("Decoder.decodeChar.apply", "function", 4),
         ("Decoder.table", "method", 7),
     ]
+
+
+ELIXIR_MODULE = '''defmodule MyApp.Repo do
+  @moduledoc """
+  The repository.
+  """
+
+  @doc "Fetches one row by id."
+  @callback get(queryable :: t, id :: term) :: t | nil
+
+  @doc """
+  Counts rows.
+
+  Zero for an empty table.
+  """
+  @spec count(list) :: non_neg_integer
+  def count([]), do: 0
+  def count([_ | rest]), do: 1 + count(rest)
+
+  defp helper(x) when is_atom(x) do
+    x
+  end
+
+  defmacro __using__(opts) do
+    quote do
+      unquote(opts)
+    end
+  end
+end
+'''
+
+
+def test_elixir_definitions_clauses_and_docs() -> None:
+    # A function's clauses are one definition; `@doc` documents it (as does a one-line
+    # `@doc "..."`), `@spec` stays with it; a behaviour's `@callback` is a definition.
+    parsed = parse_file("lib/my_app/repo.ex", ELIXIR_MODULE)
+    check_well_formed(parsed, ELIXIR_MODULE)
+    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("MyApp.Repo", "module", 1, 27),
+        ("Repo.get", "function", 7, 7),
+        ("Repo.count", "function", 15, 16),
+        ("Repo.helper", "function", 18, 20),
+        ("Repo.__using__", "function", 22, 26),
+    ]
+    chunks = {c.qualified_name: c for c in parsed.chunks}
+    assert (chunks["Repo.get"].start_line, chunks["Repo.get"].doc) == (6, "Fetches one row by id.")
+    count = chunks["Repo.count"]
+    assert (count.start_line, count.signature) == (9, "def count([]), do: 0")
+    assert count.doc == "Counts rows.\n\nZero for an empty table."
+    assert chunks["Repo.helper"].thin == ""
+
+
+HASKELL_MODULE = """module Data.Stack (Stack, push, size) where
+
+-- | A stack of values.
+data Stack a = Stack [a]
+
+-- | \\(O(1)\\). Push a value.
+--
+-- > push 1 empty
+
+-- See Note: laziness
+push :: a -> Stack a -> Stack a
+push x (Stack xs) = Stack (x : xs)
+{-# INLINE push #-}
+
+size :: Stack a -> Int
+size (Stack []) = 0
+size (Stack (_ : xs)) = 1 + size (Stack xs)
+  where
+    helper = id
+
+(<+>) :: Stack a -> Stack a -> Stack a
+Stack a <+> Stack b = Stack (a ++ b)
+
+class Sized f where
+  -- | How many.
+  count :: f a -> Int
+
+instance Sized Stack where
+  count = size
+"""
+
+
+def test_haskell_signatures_equations_and_haddock() -> None:
+    # The type signature and every equation are one definition, named without parentheses
+    # for an operator; a `where` binding is the function's own; a Haddock block one blank
+    # line above (with plain comments between) documents it; a pragma below stays with it.
+    parsed = parse_file("src/Data/Stack.hs", HASKELL_MODULE)
+    check_well_formed(parsed, HASKELL_MODULE)
+    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("Stack", "type", 4, 4),
+        ("push", "function", 11, 12),
+        ("size", "function", 15, 19),
+        ("<+>", "function", 21, 22),
+        ("Sized", "interface", 24, 26),
+        ("Sized.count", "method", 26, 26),
+        ("Sized", "impl", 28, 29),
+        ("Sized.count", "method", 29, 29),
+    ]
+    chunks = {(c.qualified_name, c.start_line): c for c in parsed.chunks}
+    push = chunks["push", 6]
+    assert push.end_line == 13  # with its INLINE pragma
+    assert push.signature == "push :: a -> Stack a -> Stack a"
+    assert push.doc.startswith("\\(O(1)\\). Push a value.")
+    assert chunks["Stack", 3].doc == "A stack of values."
+
+
+ZIG_FILE = """const std = @import("std");
+
+/// A fixed-size buffer.
+pub const Buffer = struct {
+    data: []u8,
+
+    /// Makes an empty one.
+    pub fn init(data: []u8) Buffer {
+        return .{ .data = data };
+    }
+};
+
+pub const Mode = union(enum) { fixed: usize, growing };
+pub const Kind = enum { a, b };
+
+test "init keeps the slice" {
+    var raw: [4]u8 = undefined;
+    try std.testing.expect(Buffer.init(&raw).data.len == 4);
+}
+"""
+
+
+def test_zig_types_functions_and_tests() -> None:
+    parsed = parse_file("src/buffer.zig", ZIG_FILE)
+    check_well_formed(parsed, ZIG_FILE)
+    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("Buffer", "struct", 4, 11),
+        ("Buffer.init", "method", 8, 10),
+        ("Mode", "struct", 13, 13),
+        ("Kind", "enum", 14, 14),
+        ('test "init keeps the slice"', "function", 16, 19),
+    ]
+    assert parsed.chunks[1].doc == "A fixed-size buffer."
+    assert in_test_module("zig", "function", 'test "init keeps the slice"', "")
+    assert not in_test_module("zig", "method", "Buffer.init", "Buffer")
 
 
 # --- rules shared by all languages -------------------------------------------------------

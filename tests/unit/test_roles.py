@@ -20,6 +20,7 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/Stateless.Tests/StateMachineFixture.cs", TEST),  # C# test project
         ("src/MyLib.UnitTests/ParserFacts.cs", TEST),
         ("src/Csv/CsvParserTester.cs", TEST),
+        ("src/Data/StackSpec.hs", TEST),
         ("src/Csv/CsvParserTests.cs", TEST),
         ("src/test/java/org/apache/csv/CSVParserTest.java", TEST),  # Java, Kotlin
         ("lib/src/main/java/org/apache/csv/LexerTest.java", TEST),
