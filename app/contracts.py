@@ -75,6 +75,7 @@ def calls_json(answer: CallsAnswer, direction: str) -> dict[str, Any]:
         direction: [entry.as_json() for entry in answer.entries],
         "unresolved": list(answer.unresolved),
         "hidden_tests": answer.hidden_tests,
+        "calls_not_read": answer.calls_not_read,
     }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from app.cli.common import EXIT_ERROR, count, ready_service
 from app.contracts import calls_json, json_text
 from app.core.literal import literal
+from app.core.models import calls_not_read_note
 
 TIER_CHOICES = ("certain", "probable", "uncertain")
 
@@ -43,7 +44,9 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
             where = f"{literal(e.call_path)}:{e.line}"
             mark = "  [test]" if e.test else ""
             print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {e.rule}{mark}")
-    if not answer.entries:
+    if not answer.entries and answer.calls_not_read:
+        print(f"  {calls_not_read_note(answer.calls_not_read)}")
+    elif not answer.entries:
         print("  none found at or above the tier asked for")
     if answer.hidden_tests:
         print(f"  {answer.hidden_tests} more in test code, left out by --no-tests")

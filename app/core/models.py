@@ -192,6 +192,11 @@ def tier_of(confidence: float) -> str:
     return "probable" if confidence >= 0.7 else "uncertain"
 
 
+def calls_not_read_note(language: str) -> str:
+    """What an empty caller or callee list means for a language whose calls are not read."""
+    return f"Calls in {language} are not read."
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     """What one parse of one file yields (imports, calls and bases feed the call graph)."""

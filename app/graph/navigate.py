@@ -9,6 +9,8 @@ from typing import Any
 from app.core.models import TIERS, tier_of
 from app.core.paths import is_test_path
 from app.graph.facts import split_id
+from app.parse.calls import has_calls
+from app.parse.languages import language_for_path
 from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
 
 MODULE_SYMBOL = "<module>"
@@ -56,6 +58,9 @@ class CallsAnswer:
     entries: tuple[CallEntry, ...]  # by tier; in a tier, code before tests, most confident first
     unresolved: tuple[dict[str, Any], ...]
     hidden_tests: int = 0  # entries left out because they are test code
+    # The symbol's language when the index reads no calls in it (Elixir, Haskell, Zig, ...):
+    # an empty answer then means "not read", not "none".
+    calls_not_read: str = ""
 
     def by_tier(self) -> dict[str, list[CallEntry]]:
         groups: dict[str, list[CallEntry]] = {tier: [] for tier in TIERS}
@@ -161,7 +166,10 @@ class GraphView:
             for u in sorted(unresolved, key=lambda u: (u["path"], u["line"]))[:MAX_UNRESOLVED]
         ]  # fmt: skip
         path, qualified = split_id(sid)
-        return CallsAnswer(qualified, path, tuple(entries), tuple(loose), hidden)
+        row = self.symbols.get(sid)
+        language = row["language"] if row else language_for_path(path) or ""
+        unread = "" if not language or has_calls(language) else language
+        return CallsAnswer(qualified, path, tuple(entries), tuple(loose), hidden, unread)
 
     def callers(
         self, query: str, min_tier: str = "uncertain", *, include_tests: bool = True

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from app.core.literal import literal
-from app.core.models import CallLink, SymbolRef
+from app.core.models import CallLink, SymbolRef, calls_not_read_note
 from app.core.paths import is_test_path
 from app.service import GraphNotBuilt
 from app.tui.graph_rows import GRAPH_BUILDING, call_links, graphs_published, symbol_ref
@@ -189,6 +189,7 @@ class GraphScreen(Screen[None]):
                 symbol,
                 call_links(callers, "callers", kind_of),
                 call_links(callees, "callees", kind_of),
+                calls_not_read=callees.calls_not_read,
             )
         )
 
@@ -218,9 +219,10 @@ class GraphScreen(Screen[None]):
             callers.show_message(f"No call graph to show: {message.error}")
             callees.show_message("")
             return
+        unread = calls_not_read_note(message.calls_not_read) if message.calls_not_read else ""
         for calls, links, empty in (
-            (callers, message.callers, "Nothing in the index calls this."),
-            (callees, message.callees, "This calls nothing in the index."),
+            (callers, message.callers, unread or "Nothing in the index calls this."),
+            (callees, message.callees, unread or "This calls nothing in the index."),
         ):
             shown = [link for link in links if not self._hides_tests() or not in_tests(link)]
             hidden = len(links) - len(shown)

@@ -118,6 +118,7 @@ class CallsLoaded(Message):
         error: str = "",
         *,
         building: bool = False,
+        calls_not_read: str = "",
     ) -> None:
         super().__init__()
         self.symbol = symbol
@@ -125,6 +126,7 @@ class CallsLoaded(Message):
         self.callees = callees
         self.error = error
         self.building = building
+        self.calls_not_read = calls_not_read  # the symbol's language, when its calls are unread
 
 
 class HotspotsLoaded(Message):

@@ -163,3 +163,34 @@ def test_a_path_left_room_by_an_optional_note_keeps_its_folders() -> None:
     assert fit_row([*hit, note], 35).plain == "   0.84 src/algo/mod.rs:123-189"
     assert fit_row([*hit, note], 29).plain == "   0.84 …/algo/mod.rs:123-189"
     assert fit_row([*hit, note], 28).plain == "   0.84 …/mod.rs:123-189"
+
+
+STACK_HS = """module Stack where
+
+push :: a -> [a] -> [a]
+push x xs = x : xs
+
+pushTwo :: a -> [a] -> [a]
+pushTwo x = push x . push x
+"""
+
+
+async def test_an_empty_call_list_says_the_language_s_calls_are_not_read_at_both_sizes(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    """Haskell's calls are not read: its empty lists say so, never "calls nothing"."""
+    app = RepolensApp(indexed({"Stack.hs": STACK_HS}))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: app.index_ready)
+        await pilot.press("ctrl+o", *"pushTwo")
+        found = app.screen.query_one("#symbol-list", SymbolList)
+        await wait_for(pilot, lambda: bool(found.symbols))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
+        note = "Calls in haskell are not read."
+        await wait_for(pilot, lambda: note in _screen(app))
+        assert "calls nothing" not in _screen(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        shown = _screen(app)
+        assert f"│ {note}      ││ {note}      │" in shown, shown

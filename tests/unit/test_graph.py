@@ -316,3 +316,25 @@ def test_symbol_search_ignores_case_and_lists_code_before_tests(
     service = indexed({"src/topo.rs": RUST_TOPO, "tests/graph.rs": RUST_TOPO_TEST})
     found = [row["symbol"] for row in service.symbol("topo")]
     assert found[:3] == ["Topo", "toposort", "assert_is_topo_order"], found
+
+
+def test_an_empty_call_list_says_when_the_language_s_calls_are_not_read(
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "Stack.hs").write_text(
+        "module Stack where\n\npush :: a -> [a] -> [a]\npush x xs = x : xs\n\n"
+        "pushTwo :: a -> [a] -> [a]\npushTwo x = push x . push x\n"
+    )
+    (repo / "stack.py").write_text("def push(x, xs):\n    return [x, *xs]\n")
+    index_dir = str(settings.index_dir)
+    assert main(["index", str(repo), "--no-vectors", "-q", "--index-dir", index_dir]) == 0
+    capsys.readouterr()
+    assert main(["callees", str(repo), "Stack.hs::pushTwo", "--index-dir", index_dir]) == 0
+    text = capsys.readouterr().out
+    assert "Calls in haskell are not read." in text and "none found" not in text
+    assert main(["callers", str(repo), "Stack.hs::push", "--json", "--index-dir", index_dir]) == 0
+    assert json.loads(capsys.readouterr().out)["calls_not_read"] == "haskell"
+    assert main(["callers", str(repo), "stack.py::push", "--json", "--index-dir", index_dir]) == 0
+    assert json.loads(capsys.readouterr().out)["calls_not_read"] == ""
