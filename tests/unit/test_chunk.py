@@ -772,6 +772,58 @@ def test_a_scala_value_that_carries_logic_is_a_definition() -> None:
     ]
 
 
+LUA_MODULE = """local M = {}
+
+M.sources = {
+  --- Counts the language server's diagnostics.
+  nvim_lsp = function()
+    return 1
+  end,
+  other = 3,
+}
+
+local Job = setmetatable({
+  start = function(self)
+    return self
+  end,
+}, {})
+
+local gen_size = (function()
+  local units = { "", "K" }
+  return function(size)
+    return size .. units[1]
+  end
+end)()
+
+M.sleep = a.wrap(function(ms, callback)
+  callback()
+end, 2)
+
+local colors = { red = 1, blue = 2 }
+
+return { setup = function() end }
+"""
+
+
+def test_lua_tables_of_functions_closures_and_wrapped_functions() -> None:
+    # A table that holds functions, bound to a name, is a class with those members (Lua's
+    # modules and metatable classes); a closure made once, or a function handed to a
+    # wrapper, is the name's function. A table of plain values stays glue.
+    parsed = parse_file("lua/m.lua", LUA_MODULE)
+    check_well_formed(parsed, LUA_MODULE)
+    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("M.sources", "class", 3, 9),
+        ("M.sources.nvim_lsp", "method", 5, 7),
+        ("Job", "class", 11, 15),
+        ("Job.start", "method", 12, 14),
+        ("gen_size", "function", 17, 22),
+        ("M.sleep", "method", 24, 26),
+        ("setup", "function", 30, 30),
+    ]
+    assert "Counts the language server" in chunk(parsed, "M.sources").text
+    assert all("colors" not in s.qualified_name for s in parsed.symbols)
+
+
 ELIXIR_MODULE = '''defmodule MyApp.Repo do
   @moduledoc """
   The repository.
