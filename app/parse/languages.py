@@ -27,7 +27,7 @@ EXTENSIONS: dict[str, str] = {
     ".swift": "swift",
     ".scala": "scala", ".sc": "scala",
     ".lua": "lua",
-    ".sh": "bash", ".bash": "bash", ".zsh": "bash", ".ksh": "bash",
+    ".sh": "bash", ".bash": "bash", ".zsh": "bash", ".ksh": "bash", ".bats": "bash",
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",
     ".yaml": "yaml", ".yml": "yaml",
     ".toml": "toml",
@@ -105,11 +105,25 @@ _CPP_IN_HEADER = re.compile(
 )
 
 
+# A script without an extension names its interpreter on its first line: `#!/bin/sh`,
+# `#!/usr/bin/env bash`, `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/ruby`.
+_SHEBANG = re.compile(r"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?([a-z]+)")
+INTERPRETERS: dict[str, str] = {
+    "sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash",
+    "python": "python", "node": "javascript", "nodejs": "javascript", "ruby": "ruby",
+    "php": "php", "lua": "lua", "luajit": "lua", "elixir": "elixir",
+}  # fmt: skip
+
+
 def language_for_text(path: str, text: str) -> str | None:
-    """`language_for_path`, with a `.h` header that holds C++ read as C++."""
+    """`language_for_path`, with a `.h` header that holds C++ read as C++, and a file with
+    no known extension or name read as the language of the interpreter its `#!` line names."""
     language = language_for_path(path)
     if language == "c" and path.lower().endswith(".h") and _CPP_IN_HEADER.search(text):
         return "cpp"
+    if language is None and text.startswith("#!"):
+        found = _SHEBANG.match(text)
+        return INTERPRETERS.get(found.group(1)) if found else None
     return language
 
 

@@ -162,6 +162,36 @@ def test_a_header_holding_cpp_is_cpp() -> None:
     assert parse_file("uv.h", C_HEADER).language == "c"
 
 
+@pytest.mark.parametrize(
+    ("first_line", "language"),
+    [
+        ("#!/bin/sh", "bash"),
+        ("#!/usr/bin/env bash", "bash"),
+        ("#!/usr/bin/env zsh", "bash"),
+        ("#! /usr/bin/python3.11", "python"),
+        ("#!/usr/bin/env -S python3 -u", "python"),
+        ("#!/usr/local/bin/ruby -w", "ruby"),
+        ("#!/usr/bin/env node", "javascript"),
+        ("#!/usr/bin/perl", None),  # no grammar: the caller's line windows
+        ("# not a shebang", None),
+    ],
+)  # fmt: skip
+def test_a_script_without_an_extension_is_read_by_its_shebang(
+    first_line: str, language: str | None
+) -> None:
+    assert language_for_text("libexec/rbenv-version", f"{first_line}\nx\n") == language
+    # A known extension or file name wins: `#!` in a `.txt` or a README is text.
+    assert language_for_text("notes.txt", f"{first_line}\n") == "text"
+    assert language_for_text("README", f"{first_line}\n") == "text"
+
+
+def test_a_shebang_script_gets_its_language_s_definitions() -> None:
+    text = '#!/usr/bin/env bash\nset -e\n\nversion_exists() {\n  [ -d "$1" ]\n}\n'
+    parsed = parse_file("libexec/rbenv-version-name", text)
+    assert parsed.language == "bash"
+    assert symbol(parsed, "version_exists").start_line == 4
+
+
 ANNOTATED_H = """namespace absl {
 ABSL_NAMESPACE_BEGIN
 class ABSL_ATTRIBUTE_OWNER Mutex {
