@@ -10,7 +10,7 @@ from typing import Any
 from app.cli.common import EXIT_ERROR, count, ready_service
 from app.contracts import calls_json, json_text
 from app.core.literal import literal
-from app.core.models import calls_not_read_note
+from app.core.models import calls_not_read_note, no_hotspots_note
 
 TIER_CHOICES = ("certain", "probable", "uncertain")
 
@@ -69,9 +69,13 @@ def cmd_callees(args: argparse.Namespace) -> int:
 
 def cmd_hotspots(args: argparse.Namespace) -> int:
     service = ready_service(args, with_vectors=False)
-    rows = service.graph().hotspots(args.n, include_tests=args.tests, min_tier=args.min_tier)
+    graph = service.graph()
+    rows = graph.hotspots(args.n, include_tests=args.tests, min_tier=args.min_tier)
     if args.json:
-        print(json_text({"hotspots": rows}))
+        print(json_text({"hotspots": rows, "calls_not_read": graph.calls_not_read}))
+        return 0
+    if not rows:
+        print(no_hotspots_note(graph.calls_not_read))
         return 0
     for rank, r in enumerate(rows, 1):
         where = f"{literal(r['path'])}:{r['start_line']}"
@@ -79,6 +83,8 @@ def cmd_hotspots(args: argparse.Namespace) -> int:
             f"{rank:>3}. {literal(r['symbol']):<44} {where:<40} "
             f"in {r['fan_in']:>3} out {r['fan_out']:>3} pagerank {r['pagerank']:.5f}"
         )
+    if graph.calls_not_read:
+        print(f"not ranked: {', '.join(graph.calls_not_read)} definitions (calls not read)")
     return 0
 
 

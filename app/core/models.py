@@ -197,6 +197,13 @@ def calls_not_read_note(language: str) -> str:
     return f"Calls in {language} are not read."
 
 
+def no_hotspots_note(calls_not_read: list[str]) -> str:
+    """Why a hotspot list is empty: the languages whose calls are not read, or no edges."""
+    if calls_not_read:
+        return f"No hotspots: calls in {', '.join(calls_not_read)} are not read."
+    return "No hotspots: no call between two definitions is resolved."
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     """What one parse of one file yields (imports, calls and bases feed the call graph)."""

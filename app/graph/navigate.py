@@ -200,9 +200,17 @@ class GraphView:
         rows = [
             r for r in table.values()
             if r["kind"] in HOTSPOT_KINDS and (include_tests or not is_test_path(r["path"]))
+            and (r["fan_in"] or r["fan_out"])  # no edge, no centrality to speak of
         ]  # fmt: skip
         rows.sort(key=lambda r: (-r["pagerank"], -r["fan_in"], r["id"]))
         return [_symbol_json(r) for r in rows[:n]]
+
+    @property
+    def calls_not_read(self) -> list[str]:
+        """The languages of the index's definitions whose calls are not read (no edges, so
+        they are never hotspots), sorted."""
+        languages = {r["language"] for r in self.symbols.values() if r["kind"] in HOTSPOT_KINDS}
+        return sorted(lang for lang in languages if not has_calls(lang))
 
     def _rerank(self, floor: float) -> dict[str, dict[str, Any]]:
         from app.core.models import Edge

@@ -139,7 +139,8 @@ def _hotspots(served: Served) -> Callable[..., CallToolResult]:
     ) -> CallToolResult:
         """The most central definitions (PageRank and fan-in over the call graph)."""
         _, service = served.pick(repo)
-        return _result({"hotspots": service.hotspots(limit, include_tests=include_tests)})
+        rows = service.hotspots(limit, include_tests=include_tests)
+        return _result({"hotspots": rows, "calls_not_read": service.graph().calls_not_read})
 
     return hotspots
 

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from app.core.literal import literal
-from app.core.models import CallLink, SymbolRef, calls_not_read_note
+from app.core.models import CallLink, SymbolRef, calls_not_read_note, no_hotspots_note
 from app.core.paths import is_test_path
 from app.service import GraphNotBuilt
 from app.tui.graph_rows import GRAPH_BUILDING, call_links, graphs_published, symbol_ref
@@ -197,11 +197,12 @@ class GraphScreen(Screen[None]):
     def _load_hotspots(self) -> None:
         try:
             rows = self.service.hotspots(HOTSPOT_COUNT)
+            unread = self.service.graph().calls_not_read
         except Exception as error:
             building = isinstance(error, GraphNotBuilt)
             self.post_message(HotspotsLoaded([], str(error), building=building))
             return
-        self.post_message(HotspotsLoaded([symbol_ref(row) for row in rows]))
+        self.post_message(HotspotsLoaded([symbol_ref(row) for row in rows], calls_not_read=unread))
 
     # -- handlers ----------------------------------------------------------------------------
     @on(CallsLoaded)
@@ -246,7 +247,7 @@ class GraphScreen(Screen[None]):
         elif message.error:
             hotspots.show_message(f"No call graph to show: {message.error}")
         elif not message.symbols:
-            hotspots.show_message("The call graph has no definitions.")
+            hotspots.show_message(no_hotspots_note(message.calls_not_read))
         else:
             hotspots.show_symbols(message.symbols)
         hotspots.focus()

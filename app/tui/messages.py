@@ -97,13 +97,20 @@ class SymbolsFound(Message):
     `building`: there is no call graph yet, the index run is still to build it."""
 
     def __init__(
-        self, symbols: list[SymbolRef], generation: int, error: str = "", *, building: bool = False
+        self,
+        symbols: list[SymbolRef],
+        generation: int,
+        error: str = "",
+        *,
+        building: bool = False,
+        empty: str = "No symbol matches.",
     ) -> None:
         super().__init__()
         self.symbols = symbols
         self.generation = generation
         self.error = error
         self.building = building
+        self.empty = empty  # what the list says when `symbols` is empty
 
 
 class CallsLoaded(Message):
@@ -131,12 +138,18 @@ class CallsLoaded(Message):
 
 class HotspotsLoaded(Message):
     def __init__(
-        self, symbols: list[SymbolRef], error: str = "", *, building: bool = False
+        self,
+        symbols: list[SymbolRef],
+        error: str = "",
+        *,
+        building: bool = False,
+        calls_not_read: list[str] | None = None,
     ) -> None:
         super().__init__()
         self.symbols = symbols
         self.error = error
         self.building = building
+        self.calls_not_read = calls_not_read or []  # languages that are never hotspots
 
 
 class AnswerShown(Message):

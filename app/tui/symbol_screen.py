@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from app.core.models import no_hotspots_note
 from app.service import GraphNotBuilt
 from app.tui.graph_rows import GRAPH_BUILDING, graphs_published, symbol_ref
 from app.tui.messages import SymbolOpened, SymbolsFound
@@ -65,16 +66,19 @@ class SymbolScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="symbols")
     def _search(self, query: str, generation: int) -> None:
+        empty = "No symbol matches."
         try:
             if query:
                 rows = self.service.symbol(query, SYMBOL_LIMIT)
             else:
                 rows = self.service.hotspots(EMPTY_QUERY_HOTSPOTS)
+                empty = no_hotspots_note(self.service.graph().calls_not_read)
         except Exception as error:  # no index, no graph yet: said in the list
             building = isinstance(error, GraphNotBuilt)
             self.post_message(SymbolsFound([], generation, str(error), building=building))
             return
-        self.post_message(SymbolsFound([symbol_ref(row) for row in rows], generation))
+        found = [symbol_ref(row) for row in rows]
+        self.post_message(SymbolsFound(found, generation, empty=empty))
 
     @on(SymbolsFound)
     def _show_symbols(self, message: SymbolsFound) -> None:
@@ -92,7 +96,7 @@ class SymbolScreen(ModalScreen[None]):
         if message.error:
             found.show_message(f"No call graph: {message.error}")
         elif not message.symbols:
-            found.show_message("No symbol matches.")
+            found.show_message(message.empty)
         else:
             found.show_symbols(message.symbols)
         # On the browser's border (the list has none): how many, and before a name is typed,
@@ -100,6 +104,8 @@ class SymbolScreen(ModalScreen[None]):
         browser = self.query_one("#symbol-browser")
         if self.query_one("#symbol-query", Input).value.strip():
             browser.border_subtitle = f"{len(message.symbols)} shown"
+        elif not message.symbols:
+            browser.border_subtitle = "type a name to find any"
         else:
             browser.border_subtitle = f"the {len(message.symbols)} most central; type to find any"
 

@@ -182,7 +182,9 @@ async def test_an_empty_call_list_says_the_language_s_calls_are_not_read_at_both
     app = RepolensApp(indexed({"Stack.hs": STACK_HS}))
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
-        await pilot.press("ctrl+o", *"pushTwo")
+        await pilot.press("ctrl+o")  # before a name is typed: no hotspots, and why
+        await wait_for(pilot, lambda: "No hotspots: calls in haskell are not read." in _screen(app))
+        await pilot.press(*"pushTwo")
         found = app.screen.query_one("#symbol-list", SymbolList)
         await wait_for(pilot, lambda: bool(found.symbols))
         await pilot.press("enter")

@@ -41,7 +41,7 @@ async def test_browse_open_walk_back_and_forward(
         # Before a name is typed the list holds the hotspots, and says so on screen.
         await wait_for(pilot, lambda: bool(found.symbols))
         await pilot.pause(0.2)
-        assert "the 9 most central; type to find any" in _screen(app), _screen(app)
+        assert "the 6 most central; type to find any" in _screen(app), _screen(app)
         await pilot.press(*"RetryPolicy.wait")
         await wait_for(
             pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"

@@ -338,3 +338,8 @@ def test_an_empty_call_list_says_when_the_language_s_calls_are_not_read(
     assert json.loads(capsys.readouterr().out)["calls_not_read"] == "haskell"
     assert main(["callers", str(repo), "stack.py::push", "--json", "--index-dir", index_dir]) == 0
     assert json.loads(capsys.readouterr().out)["calls_not_read"] == ""
+    # No edges, so no hotspots: said, with the reason, rather than an arbitrary list.
+    assert main(["hotspots", str(repo), "--index-dir", index_dir]) == 0
+    assert capsys.readouterr().out == "No hotspots: calls in haskell are not read.\n"
+    assert main(["hotspots", str(repo), "--json", "--index-dir", index_dir]) == 0
+    assert json.loads(capsys.readouterr().out) == {"hotspots": [], "calls_not_read": ["haskell"]}
