@@ -66,6 +66,10 @@ def symbol(parsed: ParsedFile, qualified: str) -> Symbol:
     return found[0]
 
 
+def spans(parsed: ParsedFile) -> list[tuple[str, str, int, int]]:
+    return [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols]
+
+
 def symbol_rows(parsed: ParsedFile) -> list[tuple[str, str, str, int, int]]:
     return [(s.kind, s.qualified_name, s.parent, s.start_line, s.end_line) for s in parsed.symbols]
 
@@ -841,7 +845,7 @@ def test_lua_tables_of_functions_closures_and_wrapped_functions() -> None:
     # wrapper, is the name's function. A table of plain values stays glue.
     parsed = parse_file("lua/m.lua", LUA_MODULE)
     check_well_formed(parsed, LUA_MODULE)
-    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+    assert spans(parsed) == [
         ("M.sources", "class", 3, 9),
         ("M.sources.nvim_lsp", "method", 5, 7),
         ("Job", "class", 11, 15),
@@ -889,7 +893,7 @@ def test_elixir_definitions_clauses_and_docs() -> None:
     # `@doc "..."`), `@spec` stays with it; a behaviour's `@callback` is a definition.
     parsed = parse_file("lib/my_app/repo.ex", ELIXIR_MODULE)
     check_well_formed(parsed, ELIXIR_MODULE)
-    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+    assert spans(parsed) == [
         ("MyApp.Repo", "module", 1, 27),
         ("Repo.get", "function", 7, 7),
         ("Repo.count", "function", 15, 16),
@@ -942,7 +946,7 @@ def test_haskell_signatures_equations_and_haddock() -> None:
     # line above (with plain comments between) documents it; a pragma below stays with it.
     parsed = parse_file("src/Data/Stack.hs", HASKELL_MODULE)
     check_well_formed(parsed, HASKELL_MODULE)
-    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+    assert spans(parsed) == [
         ("Stack", "type", 4, 4),
         ("push", "function", 11, 12),
         ("size", "function", 15, 19),
@@ -985,7 +989,7 @@ test "init keeps the slice" {
 def test_zig_types_functions_and_tests() -> None:
     parsed = parse_file("src/buffer.zig", ZIG_FILE)
     check_well_formed(parsed, ZIG_FILE)
-    assert [(s.qualified_name, s.kind, s.start_line, s.end_line) for s in parsed.symbols] == [
+    assert spans(parsed) == [
         ("Buffer", "struct", 4, 11),
         ("Buffer.init", "method", 8, 10),
         ("Mode", "struct", 13, 13),
