@@ -67,6 +67,8 @@ _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _STRING_PREFIX = re.compile(r"^[rRbBuUfF]*('''|\"\"\"|'|\")")
 _NAME_CHARS = 120
 _PY_OVERLOAD = re.compile(r"@\s*(?:[\w.]+\.)?overload")
+# The type an instance is for: the first capitalised name of `Map k v`, `(Map k v)`, `IntMap`.
+_HASKELL_TYPE_HEAD = re.compile(r"[\s(]*([A-Z][\w.']*)")
 # Languages that write one function as several pieces side by side: Elixir's clauses
 # (`def f(0)`, `def f(n)`), Haskell's type signature and equations (`go :: Int -> Int`,
 # `go 0 = 1`, `go n = ...`). Consecutive pieces of one name are one definition.
@@ -248,6 +250,8 @@ def _make(
             name = node_text(named[0]) if named else name
     if core.type == "TestDecl" and name_node is not None:  # Zig: `test "name"`, as written
         name = collapse(f"test {node_text(name_node)}", _NAME_CHARS)
+    if core.type == "instance" and (head := _HASKELL_TYPE_HEAD.match(_field_text(core))):
+        name = head.group(1)  # `instance Foldable (Map k v)` holds Map's methods, as Rust's impl
     if receiver := captures.get("receiver"):
         scope = _clean_type(node_text(receiver[0]))
     if kind == "impl":
@@ -262,6 +266,11 @@ def _make(
         start_line=start, end_line=end, core_line=core.start_point.row + 1, scope=scope,
         member=member, call=is_call, lead_line=start,
     )  # fmt: skip
+
+
+def _field_text(node: Node, name: str = "patterns") -> str:
+    child = node.child_by_field_name(name)
+    return node_text(child) if child is not None else ""
 
 
 def _last_accessor(node: Node) -> Node:

@@ -953,8 +953,8 @@ def test_haskell_signatures_equations_and_haddock() -> None:
         ("<+>", "function", 21, 22),
         ("Sized", "interface", 24, 26),
         ("Sized.count", "method", 26, 26),
-        ("Sized", "impl", 28, 29),
-        ("Sized.count", "method", 29, 29),
+        ("Stack", "impl", 28, 29),  # named by its type, as Rust's `impl Sized for Stack`
+        ("Stack.count", "method", 29, 29),
     ]
     chunks = {(c.qualified_name, c.start_line): c for c in parsed.chunks}
     push = chunks["push", 6]
