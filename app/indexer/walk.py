@@ -36,6 +36,7 @@ SKIP_REASONS: dict[str, str] = {
     "symlink-outside": "symbolic link pointing outside the repository",
     "symlink-loop": "symbolic link that would loop or revisit a directory already walked",
     "broken-symlink": "symbolic link whose target does not exist",
+    "symlink-duplicate": "symbolic link to a file that is indexed under its own path",
     "unreadable": "could not be read (permission or OS error)",
     "vanished": "disappeared during the walk",
     "not-regular": "not a regular file (fifo, socket or device)",
@@ -258,6 +259,10 @@ def walk(
 
     files: list[WalkedFile] = []
     skipped: list[SkippedFile] = []
+    # A file reached by a symbolic link is indexed once, under its own path when the walk
+    # meets that too (aiohttp's `reader_c.py -> reader_py.py` filled search results twice).
+    real_files: dict[tuple[int, int], str] = {}
+    linked_files: list[tuple[WalkedFile, tuple[int, int]]] = []
 
     def skip(rel: str, reason: str, detail: str = "") -> None:
         # Details quote link targets, which may hold bytes that are not UTF-8 too.
@@ -403,15 +408,19 @@ def walk(
             if st.st_size > max_file_bytes:
                 skip(rel, "too-large", f"{st.st_size} bytes > {max_file_bytes}")
                 continue
-            files.append(
-                WalkedFile(
-                    path=rel,
-                    root=root_real,
-                    size=st.st_size,
-                    mtime_ns=st.st_mtime_ns,
-                )
-            )
+            walked = WalkedFile(path=rel, root=root_real, size=st.st_size, mtime_ns=st.st_mtime_ns)
+            if is_link:
+                linked_files.append((walked, (st.st_dev, st.st_ino)))
+            else:
+                real_files.setdefault((st.st_dev, st.st_ino), rel)
+                files.append(walked)
 
+    for walked, key in sorted(linked_files, key=lambda pair: pair[0].path):
+        if key in real_files:
+            skip(walked.path, "symlink-duplicate", f"-> {real_files[key]}")
+        else:  # the target is not indexed itself (ignored, denied): the first link stands in
+            real_files[key] = walked.path
+            files.append(walked)
     files.sort(key=lambda f: f.path)
     skipped.sort(key=lambda s: s.path)
     return WalkResult(files=files, skipped=skipped)

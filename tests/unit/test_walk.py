@@ -281,9 +281,27 @@ def test_symlinked_files(tmp_path: Path) -> None:
     (repo / "inside_link.py").symlink_to("real.py")
     (repo / "outside_link.py").symlink_to(outside)
     result = walk(repo)
-    assert [f.path for f in result.files] == ["inside_link.py", "real.py"]
-    assert result.files[0].abs_path == repo.resolve() / "inside_link.py"
-    assert {s.path: s.reason for s in result.skipped} == {"outside_link.py": "symlink-outside"}
+    # A link to a file the walk indexes anyway is that file twice (aiohttp's
+    # `reader_c.py -> reader_py.py`): it is skipped, saying where the file is indexed.
+    assert [f.path for f in result.files] == ["real.py"]
+    assert {(s.path, s.reason, s.detail) for s in result.skipped} == {
+        ("outside_link.py", "symlink-outside", f"-> {outside.resolve()}"),
+        ("inside_link.py", "symlink-duplicate", "-> real.py"),
+    }
+
+
+def test_a_link_to_a_file_the_walk_skips_stands_in_for_it_once(tmp_path: Path) -> None:
+    write(tmp_path, ".gitignore", "generated/\n")
+    write(tmp_path, "generated/schema.py")
+    (tmp_path / "schema.py").symlink_to("generated/schema.py")
+    (tmp_path / "schema_alias.py").symlink_to("generated/schema.py")
+    result = walk(tmp_path)
+    assert [f.path for f in result.files] == [".gitignore", "schema.py"]
+    assert result.files[1].abs_path == tmp_path.resolve() / "schema.py"
+    assert {s.path: (s.reason, s.detail) for s in result.skipped} == {
+        "generated": ("ignored", ""),
+        "schema_alias.py": ("symlink-duplicate", "-> schema.py"),
+    }
 
 
 def test_broken_symlink(tmp_path: Path) -> None:
@@ -330,8 +348,8 @@ def test_read_source_with_root_refuses_a_file_swapped_for_a_link_outside(tmp_pat
     write(repo, "notes.py")
     (repo / "alias.py").symlink_to("notes.py")  # a link inside the repository is read
     secret = write(tmp_path, "secret.txt", "password = 'hunter2'\n")
-    alias, walked = walk(repo).files
-    assert read_source(alias.abs_path, root=repo)[0] == "x = 1\n"
+    (walked,) = walk(repo).files  # notes.py; the link is the same file
+    assert read_source(repo / "alias.py", root=repo)[0] == "x = 1\n"
     (repo / "notes.py").unlink()
     (repo / "notes.py").symlink_to(secret)  # swapped after the walk
     text, skipped = read_source(walked.abs_path, root=Path(walked.root))
@@ -521,6 +539,7 @@ def test_skip_reasons_cover_all_codes() -> None:
         "symlink-outside",
         "symlink-loop",
         "broken-symlink",
+        "symlink-duplicate",
         "unreadable",
         "vanished",
         "not-regular",
