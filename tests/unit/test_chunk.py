@@ -858,6 +858,20 @@ def test_lua_tables_of_functions_closures_and_wrapped_functions() -> None:
     assert all("colors" not in s.qualified_name for s in parsed.symbols)
 
 
+def test_a_lua_table_annotated_as_a_class_is_a_class() -> None:
+    # LuaLS annotations (`---@class`, `---@field`) right above `local Job = {}` declare the
+    # class whose methods follow; a `---@type` or plain comment does not.
+    text = (
+        "---@class Job\n---@field command string Command to run\nlocal Job = {}\n"
+        "Job.__index = Job\n\nfunction Job:start()\n  return self\nend\n\n"
+        "---@type table<string, string>\nlocal cache = {}\n"
+    )
+    parsed = parse_file("lua/job.lua", text)
+    check_well_formed(parsed, text)
+    assert spans(parsed) == [("Job", "class", 3, 3), ("Job.start", "method", 6, 8)]
+    assert chunk(parsed, "Job").doc.startswith("@class Job\n@field command string")
+
+
 ELIXIR_MODULE = '''defmodule MyApp.Repo do
   @moduledoc """
   The repository.

@@ -23,5 +23,17 @@
       (field value: (function_definition)))))
   ])) @definition.class
 (field name: (identifier) @name value: (function_definition)) @definition.function
+; A table declared as a class by LuaLS annotations right above it (`---@class Job`, its
+; `---@field` lines): `local Job = {}`, whose methods are defined after it.
+((comment) @_annotation .
+  (variable_declaration (assignment_statement
+    (variable_list . name: (_) @name)
+    (expression_list . value: (table_constructor)))) @definition.class
+  (#match? @_annotation "^---@(class|field)"))
+((comment) @_annotation .
+  (assignment_statement
+    (variable_list . name: (_) @name)
+    (expression_list . value: (table_constructor))) @definition.class
+  (#match? @_annotation "^---@(class|field)"))
 
 (comment) @comment
