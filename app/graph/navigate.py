@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from app.core.models import TIERS, tier_of
@@ -205,7 +206,7 @@ class GraphView:
         rows.sort(key=lambda r: (-r["pagerank"], -r["fan_in"], r["id"]))
         return [_symbol_json(r) for r in rows[:n]]
 
-    @property
+    @cached_property
     def calls_not_read(self) -> list[str]:
         """The languages of the index's definitions whose calls are not read (no edges, so
         they are never hotspots), sorted."""

@@ -250,8 +250,8 @@ def _make(
             name = node_text(named[0]) if named else name
     if core.type == "TestDecl" and name_node is not None:  # Zig: `test "name"`, as written
         name = collapse(f"test {node_text(name_node)}", _NAME_CHARS)
-    if core.type == "instance" and (head := _HASKELL_TYPE_HEAD.match(_field_text(core))):
-        name = head.group(1)  # `instance Foldable (Map k v)` holds Map's methods, as Rust's impl
+    if core.type == "instance":  # Haskell: named by the type it is for, as Rust's impl
+        name = _instance_type(core) or name
     if receiver := captures.get("receiver"):
         scope = _clean_type(node_text(receiver[0]))
     if kind == "impl":
@@ -268,9 +268,12 @@ def _make(
     )  # fmt: skip
 
 
-def _field_text(node: Node, name: str = "patterns") -> str:
-    child = node.child_by_field_name(name)
-    return node_text(child) if child is not None else ""
+def _instance_type(instance: Node) -> str:
+    """`instance Foldable (Map k v)` -> `Map`: the head of the type a Haskell instance is for
+    ("" when it has none, as `instance Show [a]`)."""
+    patterns = instance.child_by_field_name("patterns")
+    head = _HASKELL_TYPE_HEAD.match(node_text(patterns)) if patterns is not None else None
+    return head.group(1) if head else ""
 
 
 def _last_accessor(node: Node) -> Node:
