@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from app.core.models import Explanation, Hit, Signal
-from app.search import calls, diversity, overloads, rerank
+from app.search import calls, copies, diversity, overloads, rerank
 from app.search.corpus import Corpus
 from app.search.fuse import RRF_K, reciprocal_rank_fusion
 from app.search.pack import Packable, pack
@@ -195,6 +195,7 @@ class Searcher:
             self._lift(answer, lifted, fused, final, explained)
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
+        ranked, copied = copies.fold(ranked, self._name_of, self._path_of, self._text_of)
         double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
         ranked = self._spread(
             self._by_file_evidence(ranked, final, explained), final, explained, double
@@ -210,6 +211,9 @@ class Searcher:
             lines = [self.corpus.row(other)["start_line"] for other in others]
             name = self.corpus.row(chunk_id)["qualified_name"]
             said = (*explained[chunk_id].signals, overloads.signal(name, lines))
+            explained[chunk_id] = replace(explained[chunk_id], signals=said)
+        for chunk_id, others in copied.items():
+            said = (*explained[chunk_id].signals, copies.signal([self._path_of(o) for o in others]))
             explained[chunk_id] = replace(explained[chunk_id], signals=said)
         timings["rerank"] = _ms(started)
 
@@ -375,6 +379,12 @@ class Searcher:
         if c["language"][index] == "swift":
             name += f"({overloads.swift_labels(c['signature'][index], c['symbol'][index])})"
         return c["path"][index], name
+
+    def _name_of(self, chunk_id: str) -> str:
+        return str(self.corpus.columns["qualified_name"][self.corpus.position[chunk_id]] or "")
+
+    def _text_of(self, chunk_id: str) -> str:
+        return str(self.corpus.columns["text"][self.corpus.position[chunk_id]])
 
     def _packable(self, chunk_id: str, leading: list[str]) -> Packable:
         row = self.corpus.row(chunk_id)
