@@ -58,4 +58,5 @@ def fold(
 def signal(paths: Sequence[str]) -> Signal:
     """What `--explain` says of a hit standing for its copies in other files."""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return Signal("copies", 1.0, f"stands for {len(paths)} copy(ies) of it in {shown}")
+    copies = "a copy" if len(paths) == 1 else f"{len(paths)} copies"
+    return Signal("copies", 1.0, f"stands for {copies}, the same or nearly, in {shown}")
