@@ -29,10 +29,61 @@ class Part:
     cut_at: str = "/"
     optional: bool = False  # left out before a path is cut into its file name
     spare: bool = False  # left out before anything is cut: a note the row reads without
+    # What a path becomes once it does not fit whole, when its file name alone would not tell
+    # it from another listed path's (`…/jvmMain/…/GlobalContext.kt:55`): see telling_paths.
+    short: str = ""
 
 
-def path_part(text: str, style: str = "dim") -> Part:
-    return Part(text, style, shrinks=True, cut_at="/")
+def path_part(text: str, style: str = "dim", short: str = "") -> Part:
+    return Part(text, style, shrinks=True, cut_at="/", short=short)
+
+
+def telling_paths(paths: Iterable[str]) -> dict[str, str]:
+    """For each path whose file name another of `paths` has too, the folders that tell it
+    apart with `…` for the rest: `src/jvmMain/kotlin/org/koin/GlobalContext.kt` beside
+    `src/wasmJsMain/kotlin/org/koin/GlobalContext.kt` gives `…/jvmMain/…/GlobalContext.kt`.
+    Folders are compared from the root, the first that differs first; paths whose file name
+    is their own are not in the answer (`…/Koin.kt` tells them apart already)."""
+    by_name: dict[str, list[list[str]]] = {}
+    for path in dict.fromkeys(paths):
+        parts = path.split("/")
+        by_name.setdefault(parts[-1], []).append(parts)
+    told: dict[str, str] = {}
+    for group in by_name.values():
+        for parts in group if len(group) > 1 else ():
+            told["/".join(parts)] = _telling(parts, [o for o in group if o is not parts])
+    return told
+
+
+def _telling(parts: list[str], others: list[list[str]]) -> str:
+    folders = parts[:-1]
+    kept: list[int] = []
+    left = others
+    while left:
+        differs = [
+            i
+            for i in range(len(folders))
+            if i not in kept and any(_at(o, i) != folders[i] for o in left)
+        ]
+        if not differs:
+            break
+        kept.append(differs[0])
+        left = [o for o in left if _at(o, differs[0]) == folders[differs[0]]]
+    pieces: list[str] = []
+    last = -1
+    for i in sorted(kept):
+        if i > last + 1:
+            pieces.append(ELLIPSIS)
+        pieces.append(folders[i])
+        last = i
+    if last < len(folders) - 1:
+        pieces.append(ELLIPSIS)
+    return "/".join([*pieces, parts[-1]])
+
+
+def _at(parts: list[str], index: int) -> str | None:
+    """A path's folder at `index` (None past its last folder)."""
+    return parts[index] if index < len(parts) - 1 else None
 
 
 def name_part(text: str, style: str = "bold") -> Part:
@@ -58,8 +109,25 @@ def elide_start(text: str, width: int, cut_at: str = "/") -> str:
     return ELLIPSIS + kept[start:]
 
 
+def elide_middle(short: str, width: int) -> str:
+    """A short form (`…/jvmMain/…/GlobalContext.kt:55`) in `width` cells: whole when it fits,
+    else its telling folders, `…` and as much of its end as fits (`…/jvmMain/…Context.kt:55`),
+    so the folder that tells it apart stays in a narrow list; cut from the start once not even
+    MIN_KEPT cells of the end fit beside them."""
+    if cell_len(short) <= width:
+        return short
+    head, _, tail = short.rpartition(f"/{ELLIPSIS}/")
+    room = width - cell_len(head) - 2
+    if not head or room < MIN_KEPT:
+        return elide_start(short, width, "")
+    return f"{head}/{ELLIPSIS}{elide_start(tail, room + 1, '')[1:]}"
+
+
 def last_piece(part: Part) -> int:
-    """The cells of `…` and the part's last separated piece (a file name and its lines)."""
+    """The cells of `…` and the part's last separated piece (a file name and its lines), or
+    of its short form whole, the folders that tell it from the other rows' paths."""
+    if part.short:
+        return cell_len(part.short)
     cut = max(part.text.rfind(separator) for separator in part.cut_at)
     return cell_len(part.text) if cut <= 0 else 1 + cell_len(part.text[cut:])
 
@@ -79,7 +147,10 @@ def fit_row(parts: Iterable[Part], width: int) -> Text:
             part = row[index]
             if excess > 0 and part.shrinks:
                 room = max(least(part), cell_len(texts[index]) - excess)
-                texts[index] = elide_start(part.text, room, part.cut_at)
+                if part.short and cell_len(part.text) > room:
+                    texts[index] = elide_middle(part.short, room)
+                else:
+                    texts[index] = elide_start(part.text, room, part.cut_at)
 
     shrink(last_piece)
     if sum(cell_len(text) for text in texts) > width:

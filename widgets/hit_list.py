@@ -11,24 +11,26 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import Hit
-from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
 
 # Chunk kinds that name no definition, in a reader's words, no longer (the file name before
 # them would be cut): a `window` is lines of a text file, `glue` code between definitions.
 KIND_LABELS = {"window": "text", "glue": "code"}
 
 
-def hit_prompt(hit: Hit, best_score: float, rank: int = 1) -> Fitted:
+def hit_prompt(hit: Hit, best_score: float, rank: int = 1, told: str = "") -> Fitted:
     """One hit, its name and path cut from the start to the list's width: code names never
     go through markup, so `[bold]` stays literal, and their control characters are shown as
     escapes. The score is shown against the best hit's as a figure (1.00 for the best): 0.95
     and 0.88 read apart where bars of a few cells looked alike, and it leaves the narrow list
-    room for the path."""
+    room for the path. `told`: the folders that tell its path from another listed hit's of
+    the same file name (`widgets.fitted.telling_paths`), kept when the path is cut."""
     share = hit.score / best_score if best_score > 0 else 0.0
     # Code between definitions has no name of its own: its file's ("glue  glue" said nothing).
     name = literal(hit.qualified_name or hit.symbol or PurePosixPath(hit.path).name)
-    lines = f"{literal(hit.path)}:{hit.start_line}-{hit.end_line}"
-    where = [Part(f"   {share:.2f} ", "bold"), path_part(lines)]
+    span = f":{hit.start_line}-{hit.end_line}"
+    short = f"{literal(told)}{span}" if told else ""
+    where = [Part(f"   {share:.2f} ", "bold"), path_part(f"{literal(hit.path)}{span}", short=short)]
     if hit.packed == "signature":
         where.append(Part("  (signature)", "dim", optional=True))
     if hit.stale:
@@ -79,10 +81,11 @@ class HitList(OptionList):
             self.chosen = None
         self.hits = list(hits)
         best = max((hit.score for hit in hits), default=0.0)
+        told = telling_paths(hit.path for hit in hits)
         self.clear_options()
         self.add_options(
             [
-                Option(hit_prompt(hit, best, rank), id=hit.chunk_id)
+                Option(hit_prompt(hit, best, rank, told.get(hit.path, "")), id=hit.chunk_id)
                 for rank, hit in enumerate(hits, 1)
             ]
         )

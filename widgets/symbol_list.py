@@ -10,21 +10,25 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import SymbolRef
-from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
 
 KIND_WIDTH = 9
 
 
-def symbol_prompt(symbol: SymbolRef) -> Fitted:
+def symbol_prompt(symbol: SymbolRef, told: str = "") -> Fitted:
     """One definition, its name and path cut from the start to the list's width: code names
-    never go through markup, and their control characters are shown as escapes."""
+    never go through markup, and their control characters are shown as escapes. `told`: the
+    folders that tell its path from another listed one of the same file name, kept when cut."""
+    line = f":{symbol.start_line}"
     return Fitted(
         [
             [
                 Part(f"{literal(symbol.kind[:KIND_WIDTH]):<{KIND_WIDTH}} ", "italic"),
                 name_part(literal(symbol.symbol)),
                 Part("  "),
-                path_part(f"{literal(symbol.path)}:{symbol.start_line}"),
+                path_part(
+                    f"{literal(symbol.path)}{line}", short=f"{literal(told)}{line}" if told else ""
+                ),
             ]
         ]
     )
@@ -55,7 +59,8 @@ class SymbolList(OptionList):
     def show_symbols(self, symbols: list[SymbolRef]) -> None:
         self.symbols = list(symbols)
         self.clear_options()
-        self.add_options([Option(symbol_prompt(symbol)) for symbol in symbols])
+        told = telling_paths(symbol.path for symbol in symbols)
+        self.add_options([Option(symbol_prompt(s, told.get(s.path, ""))) for s in symbols])
         if symbols:
             self.highlighted = 0
 

@@ -14,7 +14,7 @@ from app.tui.graph_screen import GraphScreen
 from tests.tui.conftest import searched, wait_for
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview
-from widgets.fitted import Part, elide_start, fit_row, name_part, path_part
+from widgets.fitted import Part, elide_start, fit_row, name_part, path_part, telling_paths
 from widgets.symbol_list import SymbolList
 
 DEEP = "src/commonMain/kotlin/org/koin/core/instance/SingleInstanceFactory.kt"
@@ -196,3 +196,62 @@ async def test_an_empty_call_list_says_the_language_s_calls_are_not_read_at_both
         await pilot.pause(0.3)
         shown = _screen(app)
         assert f"│ {note}      ││ {note}      │" in shown, shown
+
+
+JVM = "src/jvmMain/kotlin/org/koin/core/context/GlobalContext.kt"
+NATIVE = "src/nativeMain/kotlin/org/koin/core/context/GlobalContext.kt"
+
+
+def test_paths_sharing_a_file_name_keep_the_folders_that_tell_them_apart() -> None:
+    told = telling_paths([JVM, NATIVE, "src/commonMain/kotlin/org/koin/core/Koin.kt", JVM])
+    assert told == {
+        JVM: "…/jvmMain/…/GlobalContext.kt",
+        NATIVE: "…/nativeMain/…/GlobalContext.kt",
+    }  # Koin.kt is the only one of its name: its file name tells it apart already
+    # Two folders are needed where one is shared with a third path.
+    told = telling_paths(["a/x/b/F.kt", "a/y/b/F.kt", "a/x/c/F.kt"])
+    assert told == {
+        "a/x/b/F.kt": "…/x/b/F.kt",
+        "a/y/b/F.kt": "…/y/…/F.kt",
+        "a/x/c/F.kt": "…/x/c/F.kt",
+    }
+    assert telling_paths(["v4/mini/schemas.ts", "v4/classic/schemas.ts"]) == {
+        "v4/mini/schemas.ts": "…/mini/schemas.ts",
+        "v4/classic/schemas.ts": "…/classic/schemas.ts",
+    }
+
+
+def test_a_cut_path_keeps_its_telling_folder() -> None:
+    hit = [Part("   1.00 "), path_part(f"{JVM}:55-59", short="…/jvmMain/…/GlobalContext.kt:55-59")]
+    assert fit_row(hit, 80).plain == f"   1.00 {JVM}:55-59"  # whole where it fits
+    assert fit_row(hit, 45).plain == "   1.00 …/jvmMain/…/GlobalContext.kt:55-59"
+    # Narrower, the folder stays and the file name loses its start; then cut as any path.
+    assert fit_row(hit, 35).plain == "   1.00 …/jvmMain/…Context.kt:55-59"
+    assert fit_row(hit, 25).plain == "   1.00 …Context.kt:55-59"
+
+
+CONTEXT_KT = """package org.koin.core.context
+
+object GlobalContext {
+    fun startKoin(application: KoinApplication): KoinApplication {
+        register(application)
+        return application
+    }
+}
+"""
+
+
+async def test_hits_from_platform_copies_of_a_file_read_apart_in_the_narrow_list(
+    indexed: Callable[[dict[str, str]], Service], tui_state: Path
+) -> None:
+    native = CONTEXT_KT.replace("return application", "application.createEagerInstances()")
+    app = RepolensApp(indexed({JVM: CONTEXT_KT, NATIVE: native}))
+    async with app.run_test(size=(160, 45)) as pilot:
+        hits = await searched(pilot, app, "start koin global context")
+        assert {hit.path for hit in hits.hits} >= {JVM, NATIVE}
+        await pilot.pause(0.3)
+        rows = [row[: row.index("││")] for row in _screen(app).splitlines() if "││" in row]
+        # The 37-column list cuts the file name, not the folder that tells the two apart.
+        assert any("1.00 …/jvmMain/…" in row or "1.00 …/nativeMain/…" in row for row in rows)
+        assert any("…/jvmMain/…" in row for row in rows), rows
+        assert any("…/nativeMain/…" in row for row in rows), rows
