@@ -125,9 +125,10 @@ def elide_middle(short: str, width: int) -> str:
 
 def last_piece(part: Part) -> int:
     """The cells of `…` and the part's last separated piece (a file name and its lines), or
-    of its short form whole, the folders that tell it from the other rows' paths."""
-    if part.short:
-        return cell_len(part.short)
+    of its short form's folders that tell it from the other rows' paths and its end."""
+    if part.short:  # its telling folders and MIN_KEPT cells of its end (see elide_middle)
+        head = part.short.rpartition(f"/{ELLIPSIS}/")[0]
+        return min(cell_len(part.short), cell_len(head) + 2 + MIN_KEPT)
     cut = max(part.text.rfind(separator) for separator in part.cut_at)
     return cell_len(part.text) if cut <= 0 else 1 + cell_len(part.text[cut:])
 

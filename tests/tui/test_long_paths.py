@@ -228,6 +228,12 @@ def test_a_cut_path_keeps_its_telling_folder() -> None:
     # Narrower, the folder stays and the file name loses its start; then cut as any path.
     assert fit_row(hit, 35).plain == "   1.00 …/jvmMain/…Context.kt:55-59"
     assert fit_row(hit, 25).plain == "   1.00 …Context.kt:55-59"
+    # Beside a name, the file name gives way before the name's class does.
+    symbol = [Part("method    "), name_part("GlobalContext.startKoin"), Part("  ")]
+    symbol.append(path_part(f"{JVM}:55", short="…/jvmMain/…/GlobalContext.kt:55"))
+    assert (
+        fit_row(symbol, 60).plain == "method    GlobalContext.startKoin  …/jvmMain/…lContext.kt:55"
+    )
 
 
 CONTEXT_KT = """package org.koin.core.context
