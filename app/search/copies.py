@@ -21,18 +21,19 @@ MIN_CHARS = 80
 
 def fold(
     ranked: Sequence[str],
-    name_of: Callable[[str], str],
+    group_of: Callable[[str], str],
     path_of: Callable[[str], str],
     text_of: Callable[[str], str],
 ) -> tuple[list[str], dict[str, list[str]]]:
     """`ranked` without the copies ranked below their best copy, and for each kept chunk the
-    ids it stands for (best first)."""
-    names = Counter(name_of(chunk_id) for chunk_id in ranked)
+    ids it stands for (best first). Only chunks of one `group_of` (a name; "": none) can be
+    copies of one another."""
+    names = Counter(group_of(chunk_id) for chunk_id in ranked)
     kept: list[str] = []
-    shown: dict[str, list[tuple[str, str]]] = {}  # name -> (chunk id, code) of kept chunks
+    shown: dict[str, list[tuple[str, str]]] = {}  # group -> (chunk id, code) of kept chunks
     folded: dict[str, list[str]] = {}
     for chunk_id in ranked:
-        name = name_of(chunk_id)
+        name = group_of(chunk_id)
         code = "".join(text_of(chunk_id).split()) if name and names[name] > 1 else ""
         if len(code) < MIN_CHARS:
             kept.append(chunk_id)

@@ -195,7 +195,7 @@ class Searcher:
             self._lift(answer, lifted, fused, final, explained)
         ranked = sorted(final, key=lambda chunk_id: (-final[chunk_id], chunk_id))
         ranked, folded = overloads.fold(ranked, self._overload_key)
-        ranked, copied = copies.fold(ranked, self._name_of, self._path_of, self._text_of)
+        ranked, copied = copies.fold(ranked, self._copy_group, self._path_of, self._text_of)
         double = lexical[0] if lexical and dense and lexical[0] == dense[0] else None
         ranked = self._spread(
             self._by_file_evidence(ranked, final, explained), final, explained, double
@@ -380,8 +380,14 @@ class Searcher:
             name += f"({overloads.swift_labels(c['signature'][index], c['symbol'][index])})"
         return c["path"][index], name
 
-    def _name_of(self, chunk_id: str) -> str:
-        return str(self.corpus.columns["qualified_name"][self.corpus.position[chunk_id]] or "")
+    def _copy_group(self, chunk_id: str) -> str:
+        """What a chunk's copies share besides their code: its qualified name, and its
+        version folder (one definition in `v1/` and `v2/` is two versions, each read with
+        the `other-version` signal, not a copy); "" for a nameless chunk."""
+        index = self.corpus.position[chunk_id]
+        name = str(self.corpus.columns["qualified_name"][index] or "")
+        version = rerank.version_folder(str(self.corpus.columns["path"][index]))
+        return f"{name} v{version}" if name else ""
 
     def _text_of(self, chunk_id: str) -> str:
         return str(self.corpus.columns["text"][self.corpus.position[chunk_id]])
