@@ -10,18 +10,21 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import TIERS, CallLink
-from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
 
 GROUPS = (*TIERS, "unresolved")
 
 
-def call_prompt(link: CallLink) -> Fitted:
+def call_prompt(link: CallLink, told: str = "") -> Fitted:
     """One call: its name, then the call's path:line, on one line where both fit whole, else
     path:line on a line of its own under the name; each longer than the list loses its start.
     Code names and call texts never go through markup, and their control characters are
-    shown as escapes."""
+    shown as escapes. `told`: the folders that tell the call's path from another listed one of
+    the same file name (`widgets.fitted.telling_paths`), kept when it is cut."""
     name = name_part(literal(link.name), "bold" if link.target else "dim")
-    where = path_part(f"{literal(link.call_path)}:{link.call_line}")
+    line = f":{link.call_line}"
+    short = f"{literal(told)}{line}" if told else ""
+    where = path_part(f"{literal(link.call_path)}{line}", short=short)
     return Fitted(
         [[Part("  "), name, Part("  "), where]], narrow=[[Part("  "), name], [Part("    "), where]]
     )
@@ -61,6 +64,7 @@ class CallList(OptionList):
         self.clear_options()
         self.rows = []
         options: list[Option] = []
+        told = telling_paths(link.call_path for link in links)
         for tier in GROUPS:
             group = [link for link in links if link.tier == tier]
             if not group:
@@ -68,7 +72,8 @@ class CallList(OptionList):
             options.append(Option(Text(f"{tier} ({len(group)})", style="bold"), disabled=True))
             self.rows.append(None)
             for link in group:
-                options.append(Option(call_prompt(link), disabled=link.target is None))
+                prompt = call_prompt(link, told.get(link.call_path, ""))
+                options.append(Option(prompt, disabled=link.target is None))
                 self.rows.append(link)
         if not options:
             options.append(Option(Text(empty, style="dim"), disabled=True))

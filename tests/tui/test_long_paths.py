@@ -8,11 +8,12 @@ from pathlib import Path
 
 from textual.app import App
 
+from app.core.models import CallLink
 from app.service import Service
 from app.tui.app import RepolensApp
 from app.tui.graph_screen import GraphScreen
 from tests.tui.conftest import searched, wait_for
-from widgets.call_list import CallList
+from widgets.call_list import CallList, call_prompt
 from widgets.code_preview import CodePreview
 from widgets.fitted import Part, elide_start, fit_row, name_part, path_part, telling_paths
 from widgets.symbol_list import SymbolList
@@ -261,3 +262,17 @@ async def test_hits_from_platform_copies_of_a_file_read_apart_in_the_narrow_list
         assert any("1.00 …/jvmMain/…" in row or "1.00 …/nativeMain/…" in row for row in rows)
         assert any("…/jvmMain/…" in row for row in rows), rows
         assert any("…/nativeMain/…" in row for row in rows), rows
+
+
+def test_a_call_row_keeps_the_folder_that_tells_its_file_apart() -> None:
+    links = [
+        CallLink(None, "GlobalContext.startKoin", "certain", JVM, 57),
+        CallLink(None, "MutableGlobalContext.startKoin", "certain", NATIVE, 57),
+    ]
+    told = telling_paths(link.call_path for link in links)
+    narrow = [call_prompt(link, told[link.call_path]).narrow or [] for link in links]
+    # The narrow form (a call's path on a line of its own) in the 37-column list at 80x24.
+    assert [fit_row(rows[1], 33).plain for rows in narrow] == [
+        "    …/jvmMain/…lobalContext.kt:57",
+        "    …/nativeMain/…alContext.kt:57",
+    ]
