@@ -10,7 +10,7 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import TIERS, CallLink
-from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
+from widgets.fitted import Fitted, Part, location_part, name_part, telling_paths
 
 GROUPS = (*TIERS, "unresolved")
 
@@ -22,9 +22,7 @@ def call_prompt(link: CallLink, told: str = "") -> Fitted:
     shown as escapes. `told`: the folders that tell the call's path from another listed one of
     the same file name (`widgets.fitted.telling_paths`), kept when it is cut."""
     name = name_part(literal(link.name), "bold" if link.target else "dim")
-    line = f":{link.call_line}"
-    short = f"{literal(told)}{line}" if told else ""
-    where = path_part(f"{literal(link.call_path)}{line}", short=short)
+    where = location_part(link.call_path, f":{link.call_line}", told)
     return Fitted(
         [[Part("  "), name, Part("  "), where]], narrow=[[Part("  "), name], [Part("    "), where]]
     )

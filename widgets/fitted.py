@@ -11,6 +11,8 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
+from app.core.literal import literal
+
 ELLIPSIS = "…"
 
 
@@ -36,6 +38,14 @@ class Part:
 
 def path_part(text: str, style: str = "dim", short: str = "") -> Part:
     return Part(text, style, shrinks=True, cut_at="/", short=short)
+
+
+def location_part(path: str, lines: str, told: str = "") -> Part:
+    """A repository path and its `:lines`, shown literally (no markup, control characters as
+    escapes), with `told`, its folders that tell it from a listed namesake (telling_paths), as
+    the short form it takes once cut."""
+    short = f"{literal(told)}{lines}" if told else ""
+    return path_part(f"{literal(path)}{lines}", short=short)
 
 
 def telling_paths(paths: Iterable[str]) -> dict[str, str]:

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import Hit
-from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
+from widgets.fitted import Fitted, Part, location_part, name_part, telling_paths
 
 # Chunk kinds that name no definition, in a reader's words, no longer (the file name before
 # them would be cut): a `window` is lines of a text file, `glue` code between definitions.
@@ -29,8 +29,7 @@ def hit_prompt(hit: Hit, best_score: float, rank: int = 1, told: str = "") -> Fi
     # Code between definitions has no name of its own: its file's ("glue  glue" said nothing).
     name = literal(hit.qualified_name or hit.symbol or PurePosixPath(hit.path).name)
     span = f":{hit.start_line}-{hit.end_line}"
-    short = f"{literal(told)}{span}" if told else ""
-    where = [Part(f"   {share:.2f} ", "bold"), path_part(f"{literal(hit.path)}{span}", short=short)]
+    where = [Part(f"   {share:.2f} ", "bold"), location_part(hit.path, span, told)]
     if hit.packed == "signature":
         where.append(Part("  (signature)", "dim", optional=True))
     if hit.stale:

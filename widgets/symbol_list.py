@@ -10,7 +10,7 @@ from textual.widgets.option_list import Option
 
 from app.core.literal import literal
 from app.core.models import SymbolRef
-from widgets.fitted import Fitted, Part, name_part, path_part, telling_paths
+from widgets.fitted import Fitted, Part, location_part, name_part, telling_paths
 
 KIND_WIDTH = 9
 
@@ -19,16 +19,13 @@ def symbol_prompt(symbol: SymbolRef, told: str = "") -> Fitted:
     """One definition, its name and path cut from the start to the list's width: code names
     never go through markup, and their control characters are shown as escapes. `told`: the
     folders that tell its path from another listed one of the same file name, kept when cut."""
-    line = f":{symbol.start_line}"
     return Fitted(
         [
             [
                 Part(f"{literal(symbol.kind[:KIND_WIDTH]):<{KIND_WIDTH}} ", "italic"),
                 name_part(literal(symbol.symbol)),
                 Part("  "),
-                path_part(
-                    f"{literal(symbol.path)}{line}", short=f"{literal(told)}{line}" if told else ""
-                ),
+                location_part(symbol.path, f":{symbol.start_line}", told),
             ]
         ]
     )

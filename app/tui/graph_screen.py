@@ -22,7 +22,7 @@ from app.tui.main_screen import NARROW_BELOW
 from app.tui.messages import CallPreviewLoaded, CallsLoaded, HotspotsLoaded, SymbolWalked
 from widgets.call_list import CallList
 from widgets.code_preview import CodePreview, highlight
-from widgets.fitted import Fitted, Part, name_part, path_part
+from widgets.fitted import Fitted, Part, location_part, name_part
 from widgets.footer import FittedFooter
 from widgets.symbol_list import SymbolList
 
@@ -152,7 +152,7 @@ class GraphScreen(Screen[None]):
         parts = [name_part(literal(symbol.symbol))]
         if symbol.kind:
             parts.append(Part(f"  {literal(symbol.kind)}", "italic"))
-        parts += [Part("  "), path_part(f"{literal(symbol.path)}:{symbol.start_line}")]
+        parts += [Part("  "), location_part(symbol.path, f":{symbol.start_line}")]
         if len(self.history) > 1:  # a walk: where in it, so backspace and alt+right read
             step = f"   step {self.position + 1} of {len(self.history)}"
             parts.append(Part(step, "dim", spare=True))
