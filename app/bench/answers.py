@@ -10,7 +10,7 @@ import re
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ class AnswerRecord:
     reused_tokens: int = 0
     gold_at: int | None = None  # the excerpt number of the first gold chunk
     left_out_unsaid: bool = False  # the run's answer_leave_out_unsaid
+    kind: str = ""  # the question's kind ("api-name", ..., "unanswerable"); "" in older files
 
 
 def judge(text: str, context: Sequence[Hit], finish: str, gold: Sequence[GoldRange]) -> Verdict:
@@ -113,6 +114,13 @@ def add_answer_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--per-corpus", type=int, default=None, help="answers: the first N questions of each corpus"
+    )
+    parser.add_argument(
+        "--per-kind",
+        type=int,
+        default=None,
+        help="answers: the first N questions of each kind in each corpus, and every unanswerable "
+        "one (the first N of a corpus are often all one kind)",
     )
     parser.add_argument(
         "--question",
@@ -171,17 +179,35 @@ def _items(args: argparse.Namespace) -> list[_Item]:
             question = devbench.Question(q["id"], q["corpus"], q["question"], "unanswerable", ())
             items.append(_Item("unanswerable", question, dev_roots[q["corpus"]]))
     if args.per_corpus is not None:
-        taken: dict[tuple[str, str], int] = {}
-        kept = []
-        for item in items:
-            key = (item.set, item.question.corpus)
-            taken[key] = taken.get(key, 0) + 1
-            if taken[key] <= args.per_corpus:
-                kept.append(item)
-        items = kept
+        items = _first_of_each(items, args.per_corpus, lambda i: (i.set, i.question.corpus))
+    if args.per_kind is not None:  # every unanswerable question still: there are 3 a corpus
+        items = _first_of_each(
+            items,
+            args.per_kind,
+            lambda i: (
+                i.set,
+                i.question.corpus,
+                i.question.kind,
+                i.question.id if i.set == "unanswerable" else "",
+            ),
+        )
     if args.question:
         items = [item for item in items if item.question.id in args.question]
     return items[: args.limit]
+
+
+def _first_of_each(
+    items: list[_Item], n: int, key: Callable[[_Item], tuple[str, ...]]
+) -> list[_Item]:
+    """The first `n` items of each `key`, in their order."""
+    taken: dict[tuple[str, ...], int] = {}
+    kept = []
+    for item in items:
+        k = key(item)
+        taken[k] = taken.get(k, 0) + 1
+        if taken[k] <= n:
+            kept.append(item)
+    return kept
 
 
 def _share(flags: list[bool]) -> float:
@@ -277,9 +303,11 @@ def run_answer_eval(args: argparse.Namespace) -> int:
 def _judge_again(args: argparse.Namespace) -> int:
     """The records of a results file, judged by the checks as they are now."""
     gold: dict[str, tuple[GoldRange, ...]] = {}
+    kinds: dict[str, str] = {}
     for bench in (Path(args.bench), Path(args.bench) / "dev2"):
         if (bench / "queries").is_dir() or (bench / "dev" / "queries").is_dir():
-            gold.update({q.id: q.gold for q in devbench.load_questions(bench)})
+            for q in devbench.load_questions(bench):
+                gold[q.id], kinds[q.id] = q.gold, q.kind
     records: list[AnswerRecord] = []
     for line in Path(args.judge).read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
@@ -288,7 +316,8 @@ def _judge_again(args: argparse.Namespace) -> int:
             raw["answer"], raw.get("dropped", ()), context, raw.get("left_out_unsaid", False)
         )
         verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
-        again = {"answer": answer, "dropped": dropped, "verdict": verdict}
+        kind = raw.get("kind") or kinds.get(raw["id"], "unanswerable")
+        again = {"answer": answer, "dropped": dropped, "verdict": verdict, "kind": kind}
         records.append(AnswerRecord(**{**raw, **again, "context": tuple(raw["context"])}))
     names = list(dict.fromkeys(r.model for r in records))
     summary = {
@@ -416,6 +445,7 @@ def _answer(
         answer.reused_tokens,
         at,
         variant.settings.answer_leave_out_unsaid,
+        item.question.kind,
     )
 
 
@@ -484,6 +514,7 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
             [r.verdict.supported == r.verdict.sentences > 0 for r in answerable]
         ),
         "degenerate": sum(bool(r.verdict.degenerate) for r in records),
+        "repeats_cut": sum(r.finish == "repeat" for r in records),
         "dropped_sentences": sum(len(r.dropped) for r in records),
         "emptied_answers": sum(bool(r.dropped) and r.verdict.sentences == 0 for r in records),
         "gated": sum(r.gated for r in records),
@@ -507,6 +538,19 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
             for name in ("dev", "dev2", "unanswerable")
             if (rows := [r for r in records if r.set == name])
         },
+        "by_kind": {
+            kind: {
+                "answers": len(rows),
+                "names_gold": _share([r.verdict.names_gold for r in rows]),
+                "gold_in_context": _share([r.gold_in_context for r in rows]),
+                "supported_answers": _share(
+                    [r.verdict.supported == r.verdict.sentences for r in rows]
+                ),
+                "abstained": _share([r.verdict.abstained for r in rows]),
+            }
+            for kind in dict.fromkeys(r.kind for r in records if r.kind)
+            if (rows := [r for r in records if r.kind == kind])
+        },
     }
 
 
@@ -526,6 +570,7 @@ _ROWS = (
     ("  sentences with no label", "unlabelled_sentences", "{}"),
     ("answers wholly supported", "fully_supported_answers", "{:.3f}"),
     ("degenerate answers", "degenerate", "{}"),
+    ("  a sentence said again, cut", "repeats_cut", "{}"),
     ("sentences left out", "dropped_sentences", "{}"),
     ("answers left empty by it", "emptied_answers", "{}"),
     ("abstained before the model", "gated", "{}"),
@@ -560,5 +605,15 @@ def format_summary(summary: dict[str, Any]) -> str:
             lines.append(
                 f"  {set_name:<14}{b['answers']:>4}  {b['names_gold']:.3f} / {b['cites_gold']:.3f}"
                 f" / {b['supported_answers']:.3f} / {b['abstained']:.3f}"
+            )
+        if model["by_kind"]:
+            lines.append(
+                f"{Path(name).name}: by kind (names gold / gold in the context / supported / "
+                "abstained)"
+            )
+        for kind, b in model["by_kind"].items():
+            lines.append(
+                f"  {kind:<14}{b['answers']:>4}  {b['names_gold']:.3f} / "
+                f"{b['gold_in_context']:.3f} / {b['supported_answers']:.3f} / {b['abstained']:.3f}"
             )
     return "\n".join(lines)

@@ -31,6 +31,7 @@ from app.bench.answers import (
     _items,
     _model_summary,
     add_answer_eval_arguments,
+    format_summary,
     judge,
     variant_settings,
 )
@@ -416,6 +417,43 @@ def test_the_eval_answers_only_the_questions_named(tmp_path: Path) -> None:
         ("dev", "httpx-03"),
         ("unanswerable", "httpx-u1"),
     ]
+
+
+def test_the_eval_can_ask_the_first_questions_of_every_kind(tmp_path: Path) -> None:
+    # A bench file lists its questions kind by kind: its first three are often all one kind.
+    bench = tmp_path / "bench"
+    (bench / "queries").mkdir(parents=True)
+    (bench / "corpora.json").write_text('[{"name": "httpx", "root": "httpx"}]')
+    kinds = ["no-identifier", "no-identifier", "api-name", "api-name", "conceptual"]
+    rows = [
+        {"id": f"httpx-0{n}", "corpus": "httpx", "question": "q?", "kind": kind, "gold": []}
+        for n, kind in enumerate(kinds, 1)
+    ]
+    (bench / "queries" / "httpx.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    parser = argparse.ArgumentParser()
+    add_answer_eval_arguments(parser)
+    for flag in ("--bench", "--corpora"):
+        parser.add_argument(flag)
+    parser.add_argument("--corpus", action="append")
+    args = parser.parse_args(["--bench", str(bench), "--corpora", str(tmp_path), "--per-kind", "1"])
+    assert [(i.question.id, i.question.kind) for i in _items(args)][:3] == [
+        ("httpx-01", "no-identifier"),
+        ("httpx-03", "api-name"),
+        ("httpx-05", "conceptual"),
+    ]
+    assert [i.question.kind for i in _items(args)][3:] == ["unanswerable"] * 3
+
+    def record(kind: str, named: bool) -> AnswerRecord:
+        v = Verdict(named, named, True, 1, 1, (), False, ())
+        return AnswerRecord(
+            "q", "dev", "httpx", "m", 1.0, 1.0, 1, 900, 2, named, v, "", "stop", (), kind=kind
+        )
+
+    summary = _model_summary([record("api-name", True), record("conceptual", False)])
+    assert summary["by_kind"]["api-name"]["names_gold"] == 1.0
+    assert summary["by_kind"]["conceptual"]["names_gold"] == 0.0
+    assert "by kind" in format_summary({"max_tokens": 1, "budget_tokens": 1,
+        "load_average": [0, 0], "wall_s": 0, "models": {"m": summary}})  # fmt: skip
 
 
 def test_a_constrained_answer_from_the_real_model_follows_the_grammar(service: Service) -> None:
