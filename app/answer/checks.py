@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from app.answer.citations import cited_numbers
 from app.answer.prompt import EXAMPLE_PHRASES, Excerpt
 from app.search.tokenize import tokens
@@ -57,6 +59,9 @@ _FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
 # ("`x` is chosen [1]") has one verb of its own (none of the labelled ones turns on it).
 MIN_UNSAID = 2
 LOOP_NGRAM = 8  # words; a run this long written a third time is a loop
+# A sentence this alike to an earlier one (rapidfuzz's normalised Indel similarity, 0-100,
+# over its lower-case words) says it again: "`Clash` provides ... [2]. The `Clash` provides".
+REPEATED_SENTENCE = 90
 LOOP_REPEATS = 3
 CITATION_RUN = 4  # this many citation markers in a row with no words between is a run
 
@@ -256,7 +261,8 @@ def leaked_example(text: str, excerpts: Iterable[Excerpt]) -> str:
 
 
 def degeneration(text: str, excerpts: Sequence[Excerpt], finish: str) -> list[str]:
-    """Why an answer is degenerate: empty, looping, a citation run, the example, unfinished."""
+    """Why an answer is degenerate: empty, looping, a citation run, the example, unfinished.
+    An answer whose repeated sentence was cut (finish "repeat") is whole as shown."""
     reasons = []
     if not _WORD.search(text):
         reasons.append("empty")
@@ -273,11 +279,15 @@ def degeneration(text: str, excerpts: Sequence[Excerpt], finish: str) -> list[st
 
 class LoopGuard:
     """Watches the answer as it streams and says when it has begun to loop, so generation can
-    stop there; `cut` is where the loop began (the text before it is kept)."""
+    stop there; `cut` is where the loop began (the text before it is kept). A sentence that
+    says again what an earlier one said is cut as soon as it ends (`repeat`): the answer
+    before it is whole, and the model would most often go on to write it a third time."""
 
     def __init__(self) -> None:
         self.text = ""
         self.cut: int | None = None
+        self.repeat = False
+        self._checked = 0  # the end of the last sentence compared with those before it
 
     def feed(self, piece: str) -> bool:
         self.text += piece
@@ -286,7 +296,34 @@ class LoopGuard:
         tail = self.text[-1500:]  # loops show within a few hundred characters
         if citation_run(tail, CITATION_RUN + 1) or repeated_ngram(tail):
             self.cut = _loop_start(self.text)
+        else:
+            ends = [m.end() for m in _SENTENCE_CLOSED.finditer(self.text, self._checked)]
+            if ends:
+                self._checked = ends[-1]
+                self.cut = _repeated_sentence(self.text[: ends[-1]])
+                self.repeat = self.cut is not None
         return self.cut is not None
+
+
+# The end of a sentence: its full stop (after its citation) before a space or the end.
+_SENTENCE_CLOSED = re.compile(r"[.!?](?=\s|$)")
+
+
+def _repeated_sentence(text: str) -> int | None:
+    """Where the last sentence of `text` begins, when its words (citations aside) are at
+    least REPEATED_SENTENCE alike to an earlier sentence's; otherwise None."""
+    found = sentences(text)
+    if len(found) < 2:
+        return None
+    last = _plain(found[-1])
+    if not any(fuzz.ratio(last, _plain(earlier)) >= REPEATED_SENTENCE for earlier in found[:-1]):
+        return None
+    start = text.rstrip().rfind(found[-1][:20])
+    return start if start > 0 else None
+
+
+def _plain(sentence: str) -> str:
+    return " ".join(_WORD.findall(_CITATION.sub(" ", sentence).lower()))
 
 
 def _loop_start(text: str) -> int:

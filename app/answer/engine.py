@@ -56,7 +56,9 @@ class Answer:
     citations: list[Citation]
     context: list[Hit]  # the packed chunks, excerpt n is context[n - 1]
     grounded: bool  # at least one valid citation
-    finish: str  # "stop", "length", "loop", "cancelled", "no-context" or "abstained" (gate)
+    # "stop", "length", "loop", "repeat" (a sentence said again, cut: the rest is whole),
+    # "cancelled", "no-context" or "abstained" (gate)
+    finish: str
     prompt_tokens: int = 0
     tokens: int = 0
     tokens_per_s: float = 0.0
@@ -273,7 +275,9 @@ class Answerer:
             else None,
             first_bias=_abstention_bias(model) if constrained else None,
         )
-        finish = "loop" if loop.cut is not None else generation.finish
+        finish = generation.finish
+        if loop.cut is not None:
+            finish = "repeat" if loop.repeat else "loop"
         release(screen.finish(cut=finish != "stop"))
         show(finished=True)
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)

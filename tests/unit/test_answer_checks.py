@@ -144,11 +144,26 @@ def test_the_loop_guard_stops_a_citation_run_and_a_repeated_sentence_where_they_
     text = "It is chosen in `_redirect_method` [1]. " + "".join(f"[{n}] " for n in range(2, 9))
     assert any(guard.feed(piece + " ") for piece in text.split(" "))
     assert guard.text[: guard.cut] == "It is chosen in `_redirect_method` [1]. "
+    assert not guard.repeat
     guard = LoopGuard()
-    line = "the client sends the request again with the same method [1]. "
-    assert not guard.feed("First, " + line + line)
+    line = "the client sends the request again with the same method, "
+    assert not guard.feed("First, " + line + line)  # a run twice inside one sentence
     assert guard.feed(line)
     assert guard.text[: guard.cut] == "First, " + line
+
+
+def test_a_sentence_said_again_is_cut_as_soon_as_it_ends() -> None:
+    # The 0.5B on hashie: the same claim twice, the second opening with an article.
+    first = "A `Clash` provides a way to build a hash of options by method calls [2]. "
+    again = "The `Clash` provides a way to build a hash of options by method calls [2]."
+    guard = LoopGuard()
+    assert not guard.feed(first)
+    assert not any(guard.feed(word + " ") for word in again.split(" ")[:-1])
+    assert guard.feed(again.split(" ")[-1])
+    assert guard.repeat and guard.text[: guard.cut] == first
+    other = "`Clash` also merges keys given as symbols into the same hash [2]."
+    guard = LoopGuard()
+    assert not guard.feed(first + other)  # a second claim about the same name stays
 
 
 class _LoopingModel:
@@ -195,6 +210,20 @@ def test_the_engine_stops_generating_where_a_citation_loop_begins(
     assert "[6]" not in "".join(shown)
     assert "stopped in a loop" in answer.degenerate
     assert [c.n for c in answer.citations] == [1] and answer.all_citations_valid
+
+
+def test_the_engine_stops_a_sentence_said_again_and_keeps_the_answer_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    opening = "The method is chosen in `_redirect_method` [1]. "
+    again = "The method is chosen in `_redirect_method()` [1]. "
+    words = [f"{word} " for word in again.split()]  # "[1]. The" comes as one piece
+    model = _LoopingModel([opening, *words[:-1], "[1]. The ", *words[1:], *words * 5])
+    answerer = Answerer(Settings(index_dir=tmp_path))
+    monkeypatch.setattr(answerer, "model", lambda: model)
+    answer = answerer.ask("which method?", lambda query, budget: SearchResult(query, list(CONTEXT)))
+    assert answer.finish == "repeat" and model.sent <= 2 * len(words)  # not to the limit
+    assert answer.text == opening.strip() and answer.degenerate == ()
 
 
 def test_key_terms_match_whole_words() -> None:
