@@ -681,6 +681,9 @@ class Resolver:
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
                 return ids, "namespace-member" if lang == "cpp" else "module-member", ""
+        # `M.area()`: a function of a table this file builds
+        if lang == "lua" and (ids := self.member([(facts.path, receiver)], name)):
+            return ids, "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):

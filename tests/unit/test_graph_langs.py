@@ -1,5 +1,6 @@
 """The call graph in the claimed languages beyond the first few: Swift (calls, overloads,
-properties, local aliases, builtin receivers) and C++ overloads, with real tree-sitter."""
+properties, local aliases, builtin receivers), C++ overloads, Lua tables and Scala's typed
+values, with real tree-sitter."""
 
 from __future__ import annotations
 
@@ -328,3 +329,89 @@ def test_kotlin_a_line_opening_with_a_bracket_calls_nothing_on_the_line_before(
     rows = graph(tmp_path, settings, KOTLIN_LABELS)
     path = "src/main/kotlin/Outer.kt"
     assert not [r for r in at(rows, path, 15) if r["callee_text"] == "a"], at(rows, path, 15)
+
+
+LUA = {
+    "src/shapes.lua": """\
+local M = {}
+
+function M.area(r)
+  return r * r
+end
+
+function M.scaled(r, k)
+  return M.area(r) * k
+end
+
+local Stack = {}
+
+function Stack:push(x)
+  self.items[#self.items + 1] = x
+  self:count()
+end
+
+function Stack:count()
+  return #self.items
+end
+
+return M
+""",
+}
+
+
+def test_lua_calls_a_table_s_function_and_its_own_methods(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, LUA)
+    # A function of a table this file builds: probable (the table may be changed elsewhere).
+    assert edges_at(rows, "src/shapes.lua", 8) == {("src/shapes.lua::M.area", False)}
+    assert edges_at(rows, "src/shapes.lua", 15) == {("src/shapes.lua::Stack.count", True)}
+
+
+SCALA = {
+    "src/main/scala/Shapes.scala": """\
+package shapes
+
+trait Shape {
+  def area(): Int
+}
+
+class Circle(r: Int) extends Shape {
+  def area(): Int = r * r
+  def twice(): Int = area() * 2
+}
+
+class Square(s: Int) extends Shape {
+  def area(): Int = s * s
+  def twice(): Int = 4
+}
+
+object Main {
+  def run(sq: Square): Int = {
+    val c = new Circle(2)
+    c.twice()
+    helper[Int](3)
+    sq.twice()
+  }
+  def helper[T](x: T): Int = 1
+}
+""",
+}
+
+
+def test_scala_calls_resolve_through_new_typed_values_and_parameters(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SCALA)
+    path = "src/main/scala/Shapes.scala"
+    for line, target in (
+        (9, "Circle.area"),  # implicit this
+        (19, "Circle"),  # new
+        (20, "Circle.twice"),  # `val c = new Circle(2)`: one of two `twice` methods
+        (21, "Main.helper"),  # a generic call
+        (22, "Square.twice"),  # a parameter's declared type
+    ):
+        assert edges_at(rows, path, line) == {(f"{path}::{target}", True)}, (
+            line,
+            at(rows, path, line),
+        )

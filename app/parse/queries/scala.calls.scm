@@ -1,0 +1,17 @@
+; Call sites and bases for the call graph, by name (app/parse/calls.py): `f(x)`, `a.f(x)`,
+; `new C(x)`, `f[T](x)`, and the classes and traits a definition extends.
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (field_expression value: (_) @receiver field: (identifier) @callee)) @call
+(call_expression function: (generic_function function: (identifier) @callee)) @call
+(call_expression function: (generic_function function: (field_expression value: (_) @receiver
+  field: (identifier) @callee))) @call
+(instance_expression . (type_identifier) @callee) @call
+(class_definition extend: (extends_clause type: (_) @base)) @class
+(object_definition extend: (extends_clause type: (_) @base)) @class
+(trait_definition extend: (extends_clause type: (_) @base)) @class
+; Local types: `val c = new Circle(2)`, `val c: Circle = ...`, parameters `(c: Circle)`.
+(val_definition pattern: (identifier) @var type: (_) @type) @bind
+(val_definition pattern: (identifier) @var value: (instance_expression . (type_identifier) @type)) @bind
+(var_definition pattern: (identifier) @var type: (_) @type) @bind
+(var_definition pattern: (identifier) @var value: (instance_expression . (type_identifier) @type)) @bind
+(parameter name: (identifier) @var type: (_) @type) @bind
