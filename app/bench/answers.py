@@ -470,6 +470,11 @@ def _hand_labelled(records: list[AnswerRecord]) -> tuple[int, int, int]:
     return supported, labelled, unlabelled
 
 
+def _hand_share(records: list[AnswerRecord]) -> float:
+    supported, labelled, _ = _hand_labelled(records)
+    return round(supported / labelled, 4) if labelled else float("nan")
+
+
 def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
     answerable = [r for r in records if r.set != "unanswerable"]
     hand_supported, hand_labelled, hand_unlabelled = _hand_labelled(records)
@@ -543,9 +548,7 @@ def _model_summary(records: list[AnswerRecord]) -> dict[str, Any]:
                 "answers": len(rows),
                 "names_gold": _share([r.verdict.names_gold for r in rows]),
                 "gold_in_context": _share([r.gold_in_context for r in rows]),
-                "supported_answers": _share(
-                    [r.verdict.supported == r.verdict.sentences for r in rows]
-                ),
+                "supported_hand": _hand_share(rows),
                 "abstained": _share([r.verdict.abstained for r in rows]),
             }
             for kind in dict.fromkeys(r.kind for r in records if r.kind)
@@ -608,12 +611,12 @@ def format_summary(summary: dict[str, Any]) -> str:
             )
         if model["by_kind"]:
             lines.append(
-                f"{Path(name).name}: by kind (names gold / gold in the context / supported / "
-                "abstained)"
+                f"{Path(name).name}: by kind (names gold / gold in the context / supported by "
+                "hand labels / abstained)"
             )
         for kind, b in model["by_kind"].items():
             lines.append(
                 f"  {kind:<14}{b['answers']:>4}  {b['names_gold']:.3f} / "
-                f"{b['gold_in_context']:.3f} / {b['supported_answers']:.3f} / {b['abstained']:.3f}"
+                f"{b['gold_in_context']:.3f} / {b['supported_hand']:.3f} / {b['abstained']:.3f}"
             )
     return "\n".join(lines)
