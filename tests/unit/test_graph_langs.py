@@ -394,6 +394,11 @@ object Main {
     sq.twice()
   }
   def helper[T](x: T): Int = 1
+  def parse(s: String): Int = {
+    val fmt = new java.text.SimpleDateFormat("yyyy")
+    fmt.parse(s)
+    1
+  }
 }
 """,
 }
@@ -411,7 +416,7 @@ def test_scala_calls_resolve_through_new_typed_values_and_parameters(
         (21, "Main.helper"),  # a generic call
         (22, "Square.twice"),  # a parameter's declared type
     ):
-        assert edges_at(rows, path, line) == {(f"{path}::{target}", True)}, (
-            line,
-            at(rows, path, line),
-        )
+        assert edges_at(rows, path, line) == {(f"{path}::{target}", True)}, at(rows, path, line)
+    # A value of a type the project does not define calls none of the project's methods.
+    assert edges_at(rows, path, 27) == set()
+    assert "outside the project" in at(rows, path, 27)[0]["rule"]

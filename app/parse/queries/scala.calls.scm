@@ -11,7 +11,7 @@
 (trait_definition extend: (extends_clause type: (_) @base)) @class
 ; Local types: `val c = new Circle(2)`, `val c: Circle = ...`, parameters `(c: Circle)`.
 (val_definition pattern: (identifier) @var type: (_) @type) @bind
-(val_definition pattern: (identifier) @var value: (instance_expression . (type_identifier) @type)) @bind
+(val_definition pattern: (identifier) @var value: (instance_expression . (_) @type)) @bind
 (var_definition pattern: (identifier) @var type: (_) @type) @bind
-(var_definition pattern: (identifier) @var value: (instance_expression . (type_identifier) @type)) @bind
+(var_definition pattern: (identifier) @var value: (instance_expression . (_) @type)) @bind
 (parameter name: (identifier) @var type: (_) @type) @bind
