@@ -34,6 +34,7 @@ from app.answer.shown import ShownAnswer
 from app.core.models import Hit
 from app.core.settings import Settings
 from app.search.searcher import SearchResult
+from app.search.tokenize import name_words
 
 TokenCallback = Callable[[str], None]
 ShownCallback = Callable[[str], None]  # the whole answer the pane may show now
@@ -274,6 +275,9 @@ class Answerer:
             if constrained
             else None,
             first_bias=_abstention_bias(model) if constrained else None,
+            bias=_excerpt_bias(model, prompt.excerpts, self.settings.answer_excerpt_bias)
+            if constrained
+            else None,
         )
         finish = generation.finish
         if loop.cut is not None:
@@ -323,6 +327,21 @@ def _abstention_bias(model: LocalModel) -> dict[int, float]:
     """The grammar offers the abstention beside the answer; the model must prefer it by
     ABSTAIN_MARGIN, since the gate already abstains on what the repository never mentions."""
     return {token: -ABSTAIN_MARGIN for token in model.opening_tokens(ABSTAIN_ANSWER)}
+
+
+def _excerpt_bias(
+    model: LocalModel, excerpts: tuple[Excerpt, ...], strength: float
+) -> dict[int, float] | None:
+    """`strength` on the tokens that write the excerpts' words (answer_excerpt_bias)."""
+    if strength <= 0:
+        return None
+    words = {
+        word
+        for e in excerpts
+        for word in name_words(e.hit.text).split()
+        if len(word) >= 3 and word.isalpha()
+    }
+    return dict.fromkeys(model.word_tokens(sorted(words)), strength)
 
 
 def fixed_prefix(model: LocalModel) -> list[int]:

@@ -8,7 +8,7 @@ import io
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import redirect_stderr
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -150,17 +150,19 @@ class LocalModel:
         on_progress: ReadingCallback | None = None,
         grammar: str | None = None,
         first_bias: dict[int, float] | None = None,
+        bias: dict[int, float] | None = None,
     ) -> Generation:
         """`grammar`: GBNF the answer must follow (app.answer.grammar); `first_bias`: added
-        to these tokens' logits at the answer's first token only."""
+        to these tokens' logits at the answer's first token only; `bias`: at every token."""
         asked = time.perf_counter()
         with self.lock:
             waited = _ms(asked)
             self._stop = cancelled
             try:
                 generation = self._generate(
-                    tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar, first_bias
-                )
+                    tokens, max_tokens, stop, on_text, cancelled, on_progress, grammar,
+                    first_bias, bias,
+                )  # fmt: skip
                 return replace(generation, wait_ms=waited)
             except RuntimeError:  # llama_decode returned "aborted"
                 if not cancelled():
@@ -179,6 +181,7 @@ class LocalModel:
         on_progress: ReadingCallback | None,
         grammar: str | None,
         first_bias: dict[int, float] | None,
+        bias: dict[int, float] | None = None,
     ) -> Generation:
         llm = self.llm
         started = time.perf_counter()
@@ -191,7 +194,7 @@ class LocalModel:
                 on_progress(start - shared, unread)
             llm.eval(tokens[start : min(start + PREFILL_STEP, len(tokens) - 1)])
         prefill_ms = _ms(started)
-        sampler = GreedySampler(llm, grammar, REPEAT_PENALTY, first_bias)
+        sampler = GreedySampler(llm, grammar, REPEAT_PENALTY, first_bias, bias)
         try:
             cut, finish, first_at = self._decode(
                 tokens, max_tokens, stop, on_text, cancelled, sampler
@@ -297,6 +300,17 @@ class LocalModel:
             ids = self.llm.tokenize(text[:end].encode(), add_bos=False, special=False)
             if len(ids) == 1 and ids[0] not in found:
                 found.append(ids[0])
+        return found
+
+    def word_tokens(self, words: Iterable[str]) -> set[int]:
+        """The tokens that write each word whole, alone or after a space, lower-case or
+        capitalised as a sentence would ("redirect", " redirect", " Redirect")."""
+        found: set[int] = set()
+        for word in words:
+            for form in (word, f" {word}", f" {word.capitalize()}"):
+                ids = self.llm.tokenize(form.encode(), add_bos=False, special=False)
+                if len(ids) == 1:
+                    found.add(ids[0])
         return found
 
     def forget_from(self, position: int) -> None:

@@ -13,10 +13,11 @@ _CELL = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], a
 
 class GreedySampler:
     """One answer's choices: the repetition penalty and the grammar as llama.cpp applies
-    them, the first token's bias, then the most likely token. The choice is the one
-    applying the grammar to every token would make: when the best token overall is one
-    the grammar allows, it is also the best among those it allows. Checking that one
-    token costs microseconds; the grammar over 151k tokens costs about 50 ms a token."""
+    them, the first token's bias and the bias at every token, then the most likely token.
+    The choice is the one applying the grammar to every token would make: when the best
+    token overall is one the grammar allows, it is also the best among those it allows.
+    Checking that one token costs microseconds; the grammar over 151k tokens costs about
+    50 ms a token."""
 
     def __init__(
         self,
@@ -24,6 +25,7 @@ class GreedySampler:
         grammar: str | None,
         repeat_penalty: float,
         first_bias: dict[int, float] | None = None,
+        bias: dict[int, float] | None = None,
     ) -> None:
         import llama_cpp
 
@@ -32,9 +34,12 @@ class GreedySampler:
         self._cells = np.zeros(self._n_vocab, dtype=_CELL)
         self._cells["id"] = np.arange(self._n_vocab, dtype=np.int32)
         self._one = np.zeros(1, dtype=_CELL)
-        bias = first_bias or {}
-        self._bias_ids = np.array(list(bias), dtype=np.int64)
-        self._bias_values = np.array(list(bias.values()), dtype=np.float32)
+        first = first_bias or {}
+        self._bias_ids = np.array(list(first), dtype=np.int64)
+        self._bias_values = np.array(list(first.values()), dtype=np.float32)
+        steady = bias or {}
+        self._steady_ids = np.array(list(steady), dtype=np.int64)
+        self._steady_values = np.array(list(steady.values()), dtype=np.float32)
         self._first = True
         self.full_checks = 0  # choices the grammar had to make over the whole vocabulary
         self._penalties = llama_cpp.llama_sampler_init_penalties(
@@ -60,6 +65,8 @@ class GreedySampler:
         if self._first and self._bias_ids.size:
             self._cells["logit"][self._bias_ids] += self._bias_values
         self._first = False
+        if self._steady_ids.size:
+            self._cells["logit"][self._steady_ids] += self._steady_values
         self._apply(self._penalties, self._cells)
         token = int(np.argmax(self._cells["logit"]))  # the first of equal bests, as llama.cpp
         if self._grammar is not None and not self._allowed(token):

@@ -126,6 +126,12 @@ class Settings(BaseSettings):
     excerpt k and end citing [k] (at most three); sentences whose key terms their excerpt
     lacks are left out. False: free text, unsupported sentences only flagged."""
 
+    answer_excerpt_bias: float = Field(default=2.0, ge=0.0, le=10.0)
+    """Under answer_constrained, added to the logit of each token that writes a word of the
+    excerpts (their prose and the parts of their names), at every token of the answer: the
+    model says what the excerpts say in their words rather than restating the question
+    (2: measured against 0 and 3 in app/bench/RESULTS.md, 2026-12-04). 0: off."""
+
     answer_leave_out_unsaid: bool = True
     """Under answer_constrained, also leave out a sentence most of whose words its excerpt
     lacks (a question restated about a name: checks.WORDS_FOUND), so that an answer of such

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +273,10 @@ class _PausingModel:
     def opening_tokens(self, text: str) -> list[int]:
         return [2]
 
+    def word_tokens(self, words: Iterable[str]) -> set[int]:
+
+        return set()
+
     def generate(self, tokens: list[int], **options: Any) -> Generation:
         name = re.search(r'^name1 ::= "`([^`"]+)`"', options["grammar"], re.M)
         assert name is not None
@@ -294,13 +298,18 @@ def _good(name: str) -> str:
     return f"{name} is the {' '.join(re.findall(r'[a-z]+', plain))} [1]."
 
 
+def _again(name: str) -> str:
+    """The first sentence said another way (not so alike that it is cut as said again)."""
+    return _good(name).replace(" [1].", " as written [1].")
+
+
 def _written(name: str) -> list[str]:
     """The name of excerpt [1]; a pause; a sentence its excerpt supports, one it does not
-    (`phantom_total`) and the space after its citation; a pause; the first sentence again."""
+    (`phantom_total`) and the space after its citation; a pause; another supported one."""
     good = _good(f"`{name}`")
     bad = f" `{name}` returns `phantom_total` [1]."
     words = re.findall(r"\s*\S+", good[len(name) + 2 :] + bad)
-    return ["`", name, "`", "|", *words, " ", "|", *re.findall(r"\s*\S+", good)]
+    return ["`", name, "`", "|", *words, " ", "|", *re.findall(r"\s*\S+", _again(f"`{name}`"))]
 
 
 async def test_the_pane_shows_the_opening_name_at_once_and_takes_back_a_failed_sentence(
@@ -328,4 +337,4 @@ async def test_the_pane_shows_the_opening_name_at_once_and_takes_back_a_failed_s
         assert _source(app).rstrip().endswith(_good(name))
         model.go_on.set()
         await wait_for(pilot, lambda: "Left out, unsupported" in _source(app))
-        assert f"{_good(name)} {_good(name)}" in _source(app)
+        assert f"{_good(name)} {_again(name)}" in _source(app)

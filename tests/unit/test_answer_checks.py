@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,10 @@ class _LoopingModel:
 
     def opening_tokens(self, text: str) -> list[int]:
         return [2]
+
+    def word_tokens(self, words: Iterable[str]) -> set[int]:
+
+        return set()
 
     def generate(self, tokens: list[int], **options: Any) -> Generation:
         for piece in self.pieces:

@@ -7,7 +7,7 @@ import argparse
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +217,10 @@ class _ScriptedModel:
 
     def opening_tokens(self, text: str) -> list[int]:
         return [2]
+
+    def word_tokens(self, words: Iterable[str]) -> set[int]:
+
+        return set()
 
     def generate(self, tokens: list[int], **options: Any) -> Generation:
         self.grammar = options["grammar"]

@@ -148,18 +148,18 @@ def test_the_eval_reports_the_key_terms_and_the_strict_share_side_by_side() -> N
 
 
 def test_the_words_check_agrees_with_the_hand_labels_out_of_sample() -> None:
-    # 232 sentences: the 129 the cut was fitted on, 80 labelled later (cfd18ad and the
-    # 2026-12-03 ranking runs) and 23 from answers written over bodies cut to their first
-    # lines (answer_cut_tokens), which the words check judges worse still: those sentences
-    # passed it to be shown, and 8 of them are wrong in what their words relate (recall on
-    # unsupported 0.84 on the 129, 0.769 on 209, 0.720 on all 232).
+    # 884 sentences: 232 from the no-identifier questions the cut was fitted on (129) and
+    # labelled after it, then 652 from every dev and dev2 question of every kind (2026-12-04,
+    # the excerpt bias tried at 0, 2 and 3). On them the check at 0.52 flags 62 % of the
+    # unsupported sentences, 88 % of its flags right; fitted per held-out corpus (0.655-0.882)
+    # it agrees as often (635 against 634 of 884), trading false passes for false alarms.
     rows = load()
-    assert len(rows) == 232 and sum(r.supported for r in rows) == 107
+    assert len(rows) == 884 and sum(r.supported for r in rows) == 346
     before, now = agreement(rows, None), agreement(rows, WORDS_FOUND)
-    assert before.recall < 0.1  # the key terms alone flag 4 of the 125
-    assert now.precision >= 0.88 and now.recall >= 0.72 and now.missed <= 35
+    assert before.recall < 0.1  # the key terms alone flag 50 of the 538
+    assert now.precision >= 0.87 and now.recall >= 0.62 and now.missed <= 204
     held_out, _ = leave_one_corpus_out(rows)
-    assert held_out.precision >= 0.88 and held_out.recall >= 0.72 and held_out.missed <= 35
+    assert held_out.precision >= 0.76 and held_out.recall >= 0.78 and held_out.missed <= 116
 
 
 def _ask(tmp_path: Path, text: str, hits: list[Hit], unsaid_too: bool = True) -> Any:

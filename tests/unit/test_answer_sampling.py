@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.answer.engine import _abstention_bias, _fitted_prompt
+from app.answer.engine import _abstention_bias, _excerpt_bias, _fitted_prompt
 from app.answer.grammar import OPENING_NAME, answer_grammar
 from app.answer.llm import REPEAT_PENALTY, LocalModel, _StopCut, never
 from app.answer.prompt import ABSTAIN_ANSWER
@@ -27,17 +27,24 @@ def service(sample_repo: Path, settings: Settings) -> Service:
 
 
 def _llama_cpp_writes(
-    model: LocalModel, tokens: list[int], grammar: str, bias: dict[int, float], limit: int
+    model: LocalModel,
+    tokens: list[int],
+    grammar: str,
+    bias: dict[int, float],
+    limit: int,
+    every: dict[int, float] | None = None,
 ) -> tuple[str, str]:
     """What llama-cpp-python's create_completion writes with the grammar over every token:
-    how generate wrote answers before it had its own loop."""
+    how generate wrote answers before it had its own loop (`every`: a bias at every token)."""
     from llama_cpp import LlamaGrammar, LogitsProcessorList
 
     ids, values = list(bias), list(bias.values())
+    steady = every or {}
 
     def first(input_ids: Any, scores: Any) -> Any:
         if len(input_ids) == len(tokens):
             scores[ids] += values
+        scores[list(steady)] += list(steady.values())
         return scores
 
     out: Any = model.llm.create_completion(
@@ -109,3 +116,24 @@ def test_text_is_shown_in_whole_characters_and_never_as_part_of_a_stop() -> None
     assert cut.feed(halves) == "通"
     assert cut.feed(halves + b" [1].<|im_end|> more") == "" and cut.stopped
     assert cut.rest() == " [1]." and cut.shown == "`f()` ends <|i am 通 [1]."
+
+
+def test_the_excerpt_bias_raises_the_excerpts_words_at_every_token(service: Service) -> None:
+    model = service.answerer().model()
+    hits = service.search(QUESTION, k=4, budget_tokens=300).hits
+    prompt, tokens, _ = _fitted_prompt(model, QUESTION, hits, 32)
+    grammar = answer_grammar(prompt.excerpts, prompt.question)
+    assert _excerpt_bias(model, prompt.excerpts, 0.0) is None  # answer_excerpt_bias=0: off
+    bias = _excerpt_bias(model, prompt.excerpts, 3.0)
+    assert bias is not None and set(bias.values()) == {3.0}
+    words = " ".join(e.hit.text for e in prompt.excerpts).lower()
+    assert "attempt" in words and "banana" not in words
+    assert model.word_tokens(["attempt"]) <= set(bias)
+    assert not model.word_tokens(["banana"]) & set(bias)
+    first = _abstention_bias(model)
+    expected = _llama_cpp_writes(model, tokens, grammar, first, 32, every=bias)
+    written = model.generate(
+        tokens, max_tokens=32, stop=STOPS, on_text=lambda _: None, cancelled=never,
+        grammar=grammar, first_bias=first, bias=bias,
+    )  # fmt: skip
+    assert (written.text, written.finish) == expected

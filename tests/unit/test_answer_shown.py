@@ -4,6 +4,7 @@ closes, then each word the checks can judge; a sentence that fails them is taken
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,10 @@ class PiecewiseModel:
 
     def opening_tokens(self, text: str) -> list[int]:
         return [2]
+
+    def word_tokens(self, words: Iterable[str]) -> set[int]:
+
+        return set()
 
     def generate(self, tokens: list[int], **options: Any) -> Generation:
         for piece in pieces(self.text):
