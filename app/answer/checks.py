@@ -59,10 +59,10 @@ _FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
 # ("`x` is chosen [1]") has one verb of its own (none of the labelled ones turns on it).
 MIN_UNSAID = 2
 LOOP_NGRAM = 8  # words; a run this long written a third time is a loop
+LOOP_REPEATS = 3
 # A sentence this alike to an earlier one (rapidfuzz's normalised Indel similarity, 0-100,
 # over its lower-case words) says it again: "`Clash` provides ... [2]. The `Clash` provides".
 REPEATED_SENTENCE = 90
-LOOP_REPEATS = 3
 CITATION_RUN = 4  # this many citation markers in a row with no words between is a run
 
 
