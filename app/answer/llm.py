@@ -181,7 +181,7 @@ class LocalModel:
         on_progress: ReadingCallback | None,
         grammar: str | None,
         first_bias: dict[int, float] | None,
-        bias: dict[int, float] | None = None,
+        bias: dict[int, float] | None,
     ) -> Generation:
         llm = self.llm
         started = time.perf_counter()

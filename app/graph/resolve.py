@@ -65,10 +65,10 @@ _JS = frozenset({"javascript", "typescript", "tsx"})
 # Languages whose calls name a module or namespace by its nesting (`Hashie::Utils.safe_dup`,
 # `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
 _NESTED_SCOPES = frozenset({"ruby", "cpp"})
+_SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 # Languages whose imports are not read: a value's type that the project does not define is
 # one from outside (`val fmt = new SimpleDateFormat(p)`; `fmt.parse(s)` is not ours).
 _IMPORTS_UNREAD = frozenset({"scala"})
-_SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
@@ -650,7 +650,7 @@ class Resolver:
                     return [], "", f"no method {name} on {type_text}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 return [], "", f"builtin receiver: {type_text}"
-            elif self._is_external(owner, type_text) or facts.language in _IMPORTS_UNREAD:
+            elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"
         if lang == "python" and (ids := self._module_class_member(facts, call)):
             return ids, "class-member", ""
