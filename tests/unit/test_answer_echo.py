@@ -148,18 +148,19 @@ def test_the_eval_reports_the_key_terms_and_the_strict_share_side_by_side() -> N
 
 
 def test_the_words_check_agrees_with_the_hand_labels_out_of_sample() -> None:
-    # 884 sentences: 232 from the no-identifier questions the cut was fitted on (129) and
-    # labelled after it, then 652 from every dev and dev2 question of every kind (2026-12-04,
-    # the excerpt bias tried at 0, 2 and 3). On them the check at 0.52 flags 62 % of the
-    # unsupported sentences, 88 % of its flags right; fitted per held-out corpus (0.655-0.882)
-    # it agrees as often (635 against 634 of 884), trading false passes for false alarms.
+    # 1,280 sentences: 232 from the no-identifier questions the cut was fitted on (129) and
+    # labelled after it, 652 from every dev and dev2 question of every kind (2026-12-04, the
+    # excerpt bias tried at 0, 2 and 3), then 396 more (the 1.5B over every question, the
+    # 0.5B with longer sentences). On them the check at 0.52 flags 58 % of the unsupported
+    # sentences, 86 % of its flags right; fitted per held-out corpus (0.739 in 11 of 12) it
+    # agrees more often (930 against 892) by leaving out far more supported sentences.
     rows = load()
-    assert len(rows) == 884 and sum(r.supported for r in rows) == 346
+    assert len(rows) == 1280 and sum(r.supported for r in rows) == 530
     before, now = agreement(rows, None), agreement(rows, WORDS_FOUND)
-    assert before.recall < 0.1  # the key terms alone flag 50 of the 538
-    assert now.precision >= 0.87 and now.recall >= 0.62 and now.missed <= 204
+    assert before.recall < 0.1  # the key terms alone flag 73 of the 750
+    assert now.precision >= 0.85 and now.recall >= 0.57 and now.missed <= 316
     held_out, _ = leave_one_corpus_out(rows)
-    assert held_out.precision >= 0.76 and held_out.recall >= 0.78 and held_out.missed <= 116
+    assert held_out.precision >= 0.76 and held_out.recall >= 0.76 and held_out.missed <= 178
 
 
 def _ask(tmp_path: Path, text: str, hits: list[Hit], unsaid_too: bool = True) -> Any:
