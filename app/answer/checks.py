@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from app.answer.citations import cited_numbers
+from app.answer.grammar import SENTENCE_CHARS, at_length_bound
 from app.answer.prompt import EXAMPLE_PHRASES, Excerpt
 from app.search.tokenize import tokens
 
@@ -63,6 +64,9 @@ LOOP_REPEATS = 3
 # A sentence this alike to an earlier one (rapidfuzz's normalised Indel similarity, 0-100,
 # over its lower-case words) says it again: "`Clash` provides ... [2]. The `Clash` provides".
 REPEATED_SENTENCE = 90
+CUT_OFF = (
+    f"cut off unfinished: the longest sentence an answer may write is {SENTENCE_CHARS} characters"
+)
 CITATION_RUN = 4  # this many citation markers in a row with no words between is a run
 
 
@@ -79,6 +83,8 @@ class SentenceCheck:
     # Every excerpt it cites is a signature, its body left out for room: what the sentence
     # says of it can be neither found nor ruled out there.
     elided: bool = False
+    # The grammar ended it at its length bound, mid-phrase: unfinished, whatever its words.
+    cut: bool = False
 
     @property
     def supported(self) -> bool:
@@ -90,7 +96,7 @@ class SentenceCheck:
         otherwise an unsupported sentence is kept, flagged."""
         if self.supported:
             return False
-        return not self.terms_supported or (unsaid_too and not self.elided)
+        return self.cut or not self.terms_supported or (unsaid_too and not self.elided)
 
 
 def sentences(text: str) -> list[str]:
@@ -154,7 +160,11 @@ def _occurs(term: str, haystack: str) -> bool:
     )
 
 
-def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceCheck]:
+def check_sentences(
+    text: str, excerpts: Sequence[Excerpt], bounded: bool = False
+) -> list[SentenceCheck]:
+    """Each sentence of `text` checked against the excerpts it cites (`bounded`: written under
+    the answer grammar, whose sentences stop at SENTENCE_CHARS)."""
     given = {e.n: e for e in excerpts}
     words = {e.n: set(tokens(_excerpt_text(e))) for e in excerpts}
     checks = []
@@ -170,7 +180,10 @@ def check_sentences(text: str, excerpts: Sequence[Excerpt]) -> list[SentenceChec
         )
         if terms_supported:
             problem = _unsaid(sentence, cited, words, elided)
-        checks.append(SentenceCheck(sentence, cited, problem, True, terms_supported, elided))
+        cut = bounded and at_length_bound(sentence)
+        if cut:
+            problem = CUT_OFF
+        checks.append(SentenceCheck(sentence, cited, problem, True, terms_supported, elided, cut))
     return checks
 
 

@@ -287,7 +287,7 @@ class Answerer:
         text = loop.text[: loop.cut] if loop.cut is not None else "".join(released)
         if constrained:
             text = closed_stops(text)
-        checks = check_sentences(text, prompt.excerpts)
+        checks = check_sentences(text, prompt.excerpts, bounded=constrained)
         dropped: list[SentenceCheck] = []
         if constrained:
             text, checks, dropped = _leave_out_unsupported(
@@ -396,7 +396,7 @@ def _leave_out_unsupported(
         return text, checks, []
     kept = [c.text for c in checks if not c.left_out(unsaid_too) or c.text == LEFT_OUT]
     text = " ".join(kept) if kept else ABSTAIN_ANSWER
-    return text, check_sentences(text, excerpts), dropped
+    return text, check_sentences(text, excerpts, bounded=True), dropped
 
 
 def _echoes_example(text: str, prompt: Prompt) -> bool:

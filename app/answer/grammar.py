@@ -62,6 +62,24 @@ def other_chars(texts: Sequence[str]) -> str:
     return "".join(f"\\U{ord(c):08X}" if ord(c) > 0xFFFF else f"\\u{ord(c):04X}" for c in chosen)
 
 
+_CLOSING_CITATION = re.compile(r"\s*\[\d+\]\.?\s*$")
+_JOINED_STOP = re.compile(r"[.!?](?=\S)")  # a stop inside a word: one `wordchar` with the next
+
+
+def at_length_bound(sentence: str) -> bool:
+    """The sentence's words reached SENTENCE_CHARS, where the grammar ends a sentence with its
+    citation wherever the model was: mid-phrase as a rule ("... the keys that exist in, [1].")."""
+    named = OPENING_NAME.match(sentence)
+    start = named.end() if named else 1  # a document section's sentence opens with a capital
+    closing = _CLOSING_CITATION.search(sentence)
+    if closing is None:
+        return False
+    words = sentence[start : closing.start()]
+    # One short of the bound too: the space the citation opens with may be the bound's last
+    # character, which the grammar reads either way.
+    return len(words) - len(_JOINED_STOP.findall(words)) >= SENTENCE_CHARS - 1
+
+
 def answer_grammar(excerpts: Sequence[Excerpt], question: str = "", lead: bool = False) -> str:
     """GBNF for one answer over these excerpts: the abstention sentence, or one to
     MAX_SENTENCES sentences, each `name` … [k]. with `name` from excerpt k (perhaps after an

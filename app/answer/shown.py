@@ -61,7 +61,7 @@ class ShownAnswer:
                 self._closed[sentence] = LEFT_OUT
             else:
                 text = closed_stops(sentence)
-                checks = check_sentences(text, self.excerpts)
+                checks = check_sentences(text, self.excerpts, bounded=True)
                 kept = all(c.supported for c in checks) and not _BARE_CITATION.fullmatch(text)
                 self._closed[sentence] = text if kept else ""
         return self._closed[sentence]

@@ -313,7 +313,11 @@ def _judge_again(args: argparse.Namespace) -> int:
         raw = json.loads(line)
         context = [_context_hit(n, c) for n, c in enumerate(raw["context"], 1)]
         answer, dropped = left_out_again(
-            raw["answer"], raw.get("dropped", ()), context, raw.get("left_out_unsaid", False)
+            raw["answer"],
+            raw.get("dropped", ()),
+            context,
+            raw.get("left_out_unsaid", False),
+            constrained=not raw["model"].endswith("(free text)"),
         )
         verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
         kind = raw.get("kind") or kinds.get(raw["id"], "unanswerable")
@@ -332,18 +336,22 @@ def _judge_again(args: argparse.Namespace) -> int:
 
 
 def left_out_again(
-    answer: str, dropped: Sequence[str], context: Sequence[Hit], unsaid_too: bool = False
+    answer: str,
+    dropped: Sequence[str],
+    context: Sequence[Hit],
+    unsaid_too: bool = False,
+    constrained: bool = True,
 ) -> tuple[str, tuple[str, ...]]:
     """A constrained answer and the sentences it left out ("sentence -> why"), left out again
     by the checks as they are now (`unsaid_too`: answer_leave_out_unsaid). An answer emptied
     to the abstention is its left-out sentences in the order written; otherwise those now
-    supported follow the kept ones."""
-    if not dropped:
+    supported follow the kept ones. A free-text answer (`constrained` False) is as written."""
+    if not constrained:  # free text: nothing is left out
         return answer, tuple(dropped)
     written = [*([] if abstains(answer) else [answer])]  # the phrase of its day
     written += [d.rsplit(" -> ", 1)[0] for d in dropped]
     excerpts = [Excerpt(n, hit) for n, hit in enumerate(context, 1)]
-    checks = check_sentences(" ".join(written), excerpts)
+    checks = check_sentences(" ".join(written), excerpts, bounded=True)
     kept = [c.text for c in checks if not c.left_out(unsaid_too)]
     still = tuple(f"{c.text} -> {c.problem}" for c in checks if c.left_out(unsaid_too))
     return (" ".join(kept) if kept else ABSTAIN_ANSWER), still

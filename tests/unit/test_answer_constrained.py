@@ -13,13 +13,16 @@ from typing import Any
 
 import pytest
 
-from app.answer.checks import check_sentences
+from app.answer import grammar
+from app.answer.checks import CUT_OFF, check_sentences
 from app.answer.engine import Answerer, fixed_prefix
 from app.answer.gate import absent_names, named_words
 from app.answer.grammar import (
     MAX_SENTENCES,
     OPENING_NAME,
+    SENTENCE_CHARS,
     answer_grammar,
+    at_length_bound,
     closed_stops,
     excerpt_names,
 )
@@ -33,6 +36,7 @@ from app.bench.answers import (
     add_answer_eval_arguments,
     format_summary,
     judge,
+    left_out_again,
     variant_settings,
 )
 from app.bench.devbench import GoldRange
@@ -346,6 +350,49 @@ def test_ask_prints_a_sentence_only_once_it_passed_the_checks(
     body, _, notes = capsys.readouterr().out.partition("\n\n")
     assert body.strip() == kept
     assert "asyncio" not in body and "(left out, unsupported: `backoff_delay()` sleeps" in notes
+
+
+# The grammar's words ran out mid-phrase: every word is the excerpt's, but it stops unfinished.
+WORDS = (
+    " reads the request method and, when the response status code is 303 and the method is"
+    " not HEAD, sets the method to GET, then returns the method it set for the next request"
+)
+CUT = "`_redirect_method()`" + WORDS[: SENTENCE_CHARS - 1] + " [1]."
+
+
+def test_a_sentence_is_at_the_length_bound_when_its_words_ran_out() -> None:
+    assert at_length_bound(CUT)
+    assert not at_length_bound(GOOD)
+    assert at_length_bound("The " + CUT)  # after an article
+    section = "Q" + ("uery strings are read in order" * 9)[:SENTENCE_CHARS] + " [2]."
+    assert at_length_bound(section) and not at_length_bound("Query strings are read [2].")
+    # A stop inside a word (`a.b`) is one of the grammar's characters with the one after it.
+    joined = "`f()`" + " a.b" * (SENTENCE_CHARS // 4 + 1) + " [1]."
+    assert len(joined) - len("`f()` [1].") >= SENTENCE_CHARS - 1 and not at_length_bound(joined)
+
+
+def test_a_sentence_the_grammar_cut_off_is_left_out_though_its_words_are_the_excerpts(
+    tmp_path: Path,
+) -> None:
+    answer, _ = _ask(tmp_path, f"{GOOD} {CUT}", constrained=True)
+    assert answer.text == GOOD
+    assert [(c.text, c.problem) for c in answer.dropped] == [(CUT, CUT_OFF)]
+    (check,) = check_sentences(CUT, EXCERPTS)  # free text has no bound: the words decide
+    assert check.supported and not check.cut
+    free, _ = _ask(tmp_path, f"{GOOD} {CUT}", constrained=False)
+    assert free.text == f"{GOOD} {CUT}" and not free.dropped
+    # Results written before the rule are judged by it again.
+    assert left_out_again(f"{GOOD} {CUT}", [], CONTEXT) == (GOOD, (f"{CUT} -> {CUT_OFF}",))
+    assert left_out_again(f"{GOOD} {CUT}", [], CONTEXT, constrained=False)[0] == f"{GOOD} {CUT}"
+
+
+def test_the_real_model_cut_off_by_the_grammar_shows_no_unfinished_sentence(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(grammar, "SENTENCE_CHARS", 24)  # shorter than any sentence it writes
+    answer = service.ask("How long does RetryPolicy wait before the next attempt?")
+    assert any(c.problem == CUT_OFF for c in answer.dropped), answer.dropped
+    assert not any(at_length_bound(s.text) for s in answer.sentences)
 
 
 def test_unconstrained_answers_keep_and_flag_unsupported_sentences(tmp_path: Path) -> None:
