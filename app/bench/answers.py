@@ -24,6 +24,7 @@ from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
 
 UNANSWERABLE = Path(__file__).with_name("data") / "unanswerable.jsonl"
+FREE_TEXT = "free text"  # the label of an unconstrained answer's model in --baseline runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +318,7 @@ def _judge_again(args: argparse.Namespace) -> int:
             raw.get("dropped", ()),
             context,
             raw.get("left_out_unsaid", False),
-            constrained=not raw["model"].endswith("(free text)"),
+            constrained=not raw["model"].endswith(f"({FREE_TEXT})"),
         )
         verdict = judge(answer, context, raw["finish"], gold.get(raw["id"], ()))
         kind = raw.get("kind") or kinds.get(raw["id"], "unanswerable")
@@ -400,7 +401,7 @@ def variant_settings(settings: Any, spec: str) -> Any:
 def _label(name: str, constrained: bool, baseline: bool) -> str:
     if not baseline:
         return name
-    return f"{Path(name).name} ({'constrained' if constrained else 'free text'})"
+    return f"{Path(name).name} ({'constrained' if constrained else FREE_TEXT})"
 
 
 def _answer(
