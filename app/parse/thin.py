@@ -300,15 +300,14 @@ def _runs_block(call: Node) -> bool:
 
 
 def _computes(call: Node) -> bool:
-    """Whether a call's arguments (outside any lambda) compute with an operator."""
+    """Whether a call's arguments compute with an operator, in a lambda they hand over too
+    (`Conditions.All(c => c.Guard == null || c.Guard(args))`: the predicate is the work)."""
     arguments = call.child_by_field_name("arguments")
     queue = deque([arguments] if arguments is not None else call.named_children[1:])
     seen = 0
     while queue and seen < _MOST_NODES:
         node = queue.popleft()
         seen += 1
-        if node.type in _LAMBDAS:
-            continue
         if node.type in _OPERATORS and _computing(node):
             return True
         queue.extend(node.named_children)

@@ -28,8 +28,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 29: signatures read from the file as written, not from the bytes the grammar was given; 30: a
 # C header's `extern "C" {` for C++ readers out of the grammar's way, errors weighed by size;
 # 31: Scala values that carry logic (an instance with a body, a block) are definitions;
-# 36: LuaLS-annotated tables are classes; 37: Scala and Lua calls are read
-STRATEGY_VERSION = "chunk-37"
+# 36: LuaLS-annotated tables are classes; 37: Scala and Lua calls are read; 38: a call handed
+# a one-expression lambda that computes (a predicate) is no wrapper
+STRATEGY_VERSION = "chunk-38"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

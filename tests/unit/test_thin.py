@@ -586,6 +586,33 @@ extension AdjacentPairsSequence {
     assert (php["upper"], php["ms"]) == ("wrapper", "")
 
 
+def test_a_lambda_that_computes_is_the_functions_own_work() -> None:
+    """A predicate handed over (`c => c.Guard == null || c.Guard(args)`, `x > 0`,
+    `it.name == n`) is what the function does; a lambda that only reads or calls forwards."""
+    csharp = _definitions(
+        "csharp",
+        """class Guard {
+  public bool GuardConditionsMet(object[] args) {
+    return Conditions.All(c => c.Guard == null || c.Guard(args));
+  }
+  public void Close() { items.ForEach(i => i.Close()); }
+}""",
+    )
+    assert (csharp["Guard.GuardConditionsMet"], csharp["Guard.Close"]) == ("", "wrapper")
+    js = _definitions(
+        "javascript",
+        "function positive(xs) { return xs.filter((x) => x > 0); }\n"
+        "function names(xs) { return xs.map((x) => x.name); }\n",
+    )
+    assert (js["positive"], js["names"]) == ("", "wrapper")
+    kotlin = _definitions(
+        "kotlin",
+        "class A {\n  fun find(n: String) = items.firstOrNull { it.name == n }\n"
+        "  fun all() = items.map { it.name }\n}\n",
+    )
+    assert (kotlin["A.find"], kotlin["A.all"]) == ("", "wrapper")
+
+
 def test_a_lambda_of_one_branch_or_loop_is_work_handed_over() -> None:
     kotlin = _definitions(
         "kotlin",
