@@ -281,8 +281,8 @@ def _forwards(body: Node) -> bool:
 def _runs_block(call: Node) -> bool:
     """Whether a call hands over a block of its own work: a lambda or closure argument of
     two or more statements, or of one branch, loop or `try` (`synchronized(this) { ... }`,
-    `forEach { ... }`, `new Promise((resolve) => { ... })`). A one-expression lambda still
-    only forwards."""
+    `forEach { ... }`, `new Promise((resolve) => { ... })`). A one-expression lambda is no
+    block: it forwards unless it computes (`_computes`)."""
     queue = deque([call])
     seen = 0
     while queue and seen < _MOST_NODES:

@@ -376,7 +376,8 @@ class Registry(val koin: Koin) {
 
 def test_a_call_handed_a_block_of_work_is_no_wrapper() -> None:
     """`synchronized(this) { ... }`, `forEach { ... }`, `new Promise((resolve) => { ... })`:
-    the lambda is the function's own work. A one-expression lambda still only forwards."""
+    the lambda is the function's own work. A one-expression lambda that computes nothing
+    still only forwards."""
     kotlin = _definitions(
         "kotlin",
         """class Scope {
