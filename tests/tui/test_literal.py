@@ -192,7 +192,9 @@ async def test_the_answer_pane_shows_an_echoed_escape_as_written() -> None:
         pane.show_text("")
         pane.show_answer(f"The heading is Clipboard {OSC52} and \x9b2J.")
         pane.finish(lambda width: [markdown_code("\x1b[2J.py:1-2")], grounded=True)
-        await pilot.pause(0.2)
+        # The Markdown renders in the background: wait for it, not a fixed time (0.2 s was
+        # too short once in CI).
+        await wait_for(pilot, lambda: "Clipboard" in _screen(app) and ".py:1-2" in _screen(app))
         shown = _screen(app)
         assert _terminal_safe(shown) and "Clipboard \\x1b]52;c;cHduZWQ=" in shown
         assert "\\x1b[2J.py:1-2" in shown
