@@ -59,6 +59,10 @@ _FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
 # One word not found is too little to call a sentence unsupported: a short paraphrase
 # ("`x` is chosen [1]") has one verb of its own (none of the labelled ones turns on it).
 MIN_UNSAID = 2
+# What a constrained answer says when the checks leave out every sentence the model wrote:
+# not "No excerpt answers this", which would say the excerpts were read and found wanting.
+# It claims nothing, so it abstains (_ABSTAIN reads "do not support").
+ALL_LEFT_OUT = "The model's answer is left out: the excerpts it cites do not support what it says."
 LOOP_NGRAM = 8  # words; a run this long written a third time is a loop
 LOOP_REPEATS = 3
 # A sentence this alike to an earlier one (rapidfuzz's normalised Indel similarity, 0-100,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.answer.checks import (
+    ALL_LEFT_OUT,
     LoopGuard,
     SentenceCheck,
     abstains,
@@ -386,7 +387,7 @@ def _fitted_prompt(
 def _leave_out_unsupported(
     text: str, checks: list[SentenceCheck], excerpts: tuple[Excerpt, ...], unsaid_too: bool
 ) -> tuple[str, list[SentenceCheck], list[SentenceCheck]]:
-    """The answer without its unsupported sentences (the abstention if none is left), its
+    """The answer without its unsupported sentences (ALL_LEFT_OUT if none is left), its
     checks, and the sentences left out. A sentence about excerpts packed as signatures only
     is kept and flagged: their bodies, left out for room, may well say what it says."""
     # The note in place of a repository instruction is the engine's own: it cites nothing
@@ -395,7 +396,7 @@ def _leave_out_unsupported(
     if not dropped:
         return text, checks, []
     kept = [c.text for c in checks if not c.left_out(unsaid_too) or c.text == LEFT_OUT]
-    text = " ".join(kept) if kept else ABSTAIN_ANSWER
+    text = " ".join(kept) if kept else ALL_LEFT_OUT
     return text, check_sentences(text, excerpts, bounded=True), dropped
 
 

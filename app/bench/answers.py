@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from app.answer.checks import abstains, check_sentences, degeneration
+from app.answer.checks import ALL_LEFT_OUT, abstains, check_sentences, degeneration
 from app.answer.citations import check_citations
 from app.answer.engine import fixed_prefix
-from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
+from app.answer.prompt import Excerpt
 from app.bench import devbench
 from app.bench.devbench import GoldRange, ResultChunk
 from app.core.models import Hit
@@ -355,7 +355,7 @@ def left_out_again(
     checks = check_sentences(" ".join(written), excerpts, bounded=True)
     kept = [c.text for c in checks if not c.left_out(unsaid_too)]
     still = tuple(f"{c.text} -> {c.problem}" for c in checks if c.left_out(unsaid_too))
-    return (" ".join(kept) if kept else ABSTAIN_ANSWER), still
+    return (" ".join(kept) if kept else ALL_LEFT_OUT), still
 
 
 def _context_hit(n: int, raw: dict[str, Any]) -> Hit:

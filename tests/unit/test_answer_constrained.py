@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from app.answer import grammar
-from app.answer.checks import CUT_OFF, check_sentences
+from app.answer.checks import ALL_LEFT_OUT, CUT_OFF, check_sentences
 from app.answer.engine import Answerer, fixed_prefix
 from app.answer.gate import absent_names, named_words
 from app.answer.grammar import (
@@ -256,9 +256,9 @@ def test_unsupported_sentences_are_left_out_of_a_constrained_answer(tmp_path: Pa
     assert not answer.abstained
 
 
-def test_an_answer_with_nothing_supported_becomes_the_abstention(tmp_path: Path) -> None:
+def test_an_answer_with_nothing_supported_says_it_was_left_out(tmp_path: Path) -> None:
     answer, _ = _ask(tmp_path, BAD, constrained=True)
-    assert answer.text == ABSTAIN_ANSWER and len(answer.dropped) == 1
+    assert answer.text == ALL_LEFT_OUT and len(answer.dropped) == 1
     assert answer.abstained and not answer.grounded  # no "ungrounded" warning: it claims nothing
     assert check_sentences(answer.text, EXCERPTS)[0].claim is False
 
@@ -513,7 +513,7 @@ def test_a_constrained_answer_from_the_real_model_follows_the_grammar(service: S
     assert answer.finish == "stop" and answer.degenerate == ()
     if answer.text == ABSTAIN_ANSWER and not answer.dropped:
         return  # the grammar's other alternative
-    kept = [] if answer.text == ABSTAIN_ANSWER else [answer.text]  # or emptied by the check
+    kept = [] if answer.text == ALL_LEFT_OUT else [answer.text]  # or emptied by the check
     written = " ".join([*kept, *(c.text for c in answer.dropped)])
     for sentence in re.split(r"(?<=\]\.) ", written):
         opening = re.match(r"`([^`]+)`", sentence)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from app.answer.checks import ALL_LEFT_OUT
 from app.answer.directives import LEFT_OUT, AnswerScreen, RepositoryInstructions
 from app.answer.engine import Answerer
 from app.answer.grammar import excerpt_names
@@ -165,7 +166,7 @@ def test_the_real_model_shows_its_opening_name_alone_first(service: Service) -> 
     for text in shown:  # every finished sentence on screen passes the checks
         for sentence in re.findall(r"`[^`]+`[^\[]*\[\d+\]\.", text):
             assert judge.shown(sentence, finished=True) == sentence, text
-    assert shown[-1] == (answer.text if answer.text != ABSTAIN_ANSWER else "")
+    assert shown[-1] == (answer.text if answer.text != ALL_LEFT_OUT else "")
 
 
 def test_a_sentence_the_screen_leaves_out_shows_as_its_note_and_the_next_one_follows() -> None:
