@@ -11,7 +11,7 @@ import pytest
 
 from app.answer.checks import ALL_LEFT_OUT, WORDS_FOUND, check_sentences, words_found
 from app.answer.engine import Answerer
-from app.answer.prompt import ABSTAIN_ANSWER, Excerpt
+from app.answer.prompt import Excerpt
 from app.bench.answers import judge
 from app.bench.support_labels import agreement, leave_one_corpus_out, load
 from app.core.models import Hit
