@@ -18,6 +18,7 @@ from textual.worker import Worker
 from app.core.literal import literal
 
 _BACKTICKS = re.compile("`+")
+_INLINE_MARKS = re.compile(r"([\\`*_\[\]<>&~])")
 _CITE_LINK = re.compile(r"\[\\\[(\d+)\\\]\]\(cite:\d+\)")
 PLACEHOLDER = "Press **Enter** in the search field to ask the local model."
 BULLET_CELLS = 2  # a brief line's text starts after the list's bullet, `• `
@@ -30,6 +31,12 @@ def markdown_code(text: str) -> str:
     shown = literal(text)
     padded = f" {shown} " if shown.startswith("`") or shown.endswith("`") else shown
     return f"{fence}{padded}{fence}"
+
+
+def markdown_literal(text: str) -> str:
+    """`text` as Markdown prose shown as written: the marks that would open emphasis, a code
+    span, a link (and so a citation), an entity or HTML are escaped."""
+    return _INLINE_MARKS.sub(r"\\\1", literal(text))
 
 
 def citation_link(n: int) -> str:

@@ -1,5 +1,5 @@
 """The brief shown before the model speaks: each top hit's symbol, `path:line` and the first
-sentence of its doc comment, read from the chunk itself (no model, a few microseconds)."""
+sentence of its doc comment as the parser read it (no model, a few microseconds)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,20 @@ from app.core.models import Hit
 
 BRIEF_HITS = 4
 MAX_SENTENCE_CHARS = 140
-# A line of a leading doc comment: `///`, `//`, `#` (not `#include`, `#[attr]`, `#!`), `--`,
-# `/**`, ` * `, `*/`.
-_COMMENT = re.compile(r"^\s*(?:///?|#(?![!\[]|include|define|if|pragma)|--|/\*+|\*+/?)\s?(.*)$")
-_DOCSTRING = re.compile(r"^\s*[rRuU]?(\"\"\"|''')\s*(.*?)(?:\1|$)", re.DOTALL)
-_DECORATOR = re.compile(r"^\s*(?:@|#\[)")
 _SENTENCE = re.compile(r"(.+?[.!?])(?:\s|$)")
 _DOC_TAG = re.compile(r"^\s*@\w+")  # `@param`, `@returns`: past the summary
+# Javadoc's and JSDoc's inline tags and C#'s references read as their text: `{@code values}`
+# is `values`, `<see cref="Trigger"/>` is `Trigger`.
+_INLINE_TAG = re.compile(
+    r"\{@(?:code|link|linkplain|literal|value)\s+([^{}]*)\}"
+    r"|<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)=\"([^\"]*)\"\s*/>"
+)
+# Formatting tags (Javadoc's <p>, C#'s <c>), in lower case: not `List<T>` or `Map<K, B>`,
+# which name types.
+_HTML_TAG = re.compile(
+    r"</?(?:p|br|b|i|em|strong|code|c|tt|pre|ul|ol|li|a|para|blockquote|h[1-6]|sup|sub)"
+    r"(?:\s[^<>]*)?/?>"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,52 +43,31 @@ def brief(hits: Sequence[Hit], limit: int = BRIEF_HITS) -> list[BriefEntry]:
             hit.qualified_name or hit.symbol or hit.kind,
             hit.path,
             hit.start_line,
-            first_doc_sentence(hit.text),
+            first_doc_sentence(hit.doc),
         )
         for n, hit in enumerate(hits[:limit], 1)
     ]
 
 
-def first_doc_sentence(text: str) -> str:
-    """The first sentence of the chunk's leading comment, or of the docstring just under its
-    first line (Python), cut to MAX_SENTENCE_CHARS."""
-    lines = text.splitlines()
-    doc = _leading_comment(lines) or _docstring(lines)
-    doc = " ".join(doc.split())
-    if not doc:
+def first_doc_sentence(doc: str) -> str:
+    """The first sentence of a doc comment as the parser read it (comment markers out): its
+    first paragraph up to a tag line (`@param`), inline tags as their text, HTML tags out,
+    cut to MAX_SENTENCE_CHARS."""
+    words: list[str] = []
+    for line in doc.splitlines():
+        if _DOC_TAG.match(line):
+            break
+        if line.strip():
+            words.append(line.strip())
+        elif words:
+            break  # a blank line ends the summary paragraph
+    summary = _INLINE_TAG.sub(lambda m: m.group(1) or m.group(2), " ".join(words))
+    summary = _HTML_TAG.sub("", summary)
+    summary = " ".join(summary.split())
+    if not summary:
         return ""
-    match = _SENTENCE.match(doc)
-    sentence = match.group(1) if match else doc
+    match = _SENTENCE.match(summary)
+    sentence = match.group(1) if match else summary
     if len(sentence) > MAX_SENTENCE_CHARS:
         sentence = sentence[: MAX_SENTENCE_CHARS - 1].rsplit(" ", 1)[0] + " …"
     return sentence
-
-
-def _leading_comment(lines: list[str]) -> str:
-    words: list[str] = []
-    for line in lines:
-        if not line.strip() and not words:
-            continue
-        match = _COMMENT.match(line)
-        if match is None:
-            break
-        body = match.group(1).strip().rstrip("*/").strip()
-        if _DOC_TAG.match(body):
-            break
-        if body:
-            words.append(body)
-        elif words:
-            break  # a blank comment line ends the summary paragraph
-    return " ".join(words)
-
-
-def _docstring(lines: list[str]) -> str:
-    body = [line for line in lines if not _DECORATOR.match(line)]
-    for index, line in enumerate(body[:4]):
-        if line.rstrip().endswith(":") and index + 1 < len(body):
-            rest = "\n".join(body[index + 1 : index + 8])
-            match = _DOCSTRING.match(rest)
-            if match:
-                return match.group(2).split("\n\n")[0]
-            return ""
-    return ""

@@ -287,3 +287,4 @@ class Hit:
     packed: str  # "body", "cut" (its first lines) or "signature" (app.search.pack)
     explanation: Explanation = field(default_factory=lambda: Explanation(None, None, 0.0))
     stale: bool = False  # the file changed on disk after it was indexed (re-index pending)
+    doc: str = ""  # its definition's doc comment as the parser read it (markers out), or ""

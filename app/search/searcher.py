@@ -420,6 +420,7 @@ class Searcher:
             text=text,
             packed=form,
             explanation=explanation,
+            doc=row["doc"],
         )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from app.answer.brief import brief
 from app.answer.engine import MODEL_FAILED, MODEL_LOADING, MODEL_READY
 from app.core.models import Hit
-from widgets.answer_pane import citation_link, markdown_code
+from widgets.answer_pane import citation_link, markdown_code, markdown_literal
 from widgets.fitted import elide_start
 
 READING = "_Reading the excerpts…_"
@@ -41,7 +41,7 @@ def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
     lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
     for entry in brief(hits):
         number = f"{citation_link(entry.n)} " if numbered else ""
-        summary = f" {entry.summary}" if entry.summary else ""
+        summary = f" {markdown_literal(entry.summary)}" if entry.summary else ""
         lines.append(
             f"- {number}{markdown_code(cut(entry.symbol, '.:'))} "
             f"{markdown_code(cut(f'{entry.path}:{entry.line}', '/'))}{summary}"

@@ -13,7 +13,6 @@ from typing import Any
 from textual import events
 from textual.widgets import Markdown
 
-from app.answer.brief import first_doc_sentence
 from app.answer.checks import check_sentences, degeneration
 from app.answer.citations import check_citations
 from app.answer.engine import Answer
@@ -130,18 +129,6 @@ async def test_an_unsupported_sentence_is_flagged_in_the_pane(
         assert "1 of 2 sentences unsupported" in source
         assert "`max_retries` is not in \\[1\\]" in source
         assert source.index("waits with jitter [1].") < source.index("⚠")
-
-
-def test_the_brief_reads_the_first_sentence_of_each_kind_of_doc_comment() -> None:
-    assert first_doc_sentence('def f():\n    """Wait a bit. Then go."""\n') == "Wait a bit."
-    assert first_doc_sentence("@cache\ndef f():\n    '''Cached.'''\n") == "Cached."
-    jsdoc = "/**\n * Parses a route.\n * @param r the route\n */\nfunction p(r) {}"
-    assert first_doc_sentence(jsdoc) == "Parses a route."
-    assert first_doc_sentence("// Router matches requests\n// to handlers.\nfunc R() {}") == (
-        "Router matches requests to handlers."
-    )
-    assert first_doc_sentence("/// Adds an edge.\nfn add_edge() {}") == "Adds an edge."
-    assert first_doc_sentence("def f():\n    return 1\n") == ""
 
 
 def _pane_text(app: RepolensApp) -> str:
