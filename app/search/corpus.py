@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from app.core.paths import EXAMPLE, TEST, in_test_module, path_role
+from app.core.paths import (
+    EXAMPLE,
+    GENERATED,
+    TEST,
+    generated_header,
+    in_test_module,
+    path_role,
+)
 from app.search import rerank
 from app.search.lexical import (
     TEXT,
@@ -52,6 +59,8 @@ WORD_DISCOUNT = 0.06
 # whose doc comment often says what the members do together) less this, when that is better
 # (app/bench/RESULTS.md, 2026-12-03).
 OWNER_DISCOUNT = 0.05
+# A file's first chunk starts at its top, blank lines trimmed: where a generator's header is.
+HEAD_START_LINE = 3
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")
 WORD_COLUMNS = (
     "kind",
@@ -91,7 +100,7 @@ class Corpus:
         self.columns: dict[str, list[Any]] = {name: [] for name in CHUNK_COLUMNS}
         self.position: dict[str, int] = {}
         self.by_path: dict[str, list[int]] = {}
-        self.roles: dict[str, str] = {}  # by path: TEST, EXAMPLE or ""
+        self.roles: dict[str, str] = {}  # by path: TEST, EXAMPLE, GENERATED or ""
         self.signatures: dict[tuple[str, str], str] = {}
         self.stamps: dict[str, tuple[int, int]] = {}  # (size, mtime) of each file as indexed
         self.name_counts: Counter[str] = Counter()  # live chunks per symbol `name_key`
@@ -147,6 +156,7 @@ class Corpus:
             is_test=self.roles[c["path"][index]] == TEST
             or in_test_module(language, kind, qualified, c["parent"][index] or ""),
             is_example=self.roles[c["path"][index]] == EXAMPLE,
+            is_generated=self.roles[c["path"][index]] == GENERATED,
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
@@ -154,6 +164,20 @@ class Corpus:
             split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
             current=self._legacy_copy_of(c["path"][index]),
         )
+
+    def _read_headers(self, first: int) -> None:
+        """Library files whose first chunk (from row `first` on) starts at their top and says
+        a tool wrote them are GENERATED; a rewritten file is read again."""
+        c = self.columns
+        heads: dict[str, int] = {}
+        for index in range(first, len(c["path"])):
+            path, best = c["path"][index], heads.get(c["path"][index])
+            start = c["start_line"][index]
+            if start <= HEAD_START_LINE and (best is None or start < c["start_line"][best]):
+                heads[path] = index
+        for path, index in heads.items():
+            if self.roles[path] in ("", GENERATED):
+                self.roles[path] = GENERATED if generated_header(c["text"][index]) else ""
 
     def _legacy_copy_of(self, path: str) -> str:
         """rerank.legacy_copy_of, skipped (on the search's hot path) in the many indexes
@@ -441,6 +465,7 @@ class Corpus:
                 self.parents.setdefault(path, set()).add(c["parent"][index])
         for path in self.by_path.keys() - self.roles.keys():
             self.roles[path] = path_role(path)
+        self._read_headers(first)
         self.name_counts.update(rerank.name_key(s) for s in c["symbol"][first:] if s)
         for index, name in enumerate(c["qualified_name"][first:], first):
             key = member_key(name or "")

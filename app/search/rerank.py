@@ -11,6 +11,11 @@ from app.parse.thin import ACCESSOR, EMPTY, WRAPPER
 
 TEST_FACTOR = 0.5  # tests mention everything they exercise, so they outrank the implementation
 EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a question words it
+# Generated code (a resource class, protobuf messages, an API client) repeats the domain's
+# words at every line; what a question asks about is the source it was generated from. Too
+# few generated files in the bench corpora to fit a factor on (RESULTS 2026-12-05): the
+# examples' factor, the other code that is not the library's own hand-written source.
+GENERATED_FACTOR = EXAMPLE_FACTOR
 PROSE_FACTOR = 0.5  # docs describe a feature; people asking "where" want the code (RESULTS)
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
@@ -151,6 +156,7 @@ class Candidate:
     is_test: bool
     is_prose: bool
     is_example: bool = False  # under examples/, samples/, benchmarks/
+    is_generated: bool = False  # its file's first lines say a tool wrote it
     thin: str = ""  # WRAPPER, ACCESSOR or EMPTY (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
@@ -197,6 +203,8 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(Signal("test", TEST_FACTOR, "chunk is test code"))
     if candidate.is_example:
         found.append(Signal("example", EXAMPLE_FACTOR, "chunk is example or benchmark code"))
+    if candidate.is_generated:
+        found.append(Signal("generated", GENERATED_FACTOR, "chunk is generated code"))
     if candidate.is_prose:
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":
