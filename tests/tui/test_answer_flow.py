@@ -182,7 +182,7 @@ async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
         for n in range(1, len(words) + 1):
             app.post_message(AnswerShown(" ".join(words[:n]), generation))
         await wait_for(pilot, lambda: "one instance" in _source(app))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "The single factory keeps one instance" in _pane_text(app))
         assert "The single factory keeps one instance" in _pane_text(app), _pane_text(app)
         # Finished: its checked sentences replace the stream, and stay in view.
         context = hits.hits[:4]
@@ -190,8 +190,9 @@ async def test_the_answer_scrolls_into_view_under_a_brief_taller_than_the_pane(
         await wait_for(
             pilot, lambda: "cite:1" in _source(app) and "keeps the shared" in _source(app)
         )
-        await pilot.pause(0.3)
-        assert f"{context[0].symbol} keeps the shared instance [1]." in _pane_text(app)
+        said = f"{context[0].symbol} keeps the shared instance [1]."
+        await wait_for(pilot, lambda: said in _pane_text(app))
+        assert said in _pane_text(app)
 
 
 async def test_a_brief_path_too_long_for_the_pane_loses_its_start_not_its_line(
@@ -203,10 +204,11 @@ async def test_a_brief_path_too_long_for_the_pane_loses_its_start_not_its_line(
         await pilot.press("f2")
         app.post_message(AnswerContext(hits.hits[:4], app.answer_generation))
         await wait_for(pilot, lambda: "Top hits" in _pane_text(app))
-        await pilot.pause(0.3)
-        rows = _pane_text(app).splitlines()
         # Each path is 72 cells, the pane's line 68: cut from its start, its file and line
         # whole on one row (not `SingleInstanceFactory.k` above `t:3`).
+        whole = [f"{hit.path.rsplit('/', 1)[1]}:{hit.start_line}" for hit in hits.hits[:2]]
+        await wait_for(pilot, lambda: all(line in _pane_text(app) for line in whole))
+        rows = _pane_text(app).splitlines()
         for hit in hits.hits[:2]:
             name = hit.path.rsplit("/", 1)[1]
             assert any(f"{name}:{hit.start_line}" in row for row in rows), "\n".join(rows)
@@ -319,7 +321,7 @@ async def test_the_pane_shows_the_opening_name_at_once_and_takes_back_a_failed_s
         model.go_on.set()
         await wait_for(pilot, model.paused.is_set)  # the unsupported sentence has its citation
         await wait_for(pilot, lambda: pane.streamed == _good(name))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: _source(app).rstrip().endswith(_good(name)))
         assert "phantom_total" not in _source(app) and "returns" not in _source(app)
         assert _source(app).rstrip().endswith(_good(name))
         model.go_on.set()

@@ -64,7 +64,7 @@ async def test_typing_runs_one_search_at_a_time_and_ends_on_the_last_query(
         for end in range(1, len(query) + 1):  # keys arriving faster than searches end
             field.value = query[:end]
         await wait_for(pilot, lambda: bool(shown) and shown[-1] == "set a cookie on the response")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: _searches_idle(app) and app.listed_query == query)
         # The first key's search, then (as searches end) only the newest text: no storm.
         assert searched[0] == query[:1] and searched[-1] == query
         assert len(searched) <= 4, searched

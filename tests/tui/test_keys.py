@@ -159,7 +159,7 @@ async def test_after_an_edit_in_f4_the_selection_stays_on_the_chosen_hit(
         await pilot.press("f4")
         # The saved file is re-indexed and the same query searched again.
         await wait_for(pilot, lambda: app.index_updates > updates and len(listed) > before)
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: app.shown is not None and "# edited" in app.shown[3])
         assert hits.highlighted is not None
         assert hits.hits[hits.highlighted].chunk_id == chosen.chunk_id
         assert app.shown is not None and app.shown[:2] == (chosen.path, chosen.start_line)

@@ -60,9 +60,9 @@ async def test_at_80x24_results_code_and_the_help_key_are_all_visible(
         # Back to narrow: the chunk's first line is in view in the shorter pane.
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
         # The hit shown (the second, RetryPolicy) starts on line 15, its window on line 3:
         # the view keeps two lines of context above it, which the tall pane could not.
+        await wait_for(pilot, lambda: int(preview.scroll_y) == 15 - 3 - 2)
         assert hits.hits[1].start_line == 15
         assert int(preview.scroll_y) == 15 - 3 - 2
 
@@ -106,21 +106,38 @@ async def test_the_narrow_footer_ends_with_the_palette_key_and_nothing_after_it(
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
-        # The compositor's rows: what the terminal is sent, the docked key over the others.
-        footer = app.screen._compositor.render_strips()[-1].text
         # Textual's compact footer gives the docked palette key a one-cell right margin, and
         # the key list under it shows through there ("^p palettem": the m of "^o Symbols").
+        await wait_for(pilot, lambda: _footer(app).rstrip().endswith("▏^p palette"))
+        footer = _footer(app)
         assert footer.rstrip().endswith("▏^p palette"), footer
 
 
-def _whole_keys_only(app: RepolensApp) -> str:
-    """The footer row as drawn, checked: what shows left of the palette key ends with a
-    key's whole description (not `^t T` of `^t Theme`)."""
-    footer = app.screen._compositor.render_strips()[-1].text
-    left = footer.split("▏")[0].rstrip()
+def _footer(app: RepolensApp) -> str:
+    """The footer row as the compositor draws it: what the terminal is sent, the docked
+    key over the others."""
+    strips = app.screen._compositor.render_strips()
+    return strips[-1].text if strips else ""
+
+
+def _whole_keys(app: RepolensApp) -> bool:
+    """What shows left of the palette key ends with a key's whole description (not `^t T`
+    of `^t Theme`)."""
+    left = _footer(app).split("▏")[0].rstrip()
     described = [*app.BINDINGS, *app.screen.BINDINGS]
-    assert any(left.endswith(f" {b.description}") for b in described), footer  # type: ignore[union-attr]
+    return any(left.endswith(f" {b.description}") for b in described)  # type: ignore[union-attr]
+
+
+def _new_keys_drawn(app: RepolensApp, old: set[FooterKey]) -> bool:
+    """The footer's keys were composed again (none is one of `old`) and laid out."""
+    keys = set(app.screen.query(FooterKey))
+    return bool(keys) and keys.isdisjoint(old) and any(key.region for key in keys)
+
+
+def _whole_keys_only(app: RepolensApp) -> str:
+    """The footer row as drawn, checked: it shows no half key."""
+    footer = _footer(app)
+    assert _whole_keys(app), footer
     return footer
 
 
@@ -130,17 +147,17 @@ async def test_the_narrow_footer_shows_no_half_key_on_any_screen(
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.index_ready and app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: _whole_keys(app))
         _whole_keys_only(app)
         await pilot.resize_terminal(160, 45)  # wide, then narrow again: the keys are refitted
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: not app.screen.has_class("-narrow"))
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: _whole_keys(app))
         _whole_keys_only(app)
         await pilot.press("ctrl+g")  # the hotspots: the graph screen's own keys first
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: _whole_keys(app) and "Forward" in _footer(app))
         assert "Forward" in _whole_keys_only(app)
 
 
@@ -150,13 +167,14 @@ async def test_keys_that_change_while_the_answer_renders_are_refitted(
     app = RepolensApp(Service(sample_repo, settings))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.index_ready and app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: _whole_keys(app))
+        keys = set(app.screen.query(FooterKey))
         # The answer's Markdown holds the app's batch while it mounts its blocks, which is most
         # of the time an answer streams: the screen idles without a layout, many times over.
         with app.batch_update():
             app.screen.refresh_bindings()  # as a finished answer's citation keys do
             await pilot.pause(0.5)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: _new_keys_drawn(app, keys) and _whole_keys(app))
         _whole_keys_only(app)
 
 

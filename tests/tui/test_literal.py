@@ -57,6 +57,13 @@ def _screen(app: App[None]) -> str:
     return html.unescape(app.export_screenshot()).replace("\xa0", " ")
 
 
+def _drawn_title(app: RepolensApp) -> str:
+    """The code preview's top border row as the compositor draws it."""
+    region = app.query_one("#preview", CodePreview).region
+    strips = app.screen._compositor.render_strips()
+    return strips[region.y].text[region.x : region.right] if region else ""
+
+
 async def _search(pilot: Any, app: RepolensApp, query: str, path: str) -> None:
     """Type `query`, then preview its first hit in `path` (ranking is not under test)."""
     search = app.query_one("#search", Input)
@@ -67,7 +74,9 @@ async def _search(pilot: Any, app: RepolensApp, query: str, path: str) -> None:
     await wait_for(pilot, lambda: any(hit.path == path for hit in hits.hits))
     hits.highlighted = next(n for n, hit in enumerate(hits.hits) if hit.path == path)
     await wait_for(pilot, lambda: app.shown is not None and app.shown[0] == path)
-    await pilot.pause(0.2)
+    preview = app.query_one("#preview", CodePreview)
+    title = Content.from_markup(preview.border_title or "").plain
+    await wait_for(pilot, lambda: title in _drawn_title(app))
 
 
 async def test_markup_in_file_names_is_shown_and_never_run(
@@ -81,7 +90,7 @@ async def test_markup_in_file_names_is_shown_and_never_run(
         await _search(pilot, app, "slash bracket words", "[/x].py")
         assert Content.from_markup(preview.border_title or "").plain == "[/x].py:1-2"
         await pilot.press("ctrl+y")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "Copied 2 lines of [/x]." in _screen(app))
         assert app.is_running and "Copied 2 lines of [/x]." in _screen(app)  # the toast wraps
 
         await _search(pilot, app, "quit click words", "[@click=app.quit]x.py")
@@ -101,7 +110,7 @@ async def test_markup_in_file_names_is_shown_and_never_run(
         assert "[@click=app.quit]x.py:1" in _screen(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "[@click=app.quit]x.py:1" in _screen(app))
         assert app.is_running and "[@click=app.quit]x.py:1" in _screen(app)
 
 
@@ -136,7 +145,7 @@ async def test_escapes_in_headings_and_file_names_never_reach_the_terminal(
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         callees = app.screen.query_one("#callees", CallList)
         await wait_for(pilot, lambda: any(row for row in callees.rows))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: '"".join' in _screen(app) and "\\x1b[2J.py" in _screen(app))
         shown = _screen(app)
         # The unresolved call is listed by its elided text: the escape in the literal is no
         # part of a call's name, and the path it sits in is shown escaped.
@@ -146,10 +155,11 @@ async def test_escapes_in_headings_and_file_names_never_reach_the_terminal(
 
         await pilot.press("f6")
         assert isinstance(app.screen, IndexScreen)
-        await pilot.pause(0.5)
+        skipped = "\\x1b]0;bin\\x07.py"
+        await wait_for(pilot, lambda: skipped in _screen(app) and "pending.py" in _screen(app))
         shown = _screen(app)
         assert _terminal_safe(shown)
-        assert "\\x1b]0;bin\\x07.py" in shown and "\\x1b]52;c;cHduZWQ=" in shown
+        assert skipped in shown and "\\x1b]52;c;cHduZWQ=" in shown
 
 
 def _hit(path: str, symbol: str) -> Hit:

@@ -43,40 +43,52 @@ async def test_the_file_and_lines_stay_in_view_in_every_list_at_both_sizes(
         hits = await searched(pilot, app, "single instance factory")
         preview = app.query_one("#preview", CodePreview)
         await wait_for(pilot, lambda: app.shown is not None)
-        await pilot.pause(0.2)
-        shown = _screen(app)
         # The 37-column list: the file and the chunk's lines after an ellipsis.
         where = f"{hits.hits[0].start_line}-{hits.hits[0].end_line}"
-        assert f"1.00 …ngleInstanceFactory.kt:{where} │" in shown, shown
+        row = f"1.00 …ngleInstanceFactory.kt:{where} │"
+        await wait_for(pilot, lambda: row in _screen(app))
+        shown = _screen(app)
+        assert row in shown, shown
         assert f"{DEEP}:{where}" in str(preview.border_title)  # the wide preview: all of it
 
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: app.screen.has_class("-narrow"))
-        await pilot.pause(0.3)
+        row = f"1.00 …/kotlin/org/koin/core/instance/SingleInstanceFactory.kt:{where}"
+        await wait_for(
+            pilot, lambda: row in _screen(app) and str(preview.border_title).startswith("…")
+        )
         shown = _screen(app)
-        assert f"1.00 …/kotlin/org/koin/core/instance/SingleInstanceFactory.kt:{where}" in shown
+        assert row in shown
         assert str(preview.border_title).startswith("…")
         assert str(preview.border_title).endswith(f"/SingleInstanceFactory.kt:{where}")
 
         await pilot.press("ctrl+o", *"getOrCreateShared")
         found = app.screen.query_one("#symbol-list", SymbolList)
         await wait_for(pilot, lambda: bool(found.symbols))
-        await pilot.pause(0.2)
         # The method's own name and the file's end, the class's start cut off.
-        assert "….getOrCreateSharedInstanceValue  …gleInstanceFactory.kt:6" in _screen(app)
+        row = "….getOrCreateSharedInstanceValue  …gleInstanceFactory.kt:6"
+        await wait_for(pilot, lambda: row in _screen(app))
+        assert row in _screen(app)
         await pilot.press("enter")  # the method's call graph
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         callees = app.screen.query_one("#callees", CallList)
         await wait_for(pilot, lambda: callees.resolved_count > 0)
-        await pilot.pause(0.2)
-        shown = _screen(app)
         # The tests note gives way first (no walk: no step), then the path keeps its file
         # name and the name its class's end.
         title = " …eFactory.getOrCreateSharedInstanceValue  method  …/SingleInstanceFactory.kt:6 "
-        assert shown.startswith(title), shown
         # The call's row: the method's name, and under it the file and its line.
-        assert "│   ….createInstanceWithDefinition    │" in shown, shown
-        assert "│     …/SingleInstanceFactory.kt:6    │" in shown, shown
+        name = "│   ….createInstanceWithDefinition    │"
+        path = "│     …/SingleInstanceFactory.kt:6    │"
+        await wait_for(
+            pilot,
+            lambda: (
+                _screen(app).startswith(title) and name in _screen(app) and path in _screen(app)
+            ),
+        )
+        shown = _screen(app)
+        assert shown.startswith(title), shown
+        assert name in shown, shown
+        assert path in shown, shown
 
 
 COMMAND_GO = """package cobra
@@ -109,18 +121,21 @@ async def test_a_call_row_keeps_its_name_and_its_path_end_at_80_columns_and_on_r
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
         callers = app.screen.query_one("#callers", CallList)
         await wait_for(pilot, lambda: callers.resolved_count > 0)
-        await pilot.pause(0.2)
+        name = "│   Command.GenBashCompletion         │"
+        path = "│     bash_completions.go:4           │"
+        await wait_for(pilot, lambda: name in _screen(app) and path in _screen(app))
         shown = _screen(app)
-        assert "│   Command.GenBashCompletion         │" in shown, shown
-        assert "│     bash_completions.go:4           │" in shown, shown
+        assert name in shown, shown
+        assert path in shown, shown
 
         await pilot.resize_terminal(160, 45)
-        await pilot.pause(0.3)
+        wide = "│   Command.GenBashCompletion  bash_completions.go:4 "
+        await wait_for(pilot, lambda: wide in _screen(app))
         shown = _screen(app)
-        assert "│   Command.GenBashCompletion  bash_completions.go:4 " in shown, shown
+        assert wide in shown, shown
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.3)
-        assert "│     bash_completions.go:4           │" in _screen(app)
+        await wait_for(pilot, lambda: path in _screen(app))
+        assert path in _screen(app)
 
 
 def test_a_spare_note_is_left_out_before_a_name_or_path_is_cut() -> None:
@@ -194,9 +209,10 @@ async def test_an_empty_call_list_says_the_language_s_calls_are_not_read_at_both
         await wait_for(pilot, lambda: note in _screen(app))
         assert "calls nothing" not in _screen(app)
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.3)
+        both = f"│ {note}      ││ {note}      │"
+        await wait_for(pilot, lambda: both in _screen(app))
         shown = _screen(app)
-        assert f"│ {note}      ││ {note}      │" in shown, shown
+        assert both in shown, shown
 
 
 JVM = "src/jvmMain/kotlin/org/koin/core/context/GlobalContext.kt"
@@ -248,6 +264,15 @@ object GlobalContext {
 """
 
 
+def _list_rows(app: App[None]) -> list[str]:
+    """The results list's part of each row: what is left of the panes' shared border."""
+    return [row[: row.index("││")] for row in _screen(app).splitlines() if "││" in row]
+
+
+def _listed(app: App[None], text: str) -> bool:
+    return any(text in row for row in _list_rows(app))
+
+
 async def test_hits_from_platform_copies_of_a_file_read_apart_in_the_narrow_list(
     indexed: Callable[[dict[str, str]], Service], tui_state: Path
 ) -> None:
@@ -256,9 +281,11 @@ async def test_hits_from_platform_copies_of_a_file_read_apart_in_the_narrow_list
     async with app.run_test(size=(160, 45)) as pilot:
         hits = await searched(pilot, app, "start koin global context")
         assert {hit.path for hit in hits.hits} >= {JVM, NATIVE}
-        await pilot.pause(0.3)
-        rows = [row[: row.index("││")] for row in _screen(app).splitlines() if "││" in row]
         # The 37-column list cuts the file name, not the folder that tells the two apart.
+        await wait_for(
+            pilot, lambda: _listed(app, "…/jvmMain/…") and _listed(app, "…/nativeMain/…")
+        )
+        rows = _list_rows(app)
         assert any("1.00 …/jvmMain/…" in row or "1.00 …/nativeMain/…" in row for row in rows)
         assert any("…/jvmMain/…" in row for row in rows), rows
         assert any("…/nativeMain/…" in row for row in rows), rows

@@ -21,12 +21,13 @@ from app.service import Service
 from app.tui.app import RepolensApp
 from app.tui.messages import AnswerShown
 from textual import events
+from tests.tui.conftest import wait_for
 
 settings = Settings(index_dir=Path(sys.argv[2]), answer_preload=False, watch=False)
 app = RepolensApp(Service(Path(sys.argv[1]), settings))
 
 async def quit_mid_answer(pilot):
-    await pilot.pause(0.5)
+    await wait_for(pilot, lambda: bool(app.query("#answer-pane")))
     for n in range(30):
         words = " ".join(f"word{k}" for k in range(n + 1))
         app.post_message(AnswerShown(words, app.answer_generation))

@@ -11,7 +11,11 @@ import pytest
 from app.core.settings import Settings
 from app.service import Service
 from app.tui.app import RepolensApp
+from app.tui.graph_rows import symbol_ref
 from app.tui.index_screen import where_text
+from app.tui.symbol_screen import SYMBOL_LIMIT
+from tests.tui.conftest import wait_for
+from widgets.code_preview import CodePreview
 from widgets.hit_list import HitList
 
 
@@ -34,17 +38,24 @@ async def _settled(pilot: Any) -> None:
     app = pilot.app
     while not (app.index_ready and app.indexer.idle.is_set()):
         await pilot.pause(0.1)
-    await pilot.pause(0.3)
+    await wait_for(pilot, lambda: app.index_status == app.indexer.status)
+
+
+def _shows_top_hit(app: RepolensApp) -> bool:
+    hits = app.query_one("#hits", HitList).hits
+    top = (hits[0].path, hits[0].start_line, hits[0].end_line) if hits else None
+    return app.shown is not None and app.shown[:3] == top
 
 
 async def _searched(pilot: Any) -> None:
     app = pilot.app
     await _settled(pilot)
-    await pilot.press(*"exponential backoff with jitter")
+    query = "exponential backoff with jitter"
+    await pilot.press(*query)
     hits = app.query_one("#hits", HitList)
     while not hits.hits:
         await pilot.pause(0.1)
-    await pilot.pause(0.5)
+    await wait_for(pilot, lambda: app.listed_query == query and _shows_top_hit(app))
     app.query_one("#search").blur()
     await pilot.pause()
 
@@ -71,7 +82,8 @@ async def _symbols_typed(pilot: Any) -> None:
     found = app.screen.query_one("#symbol-list", SymbolList)
     while not found.symbols:
         await pilot.pause(0.1)
-    await pilot.pause(0.3)
+    retry = [symbol_ref(row) for row in app.service.symbol("retry", SYMBOL_LIMIT)]
+    await wait_for(pilot, lambda: found.symbols == retry)
 
 
 async def _graph_opened(pilot: Any) -> None:
@@ -89,10 +101,8 @@ async def _graph_opened(pilot: Any) -> None:
     callees = pilot.app.screen.query_one("#callees", CallList)
     while not callees.resolved_count:
         await pilot.pause(0.1)
-    preview = pilot.app.screen.query_one("#graph-preview")
-    while not str(preview.border_title):  # the highlighted call's code
-        await pilot.pause(0.1)
-    await pilot.pause(0.3)
+    preview = pilot.app.screen.query_one("#graph-preview", CodePreview)
+    await wait_for(pilot, lambda: bool(preview.location))  # the highlighted call's code
 
 
 def test_symbol_browser(snap_compare: Any, make_app: Any) -> None:

@@ -32,7 +32,7 @@ async def test_keys_typed_before_the_search_field_has_focus_are_kept(
         for character in "ry":
             app.post_message(events.Key(character, character))
         app.screen.set_focus(field)  # the field takes focus before the screen reads them
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: field.value == "retry")
         assert field.value == "retry"
         assert app.focused is field
 
@@ -50,7 +50,7 @@ async def test_clearing_the_question_clears_the_code_and_the_answer(
         assert hits.hits[0].symbol in pane.wanted
         cancel = app._answer_cancel
         app.query_one("#search", Input).value = ""
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: app.shown is None)
         assert cancel is not None and cancel.is_set()  # the answer in flight stops
         assert pane.wanted == PLACEHOLDER
         assert not pane.border_subtitle  # no clock counts the wait for a stopped answer

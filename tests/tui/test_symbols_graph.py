@@ -40,13 +40,13 @@ async def test_browse_open_walk_back_and_forward(
         found = app.screen.query_one("#symbol-list", SymbolList)
         # Before a name is typed the list holds the hotspots, and says so on screen.
         await wait_for(pilot, lambda: bool(found.symbols))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "the 6 most central; type to find any" in _screen(app))
         assert "the 6 most central; type to find any" in _screen(app), _screen(app)
         await pilot.press(*"RetryPolicy.wait")
         await wait_for(
             pilot, lambda: bool(found.symbols) and found.symbols[0].symbol == "RetryPolicy.wait"
         )
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: " shown ─" in _screen(app))
         assert " shown ─" in _screen(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen))
@@ -232,18 +232,23 @@ async def test_the_hotspots_offer_no_tests_key_and_a_symbols_graph_does(
     from textual.widgets._footer import FooterKey
 
     app = RepolensApp(Service(sample_repo, settings))
+
+    def keys() -> set[str]:
+        return {key.key for key in app.screen.query(FooterKey)}
+
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: app.index_ready)
         await pilot.press("ctrl+g")
         hotspots = app.screen.query_one("#hotspots", SymbolList)
         await wait_for(pilot, lambda: bool(hotspots.symbols))
+        await wait_for(pilot, lambda: "escape" in keys())
         await pilot.pause(0.2)
-        assert "t" not in {key.key for key in app.screen.query(FooterKey)}
+        assert "t" not in keys()
         await pilot.press("enter")
         callers = app.screen.query_one("#callers", CallList)
         await wait_for(pilot, lambda: callers.resolved_count > 0)
-        await pilot.pause(0.2)
-        assert "t" in {key.key for key in app.screen.query(FooterKey)}
+        await wait_for(pilot, lambda: "t" in keys())
+        assert "t" in keys()
         await pilot.press("backspace")  # back to the hotspots: gone again
-        await pilot.pause(0.2)
-        assert "t" not in {key.key for key in app.screen.query(FooterKey)}
+        await wait_for(pilot, lambda: "escape" in keys() and "t" not in keys())
+        assert "t" not in keys()
