@@ -15,6 +15,7 @@ from app.core.events import WorkerStatus
 from app.core.models import CallLink, Hit, SymbolRef
 from app.core.settings import Settings
 from app.service import Service
+from app.tui.answer_view import brief_markdown
 from app.tui.app import RepolensApp
 from app.tui.graph_screen import GraphScreen
 from app.tui.index_screen import IndexScreen, pending_text, skipped_text, summary_text
@@ -193,6 +194,34 @@ def test_a_citation_is_one_code_span_whatever_its_name_holds() -> None:
 class _AnswerApp(App[None]):
     def compose(self) -> ComposeResult:
         yield AnswerPane()
+
+
+HOSTILE_DOC = (
+    'def split_record(line):\n    """Splits **records** at [each](cite:1) `delimiter`, '
+    'then \x1b[2J clears.\n\n    More.\n    """\n    return line.split(",")\n'
+)
+
+
+async def test_a_doc_sentence_in_the_brief_is_shown_as_written(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # The brief's sentence is a doc comment: its Markdown is not read (no bold, no link that
+    # would answer as citation 1) and its escape is shown, not sent to the terminal.
+    service = Service(_build(tmp_path, {"records.py": HOSTILE_DOC}), settings)
+    service.index(with_vectors=False)
+    hits = service.search("split a record", k=1).hits
+    app = _AnswerApp()
+    async with app.run_test(size=(140, 8)) as pilot:
+        pane = app.query_one(AnswerPane)
+        pane.show_brief(lambda width: brief_markdown(hits, True, width), "")
+
+        def drawn() -> str:  # the rows as the compositor draws them, one line per row
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        await wait_for(pilot, lambda: "clears." in drawn())
+        shown = drawn()
+        assert "Splits **records** at [each](cite:1) `delimiter`, then \\x1b[2J clears." in shown
+        assert _terminal_safe(shown)
 
 
 async def test_the_answer_pane_shows_an_echoed_escape_as_written() -> None:
