@@ -16,6 +16,7 @@ EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a quest
 # few generated files in the bench corpora to fit a factor on (RESULTS 2026-12-05): the
 # examples' factor, the other code that is not the library's own hand-written source.
 GENERATED_FACTOR = EXAMPLE_FACTOR
+_GENERATED_REASON = "chunk is generated code: its file's first lines say a tool wrote it"
 PROSE_FACTOR = 0.5  # docs describe a feature; people asking "where" want the code (RESULTS)
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 TINY_FACTOR = 0.8  # a one- or two-line chunk carries too little to be the answer
@@ -204,7 +205,7 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     if candidate.is_example:
         found.append(Signal("example", EXAMPLE_FACTOR, "chunk is example or benchmark code"))
     if candidate.is_generated:
-        found.append(Signal("generated", GENERATED_FACTOR, "chunk is generated code"))
+        found.append(Signal("generated", GENERATED_FACTOR, _GENERATED_REASON))
     if candidate.is_prose:
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
     if candidate.kind == "glue":
