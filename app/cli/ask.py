@@ -1,5 +1,5 @@
-"""`repolens-tui ask PATH QUESTION`: a streamed answer, then its cited chunks and timings
-(or one JSON object)."""
+"""`repolens-tui ask PATH QUESTION`: the brief of the top hits at once (stderr), a streamed
+answer, then its cited chunks and timings (or one JSON object)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.answer.brief import brief
 from app.answer.shown import settled
 from app.cli.common import count, printable, ready_service
 from app.contracts import answer_json, json_text
 from app.core.literal import literal
+from app.core.models import Hit
 
 if TYPE_CHECKING:
     from app.answer.engine import Answer
@@ -30,8 +32,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             printed[0] = done
 
+    def show_brief(hits: list[Hit]) -> None:
+        # What the answer will read, at once on stderr (stdout stays the answer): the model
+        # takes seconds to load and to read its prompt.
+        print(f"{brief_text(hits)}\n", file=sys.stderr, flush=True)
+
     answer = service.ask(
         args.question,
+        on_context=None if args.json or args.quiet else show_brief,
         on_shown=None if args.json else stream,
         budget_tokens=args.budget,
         max_tokens=args.max_tokens,
@@ -62,6 +70,17 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"\n(stopped: the answer {printable('; '.join(answer.degenerate))})")
     print(_timing_line(answer), file=sys.stderr)
     return 0
+
+
+def brief_text(hits: list[Hit]) -> str:
+    """The brief of the top hits as lines of text: `[n]`, symbol, path:line, doc sentence."""
+    lines = ["top hits (the answer follows):"]
+    for entry in brief(hits):
+        summary = f"  {literal(entry.summary)}" if entry.summary else ""
+        lines.append(
+            f"  [{entry.n}] {literal(entry.symbol)}  {literal(entry.path)}:{entry.line}{summary}"
+        )
+    return "\n".join(lines)
 
 
 def _rest(text: str, printed: str) -> str:

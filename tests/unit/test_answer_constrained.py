@@ -352,6 +352,35 @@ def test_ask_prints_a_sentence_only_once_it_passed_the_checks(
     assert "asyncio" not in body and "(left out, unsupported: `backoff_delay()` sleeps" in notes
 
 
+def test_ask_prints_the_brief_on_stderr_before_the_model_runs(
+    indexed: Callable[[dict[str, str]], Service],
+    settings: Settings,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The model takes seconds to load and read; the top hits and their doc sentences are
+    # there at once, on stderr, so stdout stays the answer alone. -q leaves them out.
+    service = indexed({"retry.py": BACKOFF})
+    kept = "`backoff_delay()` doubles the wait each time, never above cap [1]."
+    briefs: list[str] = []
+
+    def model(self: Answerer, *args: object) -> _ScriptedModel:
+        briefs.append(capsys.readouterr().err)  # what stderr held when the model was asked for
+        return _ScriptedModel(kept)
+
+    monkeypatch.setattr(Answerer, "model", model)
+    question = "How does backoff_delay grow the wait between attempts?"
+    argv = ["ask", str(service.root), question, "--index-dir", str(settings.index_dir)]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.split("\n\n")[0].strip() == kept
+    assert (
+        "top hits (the answer follows):\n  [1] backoff_delay  retry.py:1  How long to wait"
+        in (briefs[0])
+    )
+    assert main([*argv, "-q"]) == 0
+    assert "top hits" not in briefs[1] + capsys.readouterr().err
+
+
 # The grammar's words ran out mid-phrase: every word is the excerpt's, but it stops unfinished.
 WORDS = (
     " reads the request method and, when the response status code is 303 and the method is"
