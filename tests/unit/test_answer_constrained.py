@@ -331,6 +331,15 @@ def test_a_function_too_long_to_fit_is_read_as_its_first_lines_not_its_signature
     assert re.fullmatch(r"\.\.\. \(\d+ more lines\)", lines[-1])
 
 
+# A sentence its excerpt (BACKOFF's docstring) supports, and the question `ask` is given.
+BACKOFF_KEPT = "`backoff_delay()` doubles the wait each time, never above cap [1]."
+BACKOFF_QUESTION = "How does backoff_delay grow the wait between attempts?"
+
+
+def _ask_argv(service: Service, settings: Settings) -> list[str]:
+    return ["ask", str(service.root), BACKOFF_QUESTION, "--index-dir", str(settings.index_dir)]
+
+
 def test_ask_prints_a_sentence_only_once_it_passed_the_checks(
     indexed: Callable[[dict[str, str]], Service],
     settings: Settings,
@@ -340,15 +349,12 @@ def test_ask_prints_a_sentence_only_once_it_passed_the_checks(
     # The terminal stream cannot take a sentence back, so one the checks leave out must
     # never reach it; before, the raw text streamed and a note said it was left out.
     service = indexed({"retry.py": BACKOFF})
-    kept = "`backoff_delay()` doubles the wait each time, never above cap [1]."
     left_out = "`backoff_delay()` sleeps with `asyncio.sleep` between attempts [1]."
-    scripted = _ScriptedModel(f"{kept} {left_out}")
+    scripted = _ScriptedModel(f"{BACKOFF_KEPT} {left_out}")
     monkeypatch.setattr(Answerer, "model", lambda self, *args: scripted)
-    question = "How does backoff_delay grow the wait between attempts?"
-    argv = ["ask", str(service.root), question, "--index-dir", str(settings.index_dir)]
-    assert main(argv) == 0
+    assert main(_ask_argv(service, settings)) == 0
     body, _, notes = capsys.readouterr().out.partition("\n\n")
-    assert body.strip() == kept
+    assert body.strip() == BACKOFF_KEPT
     assert "asyncio" not in body and "(left out, unsupported: `backoff_delay()` sleeps" in notes
 
 
@@ -361,18 +367,16 @@ def test_ask_prints_the_brief_on_stderr_before_the_model_runs(
     # The model takes seconds to load and read; the top hits and their doc sentences are
     # there at once, on stderr, so stdout stays the answer alone. -q leaves them out.
     service = indexed({"retry.py": BACKOFF})
-    kept = "`backoff_delay()` doubles the wait each time, never above cap [1]."
     briefs: list[str] = []
 
     def model(self: Answerer, *args: object) -> _ScriptedModel:
         briefs.append(capsys.readouterr().err)  # what stderr held when the model was asked for
-        return _ScriptedModel(kept)
+        return _ScriptedModel(BACKOFF_KEPT)
 
     monkeypatch.setattr(Answerer, "model", model)
-    question = "How does backoff_delay grow the wait between attempts?"
-    argv = ["ask", str(service.root), question, "--index-dir", str(settings.index_dir)]
+    argv = _ask_argv(service, settings)
     assert main(argv) == 0
-    assert capsys.readouterr().out.split("\n\n")[0].strip() == kept
+    assert capsys.readouterr().out.split("\n\n")[0].strip() == BACKOFF_KEPT
     assert (
         "top hits (the answer follows):\n  [1] backoff_delay  retry.py:1  How long to wait"
         in (briefs[0])
