@@ -311,8 +311,14 @@ class LoopGuard:
         if self.cut is not None:
             return True
         tail = self.text[-1500:]  # loops show within a few hundred characters
-        if citation_run(tail, CITATION_RUN + 1) or repeated_ngram(tail):
+        if citation_run(tail, CITATION_RUN + 1):
             self.cut = _loop_start(self.text)
+        elif gram := repeated_ngram(tail):
+            # A run written a third time in a new sentence: that sentence is the loop, the
+            # whole sentences before it stay (the model most often paraphrased one of them).
+            whole = _sentence_start(self.text, _last_copy(self.text, gram))
+            self.cut = whole or _loop_start(self.text)
+            self.repeat = whole > 0
         else:
             ends = [m.end() for m in _SENTENCE_CLOSED.finditer(self.text, self._checked)]
             if ends:
@@ -343,6 +349,24 @@ def _plain(sentence: str) -> str:
     return " ".join(_WORD.findall(_CITATION.sub(" ", sentence).lower()))
 
 
+def _copies(text: str, gram: str) -> list[re.Match[str]]:
+    """Where the run of words `gram` is written in `text`, citations and stops between its
+    words as `repeated_ngram` reads them."""
+    pattern = r"(?:\W|\[\s*\d+\s*\])+".join(re.escape(w) for w in gram.split())
+    return list(re.finditer(pattern, text, re.IGNORECASE))
+
+
+def _last_copy(text: str, gram: str) -> int:
+    found = _copies(text, gram)
+    return found[-1].start() if found else len(text)
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """The end of the last closed sentence before `at` (0 when none is closed)."""
+    ends = [m.end() for m in _SENTENCE_CLOSED.finditer(text, 0, at)]
+    return ends[-1] if ends else 0
+
+
 def _loop_start(text: str) -> int:
     """Where the repetition begins: the second copy of the repeated run, or the citation run's
     second citation (its first may well end a sentence)."""
@@ -353,6 +377,5 @@ def _loop_start(text: str) -> int:
     gram = repeated_ngram(text, repeats=2)
     if not gram:
         return len(text)
-    pattern = r"(?:\W|\[\s*\d+\s*\])+".join(re.escape(w) for w in gram.split())
-    found = list(re.finditer(pattern, text, re.IGNORECASE))
+    found = _copies(text, gram)
     return found[1].start() if len(found) > 1 else len(text)
