@@ -314,9 +314,9 @@ class LoopGuard:
         if citation_run(tail, CITATION_RUN + 1):
             self.cut = _loop_start(self.text)
         elif gram := repeated_ngram(tail):
-            # A run written a third time in a new sentence: that sentence is the loop, the
-            # whole sentences before it stay (the model most often paraphrased one of them).
-            whole = _sentence_start(self.text, _last_copy(self.text, gram))
+            # The loop began in the sentence that wrote the run a second time: it goes, the
+            # whole sentences before it stay.
+            whole = _sentence_start(self.text, _second_copy(self.text, gram))
             self.cut = whole or _loop_start(self.text)
             self.repeat = whole > 0
         else:
@@ -356,9 +356,9 @@ def _copies(text: str, gram: str) -> list[re.Match[str]]:
     return list(re.finditer(pattern, text, re.IGNORECASE))
 
 
-def _last_copy(text: str, gram: str) -> int:
+def _second_copy(text: str, gram: str) -> int:
     found = _copies(text, gram)
-    return found[-1].start() if found else len(text)
+    return found[1].start() if len(found) > 1 else len(text)
 
 
 def _sentence_start(text: str, at: int) -> int:

@@ -245,7 +245,12 @@ class LocalModel:
                 finish = "stop"
                 break
             if len(written) < max_tokens:  # the last token is not read: nothing follows it
-                llm.eval([token])
+                try:
+                    llm.eval([token])
+                except RuntimeError:  # "aborted": stopped while it read (the answer's timings stay)
+                    if not cancelled():
+                        raise
+                    return cut, "cancelled", first_at
         rest = cut.rest()
         if rest:
             first_at = first_at or time.perf_counter()

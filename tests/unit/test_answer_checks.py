@@ -167,19 +167,22 @@ def test_a_sentence_said_again_is_cut_as_soon_as_it_ends() -> None:
     assert not guard.feed(first + other)  # a second claim about the same name stays
 
 
-def test_a_loop_begun_in_a_new_sentence_is_cut_where_that_sentence_begins() -> None:
-    # The 0.5B on express: the second sentence paraphrases the first, the third begins to
-    # write the second again; the two whole sentences stay, the loop's sentence goes.
-    whole = (
+def test_a_loop_is_cut_where_the_sentence_that_began_it_begins() -> None:
+    # The 0.5B on express: the second sentence writes the first's run again, the third
+    # the second's: the loop began with the second sentence, the first stays whole.
+    first = (
         "`app.use()` tells a plain middleware function apart by setting the path property on"
-        " the req and res objects. [1]. The `proto.use()` function is used to set the path"
-        " property on the req and res objects for Express sub-applications. [2]. "
+        " the req and res objects. [1]. "
+    )
+    second = (
+        "The `proto.use()` function is used to set the path property on the req and res"
+        " objects for Express sub-applications. [2]. "
     )
     loop = "The `proto.use()` function is used to set the path property on the req and res"
     guard = LoopGuard()
-    assert not guard.feed(whole)
+    assert not guard.feed(first + second)
     assert any(guard.feed(word + " ") for word in loop.split(" "))
-    assert guard.repeat and guard.text[: guard.cut] == whole.rstrip()
+    assert guard.repeat and guard.text[: guard.cut] == first.rstrip()
 
 
 class _LoopingModel:

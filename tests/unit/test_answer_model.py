@@ -72,6 +72,7 @@ def test_a_new_question_cancels_the_answer_in_flight(service: Service) -> None:
     second = service.ask("What does should_retry return for a 404?", max_tokens=8)
     worker.join(10)
     assert results[0].finish == "cancelled"
+    assert "first_token" in results[0].timings_ms  # it had begun: its timings stay
     assert finished_at[0] - asked_at < 0.2
     assert second.finish in ("stop", "length")
 
