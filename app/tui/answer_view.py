@@ -32,8 +32,9 @@ def _cut(text: str, width: int, separators: str) -> str:
 
 
 def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
-    """One line per top hit: `[n]` (once the excerpts are known), symbol, path:line, summary.
-    A symbol or path longer than `width` cells (when not 0) loses its start, as in the lists."""
+    """One item per top hit: `[n]` (once the excerpts are known), symbol and path:line, then
+    the summary on a line of its own. A symbol or path longer than `width` cells (when not 0)
+    loses its start, as in the lists."""
 
     def cut(text: str, separators: str) -> str:
         return _cut(text, width, separators)
@@ -41,7 +42,7 @@ def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
     lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
     for entry in brief(hits):
         number = f"{citation_link(entry.n)} " if numbered else ""
-        summary = f" {markdown_literal(entry.summary)}" if entry.summary else ""
+        summary = f"\\\n  {markdown_literal(entry.summary)}" if entry.summary else ""
         lines.append(
             f"- {number}{markdown_code(cut(entry.symbol, '.:'))} "
             f"{markdown_code(cut(f'{entry.path}:{entry.line}', '/'))}{summary}"

@@ -222,6 +222,8 @@ async def test_a_doc_sentence_in_the_brief_is_shown_as_written(
         shown = drawn()
         assert "Splits **records** at [each](cite:1) `delimiter`, then \\x1b[2J clears." in shown
         assert _terminal_safe(shown)
+        # The sentence has a line of its own under the hit's name and place, however wide.
+        assert any(row.strip().startswith("Splits **records**") for row in shown.splitlines())
 
 
 async def test_the_answer_pane_shows_an_echoed_escape_as_written() -> None:
