@@ -19,6 +19,7 @@ from app.parse.calls import (
     EXTENDED,
     MODULE_EXPORTS,
     PARAMETER,
+    PRIVATE,
     TRUNCATED,
 )
 
@@ -124,6 +125,8 @@ class Resolver:
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
+        # An Elixir module's private functions (`defp`): (module, name); no other module's.
+        self.private: set[tuple[ClassKey, str]] = set()
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
@@ -156,7 +159,7 @@ class Resolver:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method":
                 self.methods[s.name].append(sid)
-            if lang in _NESTED_SCOPES and s.kind in ("module", "class"):
+            if (lang in _NESTED_SCOPES or lang == "elixir") and s.kind in ("module", "class"):
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.named_scopes[s.qualified_name]:
                     self.named_scopes[s.qualified_name].append(key)
@@ -169,6 +172,9 @@ class Resolver:
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
         for a in facts.attributes:
+            if a.type_text == PRIVATE:
+                self.private.add(((_scope(path, lang), a.owner), a.name))
+                continue
             self.attributes[(_scope(path, lang), a.owner)][a.name].append((path, a.type_text))
         if lang == "python":
             parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
@@ -605,6 +611,8 @@ class Resolver:
         if receiver == IMPLICIT_MEMBER:
             return [], "", f"{name}: a member of the type the context expects"
         lang = facts.language
+        if lang == "elixir":
+            return self._elixir(facts, call)
         if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
@@ -705,6 +713,64 @@ class Resolver:
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
+
+    def _elixir(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
+        """Elixir: a bare call is a function of the caller's module, else of a module the file
+        imports (else Kernel's, or a macro's that `use` brought in: not read); `Mod.f()` is
+        the public function of the module `Mod` names: through the file's aliases, or a
+        module defined inside an enclosing one, else as written (module names are absolute:
+        no guessing by name). Functions are told apart by name, not by arity."""
+        name, receiver = call.callee, call.receiver
+        module = self._elixir_module(facts, call.caller)
+        if not receiver or receiver == "__MODULE__":
+            if module and (ids := self.member([(_scope(facts.path, "elixir"), module)], name)):
+                return ids, "same-module", ""
+            if receiver:
+                return [], "", f"no function {name} in {module or 'this module'}"
+            for imp in facts.imports:  # `import Mod`, `import Mod, only: [name: 1]`
+                if imp.name in ("*", name) and (ids := self._public(imp.module, name)):
+                    return ids, "import", ""
+            return [], "", f"{name}: not in this module or a module it imports (Kernel, `use`)"
+        head, dot, rest = receiver.partition(".")
+        full = receiver  # module names are absolute: `Enum` inside `Ecto` is Elixir's Enum
+        for imp in facts.imports:  # `alias Ecto.Changeset.Relation` (, as: R)
+            if not imp.name and imp.alias == head:
+                full = imp.module + dot + rest
+                break
+        else:  # a module defined inside an enclosing one is known by its last name there
+            nesting = module
+            while nesting:
+                if (facts.path, f"{nesting}.{head}") in self.named_scopes.get(
+                    f"{nesting}.{head}", []
+                ):
+                    full = f"{nesting}.{receiver}"
+                    break
+                nesting = nesting.rpartition(".")[0]
+        if full not in self.named_scopes:
+            return [], "", f"{full} is not a module defined in the project"
+        if ids := self._public(full, name):
+            return ids, "namespace-member", ""
+        return [], "", f"no public function {name} in {full}"
+
+    def _public(self, module: str, name: str) -> list[str]:
+        """The functions `name` of the Elixir module named `module` that it does not keep
+        private (`defp`)."""
+        for key in self.named_scopes.get(module, []):
+            if (key, name) not in self.private and (ids := self.member([key], name)):
+                return ids
+        return []
+
+    def _elixir_module(self, facts: FileFacts, caller: str) -> str:
+        """The qualified name of the module a caller is written in ("" at the top level)."""
+        qualified = caller
+        for _ in range(16):
+            sym = self.symbols.get(symbol_id(facts.path, qualified))
+            if sym is None:
+                return ""
+            if sym.kind == "module":
+                return sym.qualified_name
+            qualified = sym.parent
+        return ""
 
     def _js_reachable(
         self, path: str, name: str, candidates: list[str]

@@ -201,6 +201,8 @@ EXTENDED = "+"
 MODULE_EXPORTS = "module.exports"
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
+# What an Elixir module says of a function it keeps to itself (`defp`), as an Attribute.
+PRIVATE = "(private)"
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
@@ -329,6 +331,8 @@ def extract(
     calls = _attribute(language, raw, defs, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types)
+    if language == "elixir":
+        attributes += _elixir_private(defs)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
 
 
@@ -343,6 +347,8 @@ def _add_call(
     `shift`, bytes and lines, for a call read from a macro's body), a named callee before
     a dynamic one."""
     if language == "kotlin" and _arguments_after_a_line_break(node):
+        return
+    if language == "elixir" and _elixir_written_as_a_call(node):
         return
     if callee := captures.get("callee"):
         recv = captures.get("receiver")
@@ -361,6 +367,53 @@ def _add_call(
     key = (node.start_byte + shift[0], node.end_byte + shift[0])
     if key not in raw or rank < raw[key][0]:
         raw[key] = (rank, node.start_point.row + 1 + shift[1], name, receiver, literal)
+
+
+# Elixir's definitions: their heads are written as calls (`def cast(data, params) do`).
+_EX_DEFINING = frozenset(
+    {"def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate", "defn"}
+    | {"defnp"}
+)
+_EX_PRIVATE = frozenset({"defp", "defmacrop", "defguardp", "defnp"})
+_EX_ANCESTORS = 64  # enough for any attribute's nesting; deeper is code, not a spec
+
+
+def _elixir_private(defs: list[Any]) -> tuple[Attribute, ...]:
+    """An Elixir module's private functions (`defp`, `defmacrop`), each said as an attribute
+    of its module (PRIVATE): no other module can call or import them. A name with a public
+    definition too (`def put_meta/2` beside `defp put_meta/3`) is public."""
+    private: dict[tuple[str, str], bool] = {}
+    for d in defs:
+        target = d.core.child_by_field_name("target") if d.core.type == "call" else None
+        if target is not None and d.parent and d.kind == "function":
+            key = (d.parent, d.name)
+            private[key] = private.get(key, True) and node_text(target) in _EX_PRIVATE
+    return tuple(Attribute(owner, name, PRIVATE) for (owner, name), p in private.items() if p)
+
+
+def _elixir_written_as_a_call(node: Node) -> bool:
+    """A definition's head (`def cast(data, params)`, also before `when`) or what a module
+    attribute says (`@spec cast(t, map) :: t`): Elixir writes both as calls; neither is one."""
+    parent = node.parent
+    if parent is not None and parent.type == "binary_operator":
+        operator = parent.child_by_field_name("operator")
+        if operator is not None and node_text(operator) == "when":
+            parent = parent.parent  # `def f(x) when is_integer(x)`: the guard is a call
+    if parent is not None and parent.type == "arguments" and node.prev_named_sibling is None:
+        owner = parent.parent
+        target = owner.child_by_field_name("target") if owner is not None else None
+        if target is not None and node_text(target) in _EX_DEFINING:
+            return True
+    ancestor = node.parent
+    for _ in range(_EX_ANCESTORS):
+        if ancestor is None:
+            return False
+        if ancestor.type == "unary_operator":
+            operator = ancestor.child_by_field_name("operator")
+            if operator is not None and node_text(operator) == "@":
+                return True
+        ancestor = ancestor.parent
+    return False
 
 
 # A macro's body is one token to the grammar; read as a function body it yields its calls.
@@ -580,11 +633,40 @@ def parse_import(language: str, node: Node) -> list[Import]:
     if language == "swift":  # `import Foundation`, `import struct Mod.Type`: a module, by name
         module = text.split()[-1].split(".")[0] if text.split() else ""
         return [Import(module, "", module, line)] if module else []
+    if language == "elixir":
+        return _elixir_directive(text, line)
     if language == "rust":
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
         return [Import(m, n, a, line) for m, n, a in _rust_paths(body, "")]
     return []
+
+
+_EX_DIRECTIVE = re.compile(
+    r"(alias|import)[\s(]+([A-Z]\w*(?:\.[A-Z]\w*)*)(?:\.\{([^}]*)\})?(?:\s*,\s*as:\s*([A-Z]\w*))?"
+)
+
+
+_EX_ONLY = re.compile(r"only:\s*\[([^\]]*)\]")
+_EX_ARITY = re.compile(r"([a-z_]\w*[?!]?):\s*\d")
+
+
+def _elixir_directive(text: str, line: int) -> list[Import]:
+    """`alias A.B.C` binds `C` (`, as: D` binds `D`; `alias A.{B, C}` both); `import A`
+    brings in every function of A (`*`)."""
+    m = _EX_DIRECTIVE.match(text.strip())
+    if m is None:
+        return []
+    directive, module, group, renamed = m.groups()
+    if directive == "import":
+        if only := _EX_ONLY.search(text):  # `only: [from: 2, join: 5]`: those names (any arity)
+            names = dict.fromkeys(_EX_ARITY.findall(only.group(1)))
+            return [Import(module, name, name, line) for name in names]
+        return [Import(module, "*", "*", line)]
+    if group is not None:
+        modules = [f"{module}.{part.strip()}" for part in group.split(",") if part.strip()]
+        return [Import(full, "", full.rpartition(".")[2], line) for full in modules]
+    return [Import(module, "", renamed or module.rpartition(".")[2], line)]
 
 
 def _csharp_using(text: str, line: int) -> list[Import]:

@@ -420,3 +420,95 @@ def test_scala_calls_resolve_through_new_typed_values_and_parameters(
     # A value of a type the project does not define calls none of the project's methods.
     assert edges_at(rows, path, 27) == set()
     assert "outside the project" in at(rows, path, 27)[0]["rule"]
+
+
+ELIXIR = {
+    "lib/shop/cart.ex": """\
+defmodule Shop.Cart do
+  alias Shop.Pricing
+  alias Shop.{Tax, Money}
+  alias Shop.Discounts, as: D
+  import Shop.Format, only: [money: 1]
+
+  defmodule Line do
+    def new(sku), do: %{sku: sku}
+  end
+
+  @spec add(map, String.t()) :: map
+  def add(cart, sku) do
+    line = Line.new(sku)
+    total = Pricing.total(cart.items) |> D.apply() |> Tax.rate()
+    if Money.zero?(total), do: cart, else: keep(cart, line)
+    Enum.map(cart.items, &money/1)
+    money(total)
+    spread(total)
+    __MODULE__.remove(cart, sku)
+    Shop.Pricing.secret(total)
+  end
+
+  def remove(cart, _sku), do: cart
+  defp keep(cart, line), do: Map.put(cart, :items, [line | cart.items])
+end
+""",
+    "lib/shop/pricing.ex": """\
+defmodule Shop.Pricing do
+  def total(items), do: secret(items)
+  defp secret(items), do: length(items)
+end
+""",
+    "lib/shop/others.ex": """\
+defmodule Shop.Tax do
+  def rate(x), do: x
+end
+
+defmodule Shop.Money do
+  def zero?(x), do: x == 0
+end
+
+defmodule Shop.Discounts do
+  def apply(x), do: x
+end
+
+defmodule Shop.Format do
+  def money(x), do: x
+  def spread(x), do: x
+end
+
+defmodule Shop.Enum do
+  def map(x, _f), do: x
+end
+""",
+}
+
+
+def test_elixir_calls_resolve_through_aliases_imports_and_nested_modules(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ELIXIR)
+    cart, others = "lib/shop/cart.ex", "lib/shop/others.ex"
+    for line, targets in (
+        (13, {f"{cart}::Line.new"}),  # a module defined inside this one, by its name
+        (
+            14,  # `alias Shop.Pricing`, `alias ..., as: D`, `alias Shop.{Tax, Money}`, a pipe
+            {
+                "lib/shop/pricing.ex::Pricing.total",
+                f"{others}::Discounts.apply",
+                f"{others}::Tax.rate",
+            },
+        ),
+        (15, {f"{others}::Money.zero?", f"{cart}::Cart.keep"}),  # `if` is no call; a defp
+        (17, {f"{others}::Format.money"}),  # `import ..., only: [money: 1]`
+        (19, {f"{cart}::Cart.remove"}),  # __MODULE__
+        (2, {"lib/shop/pricing.ex::Pricing.secret"}),  # a private function, from its module
+    ):
+        path = "lib/shop/pricing.ex" if line == 2 else cart
+        assert {callee for callee, certain in edges_at(rows, path, line) if certain} == targets, (
+            at(rows, path, line)
+        )
+    # Elixir's own Enum, not the project's Shop.Enum; a function the import leaves out; a
+    # module's private function from another module; a definition's head and a spec.
+    assert edges_at(rows, cart, 16) == set()
+    assert "Enum is not a module defined in the project" in {r["rule"] for r in at(rows, cart, 16)}
+    assert edges_at(rows, cart, 18) == set()
+    assert at(rows, cart, 20)[0]["rule"] == "no public function secret in Shop.Pricing"
+    assert at(rows, cart, 11) == [] and at(rows, cart, 12) == []
