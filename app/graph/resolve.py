@@ -740,12 +740,12 @@ class Resolver:
         else:  # a module defined inside an enclosing one is known by its last name there
             nesting = module
             while nesting:
-                if (facts.path, f"{nesting}.{head}") in self.named_scopes.get(
-                    f"{nesting}.{head}", []
-                ):
+                inner = self.symbols.get(symbol_id(facts.path, f"{nesting}.{head}"))
+                if inner is not None and inner.kind == "module" and inner.parent == nesting:
                     full = f"{nesting}.{receiver}"
                     break
-                nesting = nesting.rpartition(".")[0]
+                sym = self.symbols.get(symbol_id(facts.path, nesting))
+                nesting = sym.parent if sym is not None else ""
         if full not in self.named_scopes:
             return [], "", f"{full} is not a module defined in the project"
         if ids := self._public(full, name):
@@ -767,7 +767,7 @@ class Resolver:
             sym = self.symbols.get(symbol_id(facts.path, qualified))
             if sym is None:
                 return ""
-            if sym.kind == "module":
+            if sym.kind in ("module", "impl", "interface"):  # defmodule, defimpl, defprotocol
                 return sym.qualified_name
             qualified = sym.parent
         return ""

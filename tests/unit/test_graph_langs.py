@@ -471,7 +471,7 @@ end
 
 defmodule Shop.Format do
   def money(x), do: x
-  def spread(x), do: x
+  def spread(x), do: Enum.map(x, &money/1)
 end
 
 defmodule Shop.Enum do
@@ -502,12 +502,13 @@ def test_elixir_calls_resolve_through_aliases_imports_and_nested_modules(
         (2, {"lib/shop/pricing.ex::Pricing.secret"}),  # a private function, from its module
     ):
         path = "lib/shop/pricing.ex" if line == 2 else cart
-        assert {callee for callee, certain in edges_at(rows, path, line) if certain} == targets, (
-            at(rows, path, line)
+        assert {callee for callee, certain in edges_at(rows, path, line) if certain} == targets, at(
+            rows, path, line
         )
     # Elixir's own Enum, not the project's Shop.Enum; a function the import leaves out; a
     # module's private function from another module; a definition's head and a spec.
     assert edges_at(rows, cart, 16) == set()
+    assert edges_at(rows, others, 15) == set()  # in Shop.Format, beside Shop.Enum: Elixir's
     assert "Enum is not a module defined in the project" in {r["rule"] for r in at(rows, cart, 16)}
     assert edges_at(rows, cart, 18) == set()
     assert at(rows, cart, 20)[0]["rule"] == "no public function secret in Shop.Pricing"
