@@ -3,7 +3,6 @@ can be cancelled between prompt batches and between tokens."""
 
 from __future__ import annotations
 
-import ctypes
 import io
 import os
 import threading
@@ -14,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.answer.backends import prepare_llama
 from app.answer.model import DEFAULT_GGUF_NAME, AnswerModelUnavailable
 from app.answer.sampling import GreedySampler
 
@@ -70,11 +70,11 @@ class LocalModel:
             raise AnswerModelUnavailable(
                 f"llama-cpp-python is not installed ({error}): run the README's set-up command"
             ) from error
+        prepare_llama()
         self.path = path
         self.n_ctx = n_ctx
         self.lock = threading.Lock()
         started = time.perf_counter()
-        _drop_llama_log()
         try:
             self.llm: Any = _quiet_load(
                 Llama,
@@ -369,28 +369,13 @@ def _quiet_load(llama: Any, **params: Any) -> Any:
     (dup2, process-wide, about a second). Under the TUI descriptor 2 is the terminal Textual
     draws on from its own thread: every frame of that second would go to /dev/null while
     Textual takes it as shown, and the results or code it drew stay blank until repainted.
-    verbose=True skips the redirection; its log lines are dropped by `_drop_llama_log`, its
-    prints (system info, metadata: Python's sys.stderr only) go to a buffer, and generation
-    prints nothing after."""
+    verbose=True skips the redirection; its log lines are dropped (`backends.drop_llama_log`),
+    its prints (system info, metadata: Python's sys.stderr only) go to a buffer, and
+    generation prints nothing after."""
     with redirect_stderr(io.StringIO()):
         llm = llama(**params, verbose=True)
     llm.verbose = False
     return llm
-
-
-_DROPPED_LOG: list[Any] = []  # the callback given to llama.cpp, kept: C holds only a pointer
-
-
-def _drop_llama_log() -> None:
-    """llama.cpp logs through llama-cpp-python's callback straight to stderr, at any verbosity
-    (an aborted decode says "decode: removing memory module entries ..."): under the TUI that
-    text lands on the screen, and after ctrl+q in the shell. Every line is dropped instead;
-    every problem the model has reaches the person as our own error."""
-    import llama_cpp
-
-    if not _DROPPED_LOG:
-        _DROPPED_LOG.append(llama_cpp.llama_log_callback(lambda _level, _text, _data: None))
-    llama_cpp.llama_log_set(_DROPPED_LOG[0], ctypes.c_void_p(0))
 
 
 class _StopCut:

@@ -179,6 +179,9 @@ def _convert_to_f16(source: Path, staging: Path) -> None:
         raise AnswerModelUnavailable(
             f"llama-cpp-python is not installed ({error}): run the README's set-up command"
         ) from error
+    from app.answer.backends import prepare_llama
+
+    prepare_llama()
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_F16
     params.allow_requantize = True
