@@ -93,6 +93,20 @@ def cmd_graph_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_hotspots(args: argparse.Namespace) -> int:
+    from app.bench.hotspots import load, report
+    from app.core.settings import load_settings
+
+    given = (("dev", args.corpora), ("dev2", args.corpora2))
+    corpora = {name: path for name, path in given if path}
+    if not corpora:
+        print("repolens-tui: error: give --corpora DIR and/or --corpora2 DIR", file=sys.stderr)
+        return EXIT_ERROR
+    settings = load_settings(index_dir=args.index_dir, embedding_model=args.model)
+    print(report(load(args.bench, corpora, settings)))
+    return EXIT_OK
+
+
 def cmd_tui_bench(args: argparse.Namespace) -> int:
     from app.bench.speed import load_queries
     from app.bench.tui import format_report, measure
@@ -305,6 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     common(p)
     p.set_defaults(run=cmd_graph_bench)
+
+    p = sub.add_parser(
+        "hotspots",
+        help="the hotspot list against the definitions the dev and dev2 questions ask about",
+    )
+    p.add_argument("--corpora", type=Path, help="the dev corpora folder (as for eval dev)")
+    p.add_argument("--corpora2", type=Path, help="the dev2 corpora folder (as for eval dev2)")
+    p.add_argument("--bench", type=Path, default=Path("../shared/bench"), help="bench folder")
+    common(p)
+    p.set_defaults(run=cmd_hotspots)
 
     p = sub.add_parser(
         "graph-oracle",

@@ -10,6 +10,7 @@ from typing import Any
 from app.core.models import TIERS, tier_of
 from app.core.paths import is_test_path
 from app.graph.facts import split_id
+from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
 from app.parse.languages import language_for_path
 from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
@@ -195,15 +196,16 @@ class GraphView:
     def hotspots(
         self, n: int = 20, *, include_tests: bool = False, min_tier: str = "probable"
     ) -> list[dict[str, Any]]:
-        """The most central definitions. Stored ranks count certain and probable edges;
-        another tier re-ranks over the edges that pass it."""
+        """The definitions that carry the code: central (PageRank), long and calling much
+        (`rank.hotspot_score`). Stored ranks count certain and probable edges; another tier
+        re-ranks over the edges that pass it."""
         table = self.symbols if min_tier == "probable" else self._rerank(tier_floor(min_tier))
         rows = [
             r for r in table.values()
             if r["kind"] in HOTSPOT_KINDS and (include_tests or not is_test_path(r["path"]))
             and (r["fan_in"] or r["fan_out"])  # no edge, no centrality to speak of
         ]  # fmt: skip
-        rows.sort(key=lambda r: (-r["pagerank"], -r["fan_in"], r["id"]))
+        rows.sort(key=lambda r: (-_hotspot_score(r), -r["fan_in"], r["id"]))
         return [_symbol_json(r) for r in rows[:n]]
 
     @cached_property
@@ -270,6 +272,11 @@ def _filters(query: str) -> tuple[str, list[str], list[str]]:
         else:
             words.append(word)
     return " ".join(words), kinds, languages
+
+
+def _hotspot_score(row: dict[str, Any]) -> float:
+    lines = row["end_line"] - row["start_line"] + 1
+    return hotspot_score(row["pagerank"], lines, row["fan_out"])
 
 
 def _symbol_json(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
-"""Fan-in, fan-out and PageRank per symbol.
+"""Fan-in, fan-out and PageRank per symbol, and the hotspot score built on them.
 
 PageRank is networkx's algorithm (weighted, dangling mass spread uniformly, alpha 0.85) run as
 a numpy sparse power iteration, because networkx's own fast path needs scipy, which we do not
-ship; tests/unit/test_graph_rank.py checks it against networkx's reference implementation."""
+ship; tests/unit/test_graph.py checks it against networkx's reference implementation."""
 
 from __future__ import annotations
 
@@ -11,6 +11,23 @@ from collections.abc import Sequence
 import numpy as np
 
 from app.core.models import Edge
+
+# A hotspot is a definition that carries the code: called from central places (PageRank), long,
+# and calling much itself. PageRank alone puts one-line helpers first (throw helpers such as
+# Ecto's `Builder.error!`, constructors, loggers) and fills the list with what everything
+# calls but nobody needs to read first. The exponents were fitted on the definitions the dev
+# and dev2 questions ask about (12 repositories, 11 languages), leaving each repository out in
+# turn: `repolens-tui-bench hotspots` (app/bench/RESULTS.md, 2026-12-05).
+HOTSPOT_LINES_EXPONENT = 1.0
+HOTSPOT_CALLS_EXPONENT = 1.5
+
+
+def hotspot_score(pagerank: float, lines: int, fan_out: int) -> float:
+    """How much a definition carries: PageRank x lines x (1 + distinct callees)^1.5."""
+    return (
+        pagerank * max(lines, 1) ** HOTSPOT_LINES_EXPONENT
+        * (1 + fan_out) ** HOTSPOT_CALLS_EXPONENT
+    )  # fmt: skip
 
 
 def pagerank(

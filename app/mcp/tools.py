@@ -137,7 +137,8 @@ def _hotspots(served: Served) -> Callable[..., CallToolResult]:
     def hotspots(
         limit: Count = 20, include_tests: bool = False, repo: Repo = None
     ) -> CallToolResult:
-        """The most central definitions (PageRank and fan-in over the call graph)."""
+        """The definitions that carry the code: central in the call graph (PageRank), long,
+        and calling much."""
         _, service = served.pick(repo)
         rows = service.hotspots(limit, include_tests=include_tests)
         return _result({"hotspots": rows, "calls_not_read": service.graph().calls_not_read})

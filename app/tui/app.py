@@ -71,7 +71,7 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
     ("Search", "Focus the search field (ctrl+f)", "focus_search"),
     ("Results", "Focus the ranked chunks (ctrl+r)", "focus_results"),
     ("Symbols", "Fuzzy-find a symbol and open its call graph (ctrl+o)", "open_symbols"),
-    ("Hotspots", "The most central definitions (ctrl+g)", "open_hotspots"),
+    ("Hotspots", "The definitions that carry the code (ctrl+g)", "open_hotspots"),
     ("Edit", "Open the previewed chunk in $EDITOR at its line (f4)", "edit"),
     ("Copy", "Copy the previewed chunk, or the answer when it has focus (ctrl+y)", "copy"),
     (

@@ -127,7 +127,7 @@ class GraphScreen(Screen[None]):
         title = self.query_one("#graph-title", Static)
         views = self.query_one("#graph-views", ContentSwitcher)
         if symbol is None:
-            title.update(Text("Hotspots: the most central definitions", style="bold"))
+            title.update(Text("Hotspots: the definitions that carry the code", style="bold"))
             views.current = "hotspots"
             self.query_one("#hotspots", SymbolList).show_message("Loading hotspots…")
             self.graphs_seen = graphs_published(self.app)

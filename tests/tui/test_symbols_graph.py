@@ -231,7 +231,8 @@ async def test_the_hotspots_offer_no_tests_key_and_a_symbols_graph_does(
 ) -> None:
     from textual.widgets._footer import FooterKey
 
-    app = RepolensApp(Service(sample_repo, settings))
+    service = Service(sample_repo, settings)
+    app = RepolensApp(service)
 
     def keys() -> set[str]:
         return {key.key for key in app.screen.query(FooterKey)}
@@ -244,6 +245,11 @@ async def test_the_hotspots_offer_no_tests_key_and_a_symbols_graph_does(
         await wait_for(pilot, lambda: "escape" in keys())
         await pilot.pause(0.2)
         assert "t" not in keys()
+        listed = service.hotspots(len(hotspots.symbols))
+        assert [row["symbol"] for row in listed] == [ref.symbol for ref in hotspots.symbols]
+        # retry_backoff: called from the library and from a test.
+        for _ in range([row["symbol"] for row in listed].index("retry_backoff")):
+            await pilot.press("down")
         await pilot.press("enter")
         callers = app.screen.query_one("#callers", CallList)
         await wait_for(pilot, lambda: callers.resolved_count > 0)

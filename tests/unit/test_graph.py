@@ -16,7 +16,7 @@ from app.cli import main
 from app.core.models import Edge
 from app.core.settings import Settings
 from app.graph.facts import FileFacts
-from app.graph.rank import pagerank, rank_symbols
+from app.graph.rank import hotspot_score, pagerank, rank_symbols
 from app.graph.resolve import Resolver
 from app.indexer.chunk import parse_file
 from app.parse.calls import MAX_CALLS_PER_FILE
@@ -96,6 +96,38 @@ def test_syntax_errors_keep_the_calls_around_them() -> None:
     edges, _ = resolve_all({"broken.py": text})
     pairs = {(e.caller.split("::")[1], e.callee.split("::")[1]) for e in edges}
     assert ("b", "c") in pairs and ("d", "a") in pairs
+
+
+def test_hotspots_put_the_code_that_does_the_work_before_the_helpers_it_calls(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """A one-line throw helper that every function calls has the highest PageRank; the
+    hotspots open with the long function that calls the others."""
+    repo = tmp_path / "repo"
+    (repo / "shop").mkdir(parents=True)
+    checks = "".join(
+        f"\n\ndef check_{name}(order):\n    if not order.{name}:\n        fail('no {name}')\n"
+        f"    return order.{name}\n"
+        for name in ("items", "address", "payment", "customer")
+    )
+    (repo / "shop" / "orders.py").write_text(
+        "def fail(message):\n    raise ValueError(message)\n"
+        + checks
+        + "\n\ndef place_order(order):\n    items = check_items(order)\n"
+        "    address = check_address(order)\n    payment = check_payment(order)\n"
+        "    customer = check_customer(order)\n    if not items:\n        fail('empty')\n"
+        "    total = sum(item.price for item in items)\n    payment.charge(total)\n"
+        "    return {'customer': customer, 'address': address, 'total': total}\n"
+        "\n\ndef main(orders):\n    return [place_order(order) for order in orders]\n"
+    )
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    hot = service.hotspots(3)
+    assert [h["symbol"] for h in hot][:1] == ["place_order"]
+    graph = service.graph()
+    by_pagerank = max(graph.symbols.values(), key=lambda row: row["pagerank"])
+    assert by_pagerank["name"] == "fail"  # what PageRank alone would have listed first
+    assert "fail" not in [h["symbol"] for h in hot]
 
 
 def test_pagerank_matches_networkx_and_is_fast_at_50000_symbols() -> None:
@@ -222,7 +254,10 @@ def test_callers_json_contract_and_errors(
 
     assert main(["hotspots", str(repo), "--json", "-n", "3", "--index-dir", index_dir]) == 0
     hot = json.loads(capsys.readouterr().out)["hotspots"]
-    assert len(hot) == 3 and hot[0]["pagerank"] >= hot[-1]["pagerank"]
+    scores = [
+        hotspot_score(h["pagerank"], h["end_line"] - h["start_line"] + 1, h["fan_out"]) for h in hot
+    ]
+    assert len(hot) == 3 and scores == sorted(scores, reverse=True)
     assert main(["symbols", str(repo), "squar", "--json", "--index-dir", index_dir]) == 0
     found = json.loads(capsys.readouterr().out)["symbols"]
     assert found[0]["symbol"] in ("square", "Square")
