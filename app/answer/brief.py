@@ -1,11 +1,13 @@
 """The brief shown before the model speaks: each top hit's symbol, `path:line` and the first
-sentence of its doc comment as the parser read it (no model, a few microseconds)."""
+sentence of its doc comment as the parser read it, or, where it has none, its signature (no
+model, a few microseconds)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from app.core.models import Hit
 
@@ -34,19 +36,34 @@ class BriefEntry:
     path: str
     line: int
     summary: str  # the first sentence of its doc comment, or ""
+    signature: str = ""  # without a summary: its declaration on one line, or "" (a window)
 
 
 def brief(hits: Sequence[Hit], limit: int = BRIEF_HITS) -> list[BriefEntry]:
-    return [
-        BriefEntry(
-            n,
-            hit.qualified_name or hit.symbol or hit.kind,
-            hit.path,
-            hit.start_line,
-            first_doc_sentence(hit.doc),
+    """A line per top hit. A chunk that is no definition (a window of a text file) goes by
+    its file's name, as in the result list."""
+    entries = []
+    for n, hit in enumerate(hits[:limit], 1):
+        summary = first_doc_sentence(hit.doc)
+        entries.append(
+            BriefEntry(
+                n,
+                hit.qualified_name or hit.symbol or PurePosixPath(hit.path).name,
+                hit.path,
+                hit.start_line,
+                summary,
+                "" if summary else one_line(hit.signature),
+            )
         )
-        for n, hit in enumerate(hits[:limit], 1)
-    ]
+    return entries
+
+
+def one_line(signature: str) -> str:
+    """A signature on one line (its whitespace runs as one space), cut to MAX_SENTENCE_CHARS."""
+    line = " ".join(signature.split())
+    if len(line) > MAX_SENTENCE_CHARS:
+        line = line[: MAX_SENTENCE_CHARS - 2] + " …"
+    return line
 
 
 def first_doc_sentence(doc: str) -> str:

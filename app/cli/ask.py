@@ -76,7 +76,8 @@ def brief_text(hits: list[Hit]) -> str:
     """The brief of the top hits as lines of text: `[n]`, symbol, path:line, doc sentence."""
     lines = ["top hits (the answer follows):"]
     for entry in brief(hits):
-        summary = f"  {literal(entry.summary)}" if entry.summary else ""
+        said = entry.summary or entry.signature
+        summary = f"  {literal(said)}" if said else ""
         lines.append(
             f"  [{entry.n}] {literal(entry.symbol)}  {literal(entry.path)}:{entry.line}{summary}"
         )

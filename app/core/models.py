@@ -288,3 +288,4 @@ class Hit:
     explanation: Explanation = field(default_factory=lambda: Explanation(None, None, 0.0))
     stale: bool = False  # the file changed on disk after it was indexed (re-index pending)
     doc: str = ""  # its definition's doc comment as the parser read it (markers out), or ""
+    signature: str = ""  # its definition's first line(s) up to the body, or "" (a window)

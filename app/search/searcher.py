@@ -421,6 +421,7 @@ class Searcher:
             packed=form,
             explanation=explanation,
             doc=row["doc"],
+            signature=row["signature"],
         )
 
 

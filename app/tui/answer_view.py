@@ -42,7 +42,11 @@ def brief_markdown(hits: Sequence[Hit], numbered: bool, width: int = 0) -> str:
     lines = ["**Top hits**" + ("" if numbered else " (the answer follows)")]
     for entry in brief(hits):
         number = f"{citation_link(entry.n)} " if numbered else ""
-        summary = f"\\\n  {markdown_literal(entry.summary)}" if entry.summary else ""
+        summary = (
+            f"\\\n  {markdown_literal(entry.summary)}" if entry.summary
+            else f"\\\n  {markdown_code(entry.signature)}" if entry.signature
+            else ""
+        )  # fmt: skip
         lines.append(
             f"- {number}{markdown_code(cut(entry.symbol, '.:'))} "
             f"{markdown_code(cut(f'{entry.path}:{entry.line}', '/'))}{summary}"

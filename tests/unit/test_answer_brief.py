@@ -71,3 +71,27 @@ def test_a_member_packed_under_its_owner_still_gets_its_doc_sentence(
     assert [entry.summary for entry in brief(hits)] == [
         "Settles every open entry against the balance, oldest first."
     ]
+
+
+def test_an_undocumented_hit_shows_its_signature_and_a_text_window_its_file_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    repo = tmp_path / "ledger"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "ledger.py").write_text(
+        "def settle_open_entries(\n    balance: int,\n    *, oldest_first: bool = True\n"
+        ") -> int:\n    left = balance\n    for n in range(3):\n        left -= n\n"
+        "    return left\n"
+    )
+    (repo / "NOTES.txt").write_text("Open entries are settled against the balance.\n" * 3)
+    service = Service(repo, settings)
+    service.index(with_vectors=False)
+    hits = service.search("settle open entries against the balance", k=2).hits
+    entries = {entry.path: entry for entry in brief(hits)}
+    code = entries["src/ledger.py"]
+    assert (code.symbol, code.summary) == ("settle_open_entries", "")
+    assert code.signature == (
+        "def settle_open_entries( balance: int, *, oldest_first: bool = True ) -> int:"
+    )
+    notes = entries["NOTES.txt"]
+    assert (notes.symbol, notes.summary, notes.signature) == ("NOTES.txt", "", "")
