@@ -2,11 +2,13 @@
 CPU code for this processor chosen.
 
 The set-up builds every x86 CPU variant of llama.cpp (`GGML_BACKEND_DL=ON`,
-`GGML_CPU_ALL_VARIANTS=ON`: AVX2, AVX-512, AMX, ...), so one build runs as fast as a native
-one on any machine and never stops on an instruction the processor lacks. llama.cpp picks
-the best variant the processor supports, but only from the folders it searches itself (the
-executable's and the working one); llama-cpp-python 0.3.36 installs them in
-`site-packages/bin` and has no binding to load them from there, so this does, once.
+`GGML_CPU_ALL_VARIANTS=ON`: AVX2, AVX-512, ...), so one build runs as fast as a native one on
+any machine and never stops on an instruction the processor lacks. llama.cpp would pick the
+best variant the processor supports, but only from the folders it searches itself (the
+executable's and the working one), and it would pick the AMX one, which crashes on quantized
+models (UNSAFE_VARIANTS); llama-cpp-python 0.3.36 installs them in `site-packages/bin` and
+has no binding to load them from there. This scores each variant as llama.cpp does and loads
+the best safe one, once.
 A build without variants (its CPU code linked in) needs nothing.
 """
 
@@ -20,9 +22,16 @@ from typing import Any
 from app.answer.model import AnswerModelUnavailable
 
 _VARIANT_GLOB = "libggml-cpu-*"
+_VARIANT_PREFIX = "libggml-cpu-"
+# Variants never loaded. Sapphire Rapids' is the one with AMX, and llama.cpp as
+# llama-cpp-python 0.3.36 ships it runs AMX tile instructions without a valid tile
+# configuration: a quantized model (the 1.5B's Q4_K_M, any Q8_0 or Q4_0 file) stops the whole
+# process with SIGILL at its first matrix product (`tilezero` in ggml_backend_amx_mul_mat; seen
+# on a Xeon with AMX, llama.cpp pull request 26954). The F16 default reads no faster with it.
+UNSAFE_VARIANTS = frozenset({"sapphirerapids"})
 
 _lock = threading.Lock()
-_loaded: list[Path] = []  # the variants folder, once loaded
+_loaded: list[Path] = []  # the variant loaded, once
 _DROPPED_LOG: list[Any] = []  # the callback given to llama.cpp, kept: C holds only a pointer
 
 
@@ -64,15 +73,41 @@ def load_cpu_backend() -> None:
             return
         import llama_cpp.llama_cpp
 
-        # libllama's handle: its symbols lookup reaches the ggml library it links, whose
-        # backend registry models load from (llama_cpp._ggml opens another copy).
-        ggml = llama_cpp.llama_cpp._lib
-        ggml.ggml_backend_load_all_from_path.argtypes = [ctypes.c_char_p]
-        ggml.ggml_backend_load_all_from_path(str(folder).encode())
-        ggml.ggml_backend_reg_count.restype = ctypes.c_size_t
-        if ggml.ggml_backend_reg_count() == 0:
+        scores = {path: variant_score(path) for path in safe_variants(folder)}
+        best = max(scores, key=lambda path: (scores[path], path.name), default=None)
+        if best is None or scores[best] <= 0:
             raise AnswerModelUnavailable(
                 f"none of llama.cpp's CPU variants in {folder} runs on this processor: "
                 "reinstall llama-cpp-python with the README's set-up command"
             )
-        _loaded.append(folder)
+        # libllama's handle: its symbols lookup reaches the ggml library it links, whose
+        # backend registry models load from (llama_cpp._ggml opens another copy).
+        ggml = llama_cpp.llama_cpp._lib
+        ggml.ggml_backend_load.argtypes = [ctypes.c_char_p]
+        ggml.ggml_backend_load.restype = ctypes.c_void_p
+        if not ggml.ggml_backend_load(str(best).encode()):
+            raise AnswerModelUnavailable(f"llama.cpp could not load its CPU variant {best}")
+        _loaded.append(best)
+
+
+def safe_variants(folder: Path) -> list[Path]:
+    """The CPU variants in `folder` but UNSAFE_VARIANTS."""
+    return [
+        path for path in sorted(folder.glob(_VARIANT_GLOB))
+        if path.name.split(".")[0].removeprefix(_VARIANT_PREFIX) not in UNSAFE_VARIANTS
+    ]  # fmt: skip
+
+
+def variant_score(path: Path) -> int:
+    """llama.cpp's own score of a CPU variant on this processor (0: it cannot run here), as
+    its loader asks each one; the library is closed again."""
+    import _ctypes
+
+    library = ctypes.CDLL(str(path))
+    try:
+        library.ggml_backend_score.restype = ctypes.c_int
+        return int(library.ggml_backend_score())
+    except AttributeError:  # not a variant: no score
+        return 0
+    finally:
+        _ctypes.dlclose(library._handle)
