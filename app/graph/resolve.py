@@ -466,6 +466,8 @@ class Resolver:
                     f"no definition: {imp.name} in {imp.module} is no function or class "
                     "(a value, or imported from outside)"
                 )
+        if facts.language == "bash":
+            return "no function of the project: a shell builtin or a program"
         return "no definition"
 
     def _cls(self, facts: FileFacts, call: CallSite) -> list[str]:

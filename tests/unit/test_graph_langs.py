@@ -513,3 +513,53 @@ def test_elixir_calls_resolve_through_aliases_imports_and_nested_modules(
     assert edges_at(rows, cart, 18) == set()
     assert at(rows, cart, 20)[0]["rule"] == "no public function secret in Shop.Pricing"
     assert at(rows, cart, 11) == [] and at(rows, cart, 12) == []
+
+
+BASH = {
+    "lib/log.sh": """\
+log_info() {
+  printf '%s\\n' "$*"
+}
+
+function build_index {
+  log_info "building $1"
+  rotate_logs
+}
+
+rotate_logs() {
+  echo rotated
+}
+""",
+    "bin/index.sh": """\
+#!/usr/bin/env bash
+source "$(dirname "$0")/../lib/log.sh"
+main() {
+  build_index "$1"
+  "$HOOK" done
+}
+main "$@"
+""",
+    "themes/a.sh": "prompt() {\n  echo a\n}\n",
+    "themes/b.sh": "prompt() {\n  echo b\n}\nshow() {\n  prompt\n}\n",
+    "themes/c.sh": "render() {\n  prompt\n}\n",
+}
+
+
+def test_bash_commands_call_the_functions_the_project_defines(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, BASH)
+    log, index = "lib/log.sh", "bin/index.sh"
+    # A function of the same file: certain; of another file, the only one of that name:
+    # probable (it is there once that file is sourced); one of several: uncertain.
+    assert edges_at(rows, log, 6) == {(f"{log}::log_info", True)}
+    assert edges_at(rows, log, 7) == {(f"{log}::rotate_logs", True)}
+    assert edges_at(rows, index, 4) == {(f"{log}::build_index", False)}
+    assert at(rows, index, 4)[0]["rule"] == "unique-name"
+    assert edges_at(rows, index, 7) == {(f"{index}::main", True)}  # from the file's top level
+    assert edges_at(rows, "themes/b.sh", 5) == {("themes/b.sh::prompt", True)}
+    assert {r["rule"] for r in at(rows, "themes/c.sh", 2)} == {"ambiguous-name"}
+    # Builtins and programs are no call of the project; a command in a variable is not read.
+    assert at(rows, log, 2)[0]["rule"] == "no function of the project: a shell builtin or a program"
+    assert edges_at(rows, log, 11) == set()
+    assert at(rows, index, 5) == []
