@@ -39,6 +39,12 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         "--corpus", action="append", help="dev, dev2: only this corpus (repeatable)"
     )
     parser.add_argument("--repo", action="append", help="semble: only this repo (default: core)")
+    parser.add_argument(
+        "--whole-checkout",
+        action="store_true",
+        help="semble: index each repository's whole checkout, as a user opening it would, not "
+        "the benchmark's root (a result outside the root hits nothing)",
+    )
     for name in ("dev", "dev2", "semble"):
         parser.add_argument(
             f"--{name}-corpora",
@@ -191,6 +197,7 @@ def _run_semble(args: argparse.Namespace, corpora: Path) -> Any:
         repos=args.repo,
         results_path=_results_path(args, "semble"),
         log=_log,
+        whole_checkout=args.whole_checkout,
     )
 
 

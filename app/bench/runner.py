@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -248,10 +248,15 @@ def run_semble(
     results_path: Path | None = None,
     engine_name: str = ENGINE,
     log: Log | None = None,
+    whole_checkout: bool = False,
 ) -> SembleReport:
     """Ask every semble-dev query of the chosen repos (the core subset by default) to the
-    engine, grep-and-read and BM25 over the repo's benchmark root; score with semble's rule."""
+    engine, grep-and-read and BM25 over the repo's benchmark root; score with semble's rule.
+    `whole_checkout`: index the whole checkout instead, as whoever opens the repository does
+    (its docs, tests and examples beside the code; a result outside the root hits nothing)."""
     chosen = semble.choose_repos(bench_dir, repos)
+    if whole_checkout:
+        chosen = [replace(r, root="") for r in chosen]
     systems = _system_names(engine_name)
     tasks = {r.name: tuple(semble.load_tasks(bench_dir, r.name)) for r in chosen}
     results: dict[str, dict[str, list[ResultChunk]]] = {s: {} for s in systems}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 import time
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ SKIP_REASONS: dict[str, str] = {
     "too-large": "larger than the maximum file size",
     "binary": "binary content or a binary file extension",
     "minified": "minified or generated (very long lines)",
+    "generated-docs": "a documentation page a tool generated (javadoc, Dokka, jazzy, Sphinx, ...)",
     "symlink-outside": "symbolic link pointing outside the repository",
     "symlink-loop": "symbolic link that would loop or revisit a directory already walked",
     "broken-symlink": "symbolic link whose target does not exist",
@@ -96,6 +98,21 @@ MAX_LINE_CHARS = 5000
 MAX_AVG_LINE_CHARS = 300
 AVG_CHECK_MIN_BYTES = 20_000
 NON_TEXT_SHARE = 0.30
+
+# A documentation site a tool wrote from the code's doc comments, committed beside it (jazzy's
+# `docs/`, Dokka's `docs/api/`, javadoc, Doxygen, Sphinx, rustdoc, mkdocs): thousands of pages
+# that repeat the doc comments the code already holds and crowd it out of every result list.
+# Known by what such pages say of themselves, anywhere in the page (footers come last).
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+DOC_GENERATOR_MARKS = (
+    (re.compile(r"<meta\s[^>]*\bname\s*=\s*[\"']?generator\b", re.IGNORECASE),
+     "it has a generator <meta> tag"),
+    (re.compile(r"<!--\s*generated\s+(?:by|with|using)\b", re.IGNORECASE),
+     "a comment in it says a tool generated it"),
+    (re.compile(r"\b(?:generated|created)\s+(?:by|with|using)\s*(?:</\w+>\s*)*<a\b"
+                r"|\bgenerated\s+on\b[^<]{0,80}\bby\s*<a\b", re.IGNORECASE),
+     "its footer names the tool that generated it"),
+)  # fmt: skip
 
 # Bytes that plain text contains; everything else counts towards the binary share.
 _TEXT_BYTES = bytes(range(32, 127)) + b"\t\n\r\f\b\x1b" + bytes(range(128, 256))
@@ -482,4 +499,17 @@ def read_source(
         return None, SkippedFile(where, "minified", f"a line of {longest} characters")
     if len(data) > AVG_CHECK_MIN_BYTES and len(text) / len(lines) > MAX_AVG_LINE_CHARS:
         return None, SkippedFile(where, "minified", "average line over 300 characters")
+    if abs_path.name.lower().endswith(HTML_SUFFIXES):
+        said = generated_page(text)
+        if said:
+            return None, SkippedFile(where, "generated-docs", said)
     return text, None
+
+
+def generated_page(text: str) -> str:
+    """Why an HTML page is one a documentation tool generated, or "" (a page written by
+    hand, a template)."""
+    for mark, said in DOC_GENERATOR_MARKS:
+        if mark.search(text):
+            return said
+    return ""
