@@ -213,6 +213,11 @@ class Resolver:
         if lang == "rust":
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
+        if lang == "zig":  # `@import("util.zig")`, from the importing file's folder
+            if not module.endswith(".zig"):
+                return None  # `std`, `builtin`, a package the build names
+            path = posixpath.normpath(posixpath.join(_dir(facts.path), module))
+            return [path] if path in self.files else None
         if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):

@@ -161,6 +161,17 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
          "offsetExists", "offsetUnset", "getIterator", "getMessage", "getCode", "getPrevious",
          "__invoke", "bindTo", "call"}
     ),
+    # Zig's std: ArrayList, HashMap, Allocator, readers and writers, iterators, and the
+    # init/deinit pair every container has.
+    "zig": frozenset(
+        {"init", "deinit", "append", "appendSlice", "appendAssumeCapacity", "insert",
+         "orderedRemove", "swapRemove", "pop", "get", "getPtr", "getOrPut", "put", "putNoClobber",
+         "contains", "remove", "fetchRemove", "count", "iterator", "next", "clearRetainingCapacity",
+         "clearAndFree", "ensureTotalCapacity", "ensureUnusedCapacity", "toOwnedSlice", "resize",
+         "alloc", "free", "create", "destroy", "dupe", "realloc", "allocator", "writer",
+         "reader", "print", "write", "writeAll", "writeByte", "read", "readAll", "close",
+         "format", "eql", "reset", "keyIterator", "valueIterator"}
+    ),
 }  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.
 _LITERALS = {
@@ -639,9 +650,15 @@ def parse_import(language: str, node: Node) -> list[Import]:
         body = re.sub(r"^(pub(\(\w+\))?\s+)?use\s+", "", text.strip()).rstrip(";")
         body = _SPACE.sub("", re.sub(r"\s+as\s+", "@", body))  # "@" marks ` as `
         return [Import(m, n, a, line) for m, n, a in _rust_paths(body, "")]
+    if language == "zig" and (m := _ZIG_IMPORT.match(text)):
+        return [Import(m.group(2), m.group(3) or "", m.group(1), line)]
     return []
 
 
+# `const util = @import("util.zig");`, `const List = @import("list.zig").List;`
+_ZIG_IMPORT = re.compile(
+    r"""(?:pub\s+)?(?:const|var)\s+(\w+)\s*=\s*@import\(\s*"([^"]+)"\s*\)(?:\s*\.\s*(\w+))?\s*;?\s*$"""
+)
 _EX_DIRECTIVE = re.compile(
     r"(alias|import)[\s(]+([A-Z]\w*(?:\.[A-Z]\w*)*)(?:\.\{([^}]*)\})?(?:\s*,\s*as:\s*([A-Z]\w*))?"
 )

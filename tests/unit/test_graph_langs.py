@@ -563,3 +563,75 @@ def test_bash_commands_call_the_functions_the_project_defines(
     assert at(rows, log, 2)[0]["rule"] == "no function of the project: a shell builtin or a program"
     assert edges_at(rows, log, 11) == set()
     assert at(rows, index, 5) == []
+
+
+ZIG = {
+    "src/list.zig": """\
+const std = @import("std");
+
+pub const List = struct {
+    items: []u8,
+
+    pub fn init(a: std.mem.Allocator) List {
+        _ = a;
+        return List{ .items = &.{} };
+    }
+
+    pub fn append(self: *List, x: u8) !void {
+        try self.grow(1);
+        helper(x);
+    }
+
+    fn grow(self: *List, n: usize) !void {
+        _ = n;
+        _ = self;
+    }
+};
+
+fn helper(x: u8) void {
+    std.debug.print("{}", .{x});
+}
+""",
+    "src/main.zig": """\
+const std = @import("std");
+const util = @import("util.zig");
+const List = @import("list.zig").List;
+
+pub fn main() void {
+    var l = List.init(undefined);
+    l.append(1) catch {};
+    _ = util.square(3);
+    var names = std.ArrayList(u8).init(undefined);
+    names.append(2) catch {};
+}
+
+fn fill(list: *List, other: List) void {
+    list.append(2) catch {};
+    other.grow(3) catch {};
+}
+""",
+    "src/util.zig": "pub fn square(x: u32) u32 {\n    return x * x;\n}\n",
+}
+
+
+def test_zig_calls_resolve_through_self_types_and_imports(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ZIG)
+    lst, main = "src/list.zig", "src/main.zig"
+    for path, line, target in (
+        (lst, 12, f"{lst}::List.grow"),  # self.grow(), self: *List
+        (lst, 13, f"{lst}::helper"),  # the file's own function
+        (main, 6, f"{lst}::List.init"),  # a type imported by name: `@import("list.zig").List`
+        (main, 7, f"{lst}::List.append"),  # `var l = List.init(...)` types l
+        (main, 8, "src/util.zig::square"),  # `const util = @import("util.zig")`
+        (main, 14, f"{lst}::List.append"),  # a parameter's type, through a pointer
+        (main, 15, f"{lst}::List.grow"),
+    ):
+        assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
+    # std's own calls are not the project's: a longer chain is not read, `std.ArrayList()`
+    # is std's, and a method whose name std's containers use (`append` on an ArrayList) is
+    # at most a guess.
+    assert at(rows, lst, 24) == []
+    assert [(r["callee"], r["rule"]) for r in at(rows, main, 9)] == [("", "external module std")]
+    assert all(r["confidence"] < 0.5 for r in at(rows, main, 10)), at(rows, main, 10)

@@ -1,0 +1,21 @@
+; Call sites for the call graph (app/parse/calls.py): `f(x)`, and a call on one name
+; (`self.grow(1)`, `List.init(a)`, `list.append(x)`); a longer chain (`std.debug.print()`)
+; is a library's and is not read.
+(SuffixExpr variable_type_function: (IDENTIFIER) @callee . (FnCallArguments)) @call
+(SuffixExpr variable_type_function: (IDENTIFIER) @receiver
+  . (FieldOrFnCall function_call: (IDENTIFIER) @callee)) @call
+; Local types: `var l = List.init(a)`, `const l: List = ...`, parameters (`self: *List`).
+(ParamDecl parameter: (IDENTIFIER) @var (ParamType
+  (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .)))) @bind
+(ParamDecl parameter: (IDENTIFIER) @var (ParamType (PrefixTypeOp)
+  (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .)))) @bind
+(VarDecl variable_type_function: (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .)) . (ErrorUnionExpr)) @bind
+; `var l = List.init(a)`: a type's function that makes one (types are capitalised in Zig).
+((VarDecl variable_type_function: (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type
+    . (FieldOrFnCall function_call: (IDENTIFIER)) .)) .) @bind
+  (#match? @type "^[A-Z]"))
+; `const util = @import("util.zig");` (and `...).List;`): the file it names, by that name.
+((VarDecl (ErrorUnionExpr (SuffixExpr (BUILTINIDENTIFIER) @_builtin (FnCallArguments)))) @import
+  (#eq? @_builtin "@import"))
