@@ -9,7 +9,6 @@ list that opens with those serves the same reader. Each repository is indexed wi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from app.bench import devbench
 from app.core.paths import is_test_path
 from app.core.settings import Settings
 from app.graph.navigate import HOTSPOT_KINDS
-from app.graph.rank import HOTSPOT_CALLS_EXPONENT, HOTSPOT_LINES_EXPONENT
+from app.graph.rank import HOTSPOT_CALLS_EXPONENT, HOTSPOT_LINES_EXPONENT, hotspot_score
 
 TOP = 20  # the rows the hotspot list shows at 160x45
 GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)  # exponents tried for lines and for callees
@@ -41,14 +40,11 @@ def _lines(row: Row) -> int:
 
 
 def score(lines_exp: float, calls_exp: float) -> Callable[[Row], float]:
-    """log(PageRank x lines^a x (1 + callees)^b): the shipped score at the shipped exponents."""
+    """The hotspot score at these exponents (the list's own at HOTSPOT_LINES_EXPONENT,
+    HOTSPOT_CALLS_EXPONENT; PageRank alone at 0, 0)."""
 
     def of(row: Row) -> float:
-        return (
-            math.log(max(row["pagerank"], 1e-12))
-            + lines_exp * math.log(max(_lines(row), 1))
-            + calls_exp * math.log(1 + row["fan_out"])
-        )
+        return hotspot_score(row["pagerank"], _lines(row), row["fan_out"], lines_exp, calls_exp)
 
     return of
 

@@ -22,12 +22,16 @@ HOTSPOT_LINES_EXPONENT = 1.0
 HOTSPOT_CALLS_EXPONENT = 1.5
 
 
-def hotspot_score(pagerank: float, lines: int, fan_out: int) -> float:
-    """How much a definition carries: PageRank x lines x (1 + distinct callees)^1.5."""
-    return (
-        pagerank * max(lines, 1) ** HOTSPOT_LINES_EXPONENT
-        * (1 + fan_out) ** HOTSPOT_CALLS_EXPONENT
-    )  # fmt: skip
+def hotspot_score(
+    pagerank: float,
+    lines: int,
+    fan_out: int,
+    lines_exponent: float = HOTSPOT_LINES_EXPONENT,
+    calls_exponent: float = HOTSPOT_CALLS_EXPONENT,
+) -> float:
+    """How much a definition carries: PageRank x lines x (1 + distinct callees)^1.5 (the
+    exponents are parameters for the bench that fits them)."""
+    return pagerank * max(lines, 1) ** lines_exponent * (1 + fan_out) ** calls_exponent
 
 
 def pagerank(
