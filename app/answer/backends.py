@@ -5,10 +5,10 @@ The set-up builds every x86 CPU variant of llama.cpp (`GGML_BACKEND_DL=ON`,
 `GGML_CPU_ALL_VARIANTS=ON`: AVX2, AVX-512, ...), so one build runs as fast as a native one on
 any machine and never stops on an instruction the processor lacks. llama.cpp would pick the
 best variant the processor supports, but only from the folders it searches itself (the
-executable's and the working one), and it would pick the AMX one, which crashes on quantized
-models (UNSAFE_VARIANTS); llama-cpp-python 0.3.36 installs them in `site-packages/bin` and
-has no binding to load them from there. This scores each variant as llama.cpp does and loads
-the best safe one, once.
+executable's and the working one), and it would pick the AMX one for any model, which
+crashes on quantized ones (AMX_VARIANTS); llama-cpp-python 0.3.36 installs them in
+`site-packages/bin` and has no binding to load them from there. This scores each variant as
+llama.cpp does and loads the best one for the model about to be loaded, once.
 A build without variants (its CPU code linked in) needs nothing.
 """
 
@@ -19,26 +19,29 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from app.answer.gguf import has_float_weights
 from app.answer.model import AnswerModelUnavailable
 
 _VARIANT_GLOB = "libggml-cpu-*"
 _VARIANT_PREFIX = "libggml-cpu-"
-# Variants never loaded. Sapphire Rapids' is the one with AMX, and llama.cpp as
-# llama-cpp-python 0.3.36 ships it runs AMX tile instructions without a valid tile
+# Variants loaded for float weights only. Sapphire Rapids' is the one with AMX, and llama.cpp
+# as llama-cpp-python 0.3.36 ships it runs AMX tile instructions without a valid tile
 # configuration: a quantized model (the 1.5B's Q4_K_M, any Q8_0 or Q4_0 file) stops the whole
 # process with SIGILL at its first matrix product (`tilezero` in ggml_backend_amx_mul_mat; seen
-# on a Xeon with AMX, llama.cpp pull request 26954). The F16 default reads no faster with it.
-UNSAFE_VARIANTS = frozenset({"sapphirerapids"})
+# on a Xeon with AMX, llama.cpp pull request 26954). The F16 default never takes that path,
+# and reads and writes about 10 % faster with it than with the next best (zen4).
+AMX_VARIANTS = frozenset({"sapphirerapids"})
 
 _lock = threading.Lock()
 _loaded: list[Path] = []  # the variant loaded, once
 _DROPPED_LOG: list[Any] = []  # the callback given to llama.cpp, kept: C holds only a pointer
 
 
-def prepare_llama() -> None:
-    """Drop llama.cpp's log, then load its CPU variant for this processor (once)."""
+def prepare_llama(model: Path | None = None) -> None:
+    """Drop llama.cpp's log, then load its CPU variant for this processor (once): the AMX one
+    only for a `model` whose weights are floats (the default F16)."""
     drop_llama_log()
-    load_cpu_backend()
+    load_cpu_backend(model)
 
 
 def drop_llama_log() -> None:
@@ -61,19 +64,27 @@ def variants_folder() -> Path:
     return Path(llama_cpp.__file__).resolve().parent.parent / "bin"
 
 
-def load_cpu_backend() -> None:
-    """Register the best CPU variant for this processor with llama.cpp, once per process;
-    nothing when the build has no variants. Raises AnswerModelUnavailable when it has them
-    and none can run here."""
+def load_cpu_backend(model: Path | None = None) -> None:
+    """Register the best CPU variant for this processor and `model` with llama.cpp, once per
+    process; nothing when the build has no variants. Raises AnswerModelUnavailable when it has
+    them and none can run here, or when the AMX variant this process loaded for a float model
+    would have to run a quantized one."""
+    amx = model is not None and has_float_weights(model)
     with _lock:
         if _loaded:
+            if model is not None and not amx and _is_amx(_loaded[0]):
+                raise AnswerModelUnavailable(
+                    f"{model} holds quantized weights, which the llama.cpp code this process "
+                    "loaded for an F16 model cannot run: ask it in a process of its own"
+                )
             return
         folder = variants_folder()
         if not any(folder.glob(_VARIANT_GLOB)):
             return
         import llama_cpp.llama_cpp
 
-        scores = {path: variant_score(path) for path in safe_variants(folder)}
+        found = sorted(folder.glob(_VARIANT_GLOB))
+        scores = {path: variant_score(path) for path in found if amx or not _is_amx(path)}
         best = max(scores, key=lambda path: (scores[path], path.name), default=None)
         if best is None or scores[best] <= 0:
             raise AnswerModelUnavailable(
@@ -90,12 +101,13 @@ def load_cpu_backend() -> None:
         _loaded.append(best)
 
 
-def safe_variants(folder: Path) -> list[Path]:
-    """The CPU variants in `folder` but UNSAFE_VARIANTS."""
-    return [
-        path for path in sorted(folder.glob(_VARIANT_GLOB))
-        if path.name.split(".")[0].removeprefix(_VARIANT_PREFIX) not in UNSAFE_VARIANTS
-    ]  # fmt: skip
+def loaded_variant() -> Path | None:
+    """The CPU variant this process loaded, if any yet."""
+    return _loaded[0] if _loaded else None
+
+
+def _is_amx(path: Path) -> bool:
+    return path.name.split(".")[0].removeprefix(_VARIANT_PREFIX) in AMX_VARIANTS
 
 
 def variant_score(path: Path) -> int:

@@ -70,7 +70,7 @@ class LocalModel:
             raise AnswerModelUnavailable(
                 f"llama-cpp-python is not installed ({error}): run the README's set-up command"
             ) from error
-        prepare_llama()
+        prepare_llama(path)
         self.path = path
         self.n_ctx = n_ctx
         self.lock = threading.Lock()

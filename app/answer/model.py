@@ -179,9 +179,9 @@ def _convert_to_f16(source: Path, staging: Path) -> None:
         raise AnswerModelUnavailable(
             f"llama-cpp-python is not installed ({error}): run the README's set-up command"
         ) from error
-    from app.answer.backends import prepare_llama
+    from app.answer.backends import drop_llama_log
 
-    prepare_llama()
+    drop_llama_log()  # no CPU variant is needed to convert: the model that loads next picks it
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_F16
     params.allow_requantize = True
