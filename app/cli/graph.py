@@ -118,7 +118,9 @@ def add_parsers(sub: Any, common: Any) -> None:
         common(p)
         p.set_defaults(run=_graph_errors(run))
 
-    p = sub.add_parser("hotspots", help="the most central definitions (PageRank, fan-in)")
+    p = sub.add_parser(
+        "hotspots", help="the definitions that carry the code (PageRank x length x callees)"
+    )
     p.add_argument("path")
     p.add_argument("-n", type=count, default=20, help="how many (default 20)")
     p.add_argument("--tests", action="store_true", help="include test files")
