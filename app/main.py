@@ -20,6 +20,7 @@ BENCH_COMMANDS = frozenset(
         "graph-bench",
         "graph-oracle",
         "graph-replay",
+        "hotspots",
         "tui-bench",
         "fault-bench",
         "mcp-bench",
