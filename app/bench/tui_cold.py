@@ -116,7 +116,12 @@ def _cold_run(tree: Path, copy: Path, index_root: Path, question: str) -> dict[s
         timeout=RUN_TIMEOUT_S,
         env={**os.environ, "PYTHONPATH": str(tree)},
     )
-    run = dict(json.loads(result.stdout.strip().splitlines()[-1]))
+    # The probe's marks are its one JSON line; native code may write other lines to the
+    # same stdout (llama.cpp once printed a gdb backtrace's last line after it).
+    printed = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    if not printed:
+        raise RuntimeError(f"the cold run printed no marks: {result.stdout[-2000:]!r}")
+    run = dict(json.loads(printed[-1]))
     run["load_average"] = round(os.getloadavg()[0], 1)
     return run
 
