@@ -20,7 +20,7 @@ BENCH_COMMANDS = frozenset(
         "graph-bench",
         "graph-oracle",
         "graph-replay",
-        "hotspots",
+        "hotspot-bench",
         "tui-bench",
         "fault-bench",
         "mcp-bench",

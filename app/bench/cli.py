@@ -321,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_graph_bench)
 
     p = sub.add_parser(
-        "hotspots",
+        "hotspot-bench",
         help="the hotspot list against the definitions the dev and dev2 questions ask about",
     )
     p.add_argument("--corpora", type=Path, help="the dev corpora folder (as for eval dev)")

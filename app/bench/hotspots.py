@@ -1,4 +1,4 @@
-"""`repolens-tui-bench hotspots`: how high the hotspot list puts the definitions the dev and
+"""`repolens-tui-bench hotspot-bench`: how high the hotspot list puts the definitions the dev and
 dev2 questions ask about, for PageRank alone and for the shipped score, per repository; and
 the score's exponents chosen on the other repositories for each one in turn.
 

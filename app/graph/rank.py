@@ -17,7 +17,7 @@ from app.core.models import Edge
 # Ecto's `Builder.error!`, constructors, loggers) and fills the list with what everything
 # calls but nobody needs to read first. The exponents were fitted on the definitions the dev
 # and dev2 questions ask about (12 repositories, 11 languages), leaving each repository out in
-# turn: `repolens-tui-bench hotspots` (app/bench/RESULTS.md, 2026-12-05).
+# turn: `repolens-tui-bench hotspot-bench` (app/bench/RESULTS.md, 2026-12-05).
 HOTSPOT_LINES_EXPONENT = 1.0
 HOTSPOT_CALLS_EXPONENT = 1.5
 

@@ -19,6 +19,7 @@ from app.graph.facts import FileFacts
 from app.graph.rank import hotspot_score, pagerank, rank_symbols
 from app.graph.resolve import Resolver
 from app.indexer.chunk import parse_file
+from app.main import main as launcher
 from app.parse.calls import MAX_CALLS_PER_FILE
 from app.service import Service
 from app.store.graph_tables import GRAPH_EDGES
@@ -252,7 +253,8 @@ def test_callers_json_contract_and_errors(
     err = capsys.readouterr().err
     assert err.startswith("repolens-tui: error: ") and err.count("\n") == 1
 
-    assert main(["hotspots", str(repo), "--json", "-n", "3", "--index-dir", index_dir]) == 0
+    # Through the console script's launcher, as a user types it (app.main routes commands).
+    assert launcher(["hotspots", str(repo), "--json", "-n", "3", "--index-dir", index_dir]) == 0
     hot = json.loads(capsys.readouterr().out)["hotspots"]
     scores = [
         hotspot_score(h["pagerank"], h["end_line"] - h["start_line"] + 1, h["fan_out"]) for h in hot

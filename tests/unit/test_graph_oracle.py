@@ -292,6 +292,15 @@ def test_the_console_script_knows_every_bench_command() -> None:
     assert command_names(build_parser()) == BENCH_COMMANDS
 
 
+def test_no_bench_command_shadows_a_command_of_the_product() -> None:
+    """`repolens-tui hotspots PATH` once answered "a benchmark command": the bench's command
+    of that name took the product's."""
+    from app.cli import build_parser, command_names
+    from app.main import BENCH_COMMANDS
+
+    assert not BENCH_COMMANDS & command_names(build_parser())
+
+
 def test_an_import_the_typescript_service_cannot_follow_is_no_answer(tmp_path: Path) -> None:
     _typescript_or_skip()
     from app.bench.oracle_ts import ts_answers
