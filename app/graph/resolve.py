@@ -70,6 +70,10 @@ _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 # Languages whose imports are not read: a value's type that the project does not define is
 # one from outside (`val fmt = new SimpleDateFormat(p)`; `fmt.parse(s)` is not ours).
 _IMPORTS_UNREAD = frozenset({"scala"})
+# Why a Haskell name no import of the project brings in has no edge.
+_HASKELL_UNDEFINED = (
+    "no function of the project: a local binding, a record field, the Prelude's or a package's"
+)
 
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
@@ -123,6 +127,7 @@ class Resolver:
         self.py_modules: dict[str, list[str]] = defaultdict(list)
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
+        self.hs_modules: dict[str, list[str]] = defaultdict(list)  # Data.Map ~ src/Data/Map.hs
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
@@ -190,6 +195,10 @@ class Resolver:
             parts = _dir(path).split("/") if _dir(path) else [""]
             for i in range(len(parts)):
                 self.go_dirs["/".join(parts[i:])].append(path)
+        elif lang == "haskell":  # every tail of the path: lib/Hakyll/Core/Store.hs
+            parts = posixpath.splitext(path)[0].split("/")
+            for i in range(len(parts)):
+                self.hs_modules[".".join(parts[i:])].append(path)
         elif lang == "rust":
             stem = posixpath.basename(path).removesuffix(".rs")
             if stem in ("mod", "lib", "main"):
@@ -218,6 +227,8 @@ class Resolver:
                 return None  # `std`, `builtin`, a package the build names
             path = posixpath.normpath(posixpath.join(_dir(facts.path), module))
             return [path] if path in self.files else None
+        if lang == "haskell":
+            return self.hs_modules.get(module) or None
         if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
@@ -620,6 +631,8 @@ class Resolver:
         lang = facts.language
         if lang == "elixir":
             return self._elixir(facts, call)
+        if lang == "haskell":
+            return self._haskell(facts, call)
         if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
@@ -758,6 +771,72 @@ class Resolver:
         if ids := self._public(full, name):
             return ids, "namespace-member", ""
         return [], "", f"no public function {name} in {full}"
+
+    def _haskell(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
+        """Haskell: a bare name is the module's own top-level function, else one its imports
+        bring in (a list's names, every name of a project module imported whole, and what
+        that module imports whole), else a method of a class the file can see; `X.f` is the
+        function `f` of the module `X` binds. Nothing is guessed by name: a name no import
+        of the project brings in is a local binding's, the Prelude's or a package's."""
+        name, receiver = call.callee, call.receiver
+        if receiver:
+            for imp in facts.imports:
+                if not imp.name and imp.alias == receiver:
+                    target = self.module_files(facts, imp.module)
+                    if target is None:
+                        return [], "", f"external module {imp.module}"
+                    if ids := self._top(target, name)[0]:
+                        return ids, "module-attribute", ""
+                    return [], "", f"no function {name} in {imp.module}"
+            return [], "", f"{receiver} is no module the file imports"
+        if ids := self.scoped[facts.path].get(("", name), []):
+            return ids, "same-module", ""
+        for imp in facts.imports:
+            if imp.name == name and self.module_files(facts, imp.module) is None:
+                return [], "", f"imported from outside the project ({imp.module})"
+        ids, rule = self._haskell_imported(facts, name)
+        if ids:
+            return ids, rule, ""
+        if ids := self._haskell_class_method(facts, name):
+            return ids, "class-member", ""
+        return [], "", _HASKELL_UNDEFINED
+
+    def _haskell_imported(self, facts: FileFacts, name: str) -> Result:
+        """`name` as the file's imports bring it in: defined in a module imported whole or by
+        that name, else in what those modules import whole, nearest first (export lists are
+        not read, so a module passes on all it imports whole: the nearest definition wins)."""
+        frontier: list[str] = []
+        for imp in facts.imports:
+            if imp.name in ("*", name):
+                frontier += self.module_files(facts, imp.module) or []
+        seen: set[str] = set()
+        for hops in range(MAX_REEXPORT_HOPS + 1):
+            frontier = [p for p in dict.fromkeys(frontier) if p not in seen]
+            seen.update(frontier)
+            if ids := [sid for p in frontier for sid in self.scoped[p].get(("", name), [])]:
+                return ids, "import" if hops == 0 else "re-export"
+            following: list[str] = []
+            for path in frontier:
+                passed = self.files[path]
+                for imp in passed.imports:
+                    if imp.name in ("*", name):
+                        following += self.module_files(passed, imp.module) or []
+            frontier = following
+        return [], ""
+
+    def _haskell_class_method(self, facts: FileFacts, name: str) -> list[str]:
+        """The method `name` of a class declared in this file or a project module it imports
+        (the call runs the instance the argument's type picks)."""
+        visible = {facts.path}
+        for imp in facts.imports:
+            visible.update(self.module_files(facts, imp.module) or ())
+        out = []
+        for sid in self.methods.get(name, []):
+            sym = self.symbols[sid]
+            owner = self.symbols.get(symbol_id(sym.path, sym.parent)) if sym.parent else None
+            if sym.path in visible and owner is not None and owner.kind == "interface":
+                out.append(sid)
+        return out
 
     def _public(self, module: str, name: str) -> list[str]:
         """The functions `name` of the Elixir module named `module` that it does not keep

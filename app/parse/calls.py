@@ -366,6 +366,8 @@ def _add_call(
         rank, name, receiver, literal = 0, _clean(node_text(callee[0])), "", ""
         if recv:  # `[1, 2].push`: a literal cleaned to nothing keeps its kind
             receiver = receiver_text(node_text(recv[0]), language) or recv[0].type
+            if language == "haskell":
+                receiver = receiver.rstrip(".")  # the module of `Logger.message` holds its dot
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
     elif dynamic := captures.get("dynamic"):
         written = node_text(dynamic[0])
@@ -652,7 +654,32 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return [Import(m, n, a, line) for m, n, a in _rust_paths(body, "")]
     if language == "zig" and (m := _ZIG_IMPORT.match(text)):
         return [Import(m.group(2), m.group(3) or "", m.group(1), line)]
+    if language == "haskell":
+        return _haskell_import(node, line)
     return []
+
+
+def _haskell_import(node: Node, line: int) -> list[Import]:
+    """`import M` brings in every name of M (`*`), `import M (f, T(..))` those names, `import
+    M hiding (f)` every name; `qualified` none unqualified. `M.f` (or `X.f` after `as X`)
+    calls through the module's binding, which every form makes."""
+    module_node = node.child_by_field_name("module")
+    if module_node is None:
+        return []
+    module = node_text(module_node)
+    alias = node.child_by_field_name("alias")
+    words = {child.type for child in node.children}
+    out = [Import(module, "", node_text(alias) if alias is not None else module, line)]
+    names = node.child_by_field_name("names")
+    if "qualified" in words:
+        return out
+    if names is None or "hiding" in words:
+        return [*out, Import(module, "*", "*", line)]
+    for item in names.named_children:
+        named = item.child_by_field_name("variable") or item.child_by_field_name("type")
+        if item.type == "import_name" and named is not None:
+            out.append(Import(module, node_text(named), node_text(named), line))
+    return out
 
 
 # `const util = @import("util.zig");`, `const List = @import("list.zig").List;`

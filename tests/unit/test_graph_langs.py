@@ -635,3 +635,89 @@ def test_zig_calls_resolve_through_self_types_and_imports(
     assert at(rows, lst, 24) == []
     assert [(r["callee"], r["rule"]) for r in at(rows, main, 9)] == [("", "external module std")]
     assert all(r["confidence"] < 0.5 for r in at(rows, main, 10)), at(rows, main, 10)
+
+
+HASKELL = {
+    "src/Shop/Price.hs": """\
+module Shop.Price (Price, total, discount) where
+
+import qualified Data.Map as Map
+
+newtype Price = Price Int
+
+total :: [Int] -> Int
+total xs = withFee (sum xs)
+
+withFee :: Int -> Int
+withFee n = n + 1
+
+discount :: Int -> Int
+discount p = p - Map.findWithDefault 0 p rates
+  where rates = Map.fromList [(1, 1)]
+""",
+    "src/Shop/Render.hs": """\
+module Shop.Render where
+
+class Render a where
+  render :: a -> String
+
+instance Render Bool where
+  render b = show b
+""",
+    "src/Shop.hs": """\
+module Shop (module Shop.Price) where
+
+import Shop.Price
+""",
+    "app/Main.hs": """\
+module Main where
+
+import Data.List (sort)
+import qualified Shop.Price as P
+import Shop (total)
+import Shop.Render
+import Shop.Price hiding (Price)
+
+main :: IO ()
+main = do
+  print (total [3, 4])
+  print $ P.discount 5
+  putStrLn (render True)
+  let go n = n + 1
+  print . go $ sort [2, 1]
+  report
+  summary 3 >>= print
+
+report :: IO ()
+report = putStrLn . show . total $ [1]
+
+summary :: Int -> IO Int
+summary = pure . discount
+""",
+}
+
+
+def test_haskell_calls_resolve_through_imports_and_classes(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, HASKELL)
+    price, main = "src/Shop/Price.hs", "app/Main.hs"
+    for path, line, target in (
+        (price, 8, f"{price}::withFee"),  # the module's own function
+        (main, 11, f"{price}::total"),  # `import Shop (total)`, which passes Shop.Price on
+        (main, 12, f"{price}::discount"),  # `P.discount` through `import qualified ... as P`
+        (main, 13, "src/Shop/Render.hs::Render.render"),  # a method of a class it imports
+        (main, 16, f"{main}::report"),  # an action alone as a statement of a do block
+        (main, 17, f"{main}::summary"),  # applied, then handed on by >>=
+        (main, 20, f"{price}::total"),  # composed: `putStrLn . show . total $ [1]`
+        (main, 23, f"{price}::discount"),  # composed, point-free: `pure . discount`
+    ):
+        assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
+    # What no import of the project brings in is never guessed by name: the Prelude's
+    # `print`, a package's `sort`, `Map.fromList`, a `let` binding `go`.
+    reasons = {r["callee_text"]: r["rule"] for r in at(rows, main, 15)}
+    assert reasons["sort"] == "imported from outside the project (Data.List)", reasons
+    assert reasons["go"].startswith("no function of the project: a local binding"), reasons
+    assert [(r["callee"], r["rule"]) for r in at(rows, price, 15)] == [
+        ("", "external module Data.Map")
+    ]
