@@ -41,3 +41,16 @@ def indexed(tmp_path: Path, settings: Settings) -> Callable[[dict[str, str]], Se
         return service
 
     return build
+
+
+@pytest.fixture
+def haskell_calls_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Haskell's call query taken away: every language whose definitions are read has its
+    calls read too (Haskell was the last), so this stands for one added with definitions
+    alone. The index, the graph and what shows them stay real."""
+    from app.parse import calls
+
+    real_query = calls._query
+    monkeypatch.setattr(
+        calls, "_query", lambda lang: None if lang == "haskell" else real_query(lang)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.app import App
 
 from app.core.models import CallLink
@@ -191,10 +192,11 @@ pushTwo x = push x . push x
 """
 
 
+@pytest.mark.usefixtures("haskell_calls_unread")
 async def test_an_empty_call_list_says_the_language_s_calls_are_not_read_at_both_sizes(
     indexed: Callable[[dict[str, str]], Service], tui_state: Path
 ) -> None:
-    """Haskell's calls are not read: its empty lists say so, never "calls nothing"."""
+    """A language whose calls are not read: its empty lists say so, never "calls nothing"."""
     app = RepolensApp(indexed({"Stack.hs": STACK_HS}))
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_for(pilot, lambda: app.index_ready)

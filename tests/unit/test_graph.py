@@ -355,21 +355,10 @@ def test_symbol_search_ignores_case_and_lists_code_before_tests(
     assert found[:3] == ["Topo", "toposort", "assert_is_topo_order"], found
 
 
+@pytest.mark.usefixtures("haskell_calls_unread")
 def test_an_empty_call_list_says_when_the_language_s_calls_are_not_read(
-    tmp_path: Path,
-    settings: Settings,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Every language whose definitions are read has its calls read too (Haskell was the
-    # last); a language added with definitions alone would be in this state, so Haskell's
-    # call query is taken away here: the real index, parse and messages, one query less.
-    from app.parse import calls
-
-    real_query = calls._query
-    monkeypatch.setattr(
-        calls, "_query", lambda lang: None if lang == "haskell" else real_query(lang)
-    )
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "Stack.hs").write_text(
