@@ -7,8 +7,9 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
+from app.core.models import Attribute, CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.facts import FileFacts, call_text, symbol_id
 from app.graph.js_modules import JsModules, Reach
 from app.parse.call_text import IMPLICIT_MEMBER
@@ -16,6 +17,9 @@ from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
     BUILTIN_TYPES,
+    EXPORT_LIST,
+    EXPORTED,
+    EXPORTED_MODULE,
     EXTENDED,
     MODULE_EXPORTS,
     PARAMETER,
@@ -63,6 +67,12 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", 
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+# Languages whose code calls each other's definitions by name: a guess by name stays inside
+# one of these (a Lua file's `P(...)` calls no Haskell constructor).
+_FAMILIES = {
+    "javascript": "js", "typescript": "js", "tsx": "js", "c": "c", "cpp": "c",
+    "java": "jvm", "kotlin": "jvm", "scala": "jvm",
+}  # fmt: skip
 # Languages whose calls name a module or namespace by its nesting (`Hashie::Utils.safe_dup`,
 # `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
 _NESTED_SCOPES = frozenset({"ruby", "cpp"})
@@ -75,9 +85,34 @@ _HASKELL_UNDEFINED = (
     "no function of the project: a local binding, a record field, the Prelude's or a package's"
 )
 
+_HASKELL_EXPORTS = frozenset({EXPORT_LIST, EXPORTED, EXPORTED_MODULE})
+
+
+@dataclass(slots=True)
+class HaskellExports:
+    """A Haskell module's export list: the module's own name, the names it exports and the
+    modules whose names it passes on (`module M`)."""
+
+    module: str = ""
+    names: set[str] = field(default_factory=set)
+    modules: set[str] = field(default_factory=set)
+
+    def add(self, said: Attribute) -> None:
+        if said.type_text == EXPORT_LIST:
+            self.module = said.name
+        elif said.type_text == EXPORTED:
+            self.names.add(said.name)
+        else:
+            self.modules.add(said.name)
+
+
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
 Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
+
+
+def _family(language: str) -> str:
+    return _FAMILIES.get(language, language)
 
 
 def _dir(path: str) -> str:
@@ -128,6 +163,7 @@ class Resolver:
         self.go_dirs: dict[str, list[str]] = defaultdict(list)  # also Java packages
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         self.hs_modules: dict[str, list[str]] = defaultdict(list)  # Data.Map ~ src/Data/Map.hs
+        self.hs_exports: dict[str, HaskellExports] = {}  # path -> its export list, if it has one
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
@@ -137,6 +173,10 @@ class Resolver:
         self.js = JsModules(files)
         self.reach = Reach(self.js)
         self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
+        # Haskell: what a file's imports bring in by a name, and the files it can see (every
+        # call of that name in the file asks the same).
+        self._hs_imported: dict[tuple[str, str], Result] = {}
+        self._hs_visible: dict[str, set[str]] = {}
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
         self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
 
@@ -179,6 +219,9 @@ class Resolver:
         for a in facts.attributes:
             if a.type_text == PRIVATE:
                 self.private.add(((_scope(path, lang), a.owner), a.name))
+                continue
+            if a.type_text in _HASKELL_EXPORTS:
+                self.hs_exports.setdefault(path, HaskellExports()).add(a)
                 continue
             self.attributes[(_scope(path, lang), a.owner)][a.name].append((path, a.type_text))
         if lang == "python":
@@ -539,6 +582,12 @@ class Resolver:
                 return ids
         return []
 
+    def _kin(self, ids: list[str], language: str) -> list[str]:
+        """The definitions among `ids` that code in `language` can call: its own language's,
+        or one of its family's (TypeScript and JavaScript, C and C++, the JVM's)."""
+        family = _family(language)
+        return [i for i in ids if _family(self.symbols[i].language) == family]
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -592,7 +641,7 @@ class Resolver:
                 ids, _ = self._top(target, name)
                 if ids:
                     return ids, "re-export"
-        candidates = self.free.get(name, [])
+        candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
         if len(candidates) == 1:
@@ -725,7 +774,7 @@ class Resolver:
         if self._is_external(facts, receiver):  # `from lib import client; client.get()`
             head = receiver.split(".", 1)[0]
             return [], "", f"method of {head}, imported from outside the project"
-        candidates = self.methods.get(name, [])
+        candidates = self._kin(self.methods.get(name, []), lang)
         if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):
             return narrowed
         if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
@@ -802,34 +851,57 @@ class Resolver:
         return [], "", _HASKELL_UNDEFINED
 
     def _haskell_imported(self, facts: FileFacts, name: str) -> Result:
-        """`name` as the file's imports bring it in: defined in a module imported whole or by
-        that name, else in what those modules import whole, nearest first (export lists are
-        not read, so a module passes on all it imports whole: the nearest definition wins)."""
-        frontier: list[str] = []
+        """`name` as the file's imports bring it in: what each module imported whole or by
+        that name exports (`_haskell_exported`)."""
+        key = (facts.path, name)
+        if key not in self._hs_imported:
+            self._hs_imported[key] = self._find_haskell_imported(facts, name)
+        return self._hs_imported[key]
+
+    def _find_haskell_imported(self, facts: FileFacts, name: str) -> Result:
+        found: list[tuple[str, bool]] = []
         for imp in facts.imports:
             if imp.name in ("*", name):
-                frontier += self.module_files(facts, imp.module) or []
-        seen: set[str] = set()
-        for hops in range(MAX_REEXPORT_HOPS + 1):
-            frontier = [p for p in dict.fromkeys(frontier) if p not in seen]
-            seen.update(frontier)
-            if ids := [sid for p in frontier for sid in self.scoped[p].get(("", name), [])]:
-                return ids, "import" if hops == 0 else "re-export"
-            following: list[str] = []
-            for path in frontier:
-                passed = self.files[path]
-                for imp in passed.imports:
-                    if imp.name in ("*", name):
-                        following += self.module_files(passed, imp.module) or []
-            frontier = following
-        return [], ""
+                for path in self.module_files(facts, imp.module) or []:
+                    found += self._haskell_exported(path, name, 0)
+        ids = list(dict.fromkeys(sid for sid, _ in found))
+        passed_on = all(through for _, through in found)
+        return ids, ("re-export" if passed_on else "import") if ids else ""
+
+    def _haskell_exported(self, path: str, name: str, hops: int) -> list[tuple[str, bool]]:
+        """The definitions named `name` that the module at `path` exports, each with whether
+        it passes them on from a module it imports: without an export list, its own
+        top-level ones; with one, those the list names, its own or imported (`f`, or
+        `Internal.f` through `import qualified ... as Internal`), and the names of the
+        modules it lists (`module M`) as it imports them."""
+        own = self.scoped[path].get(("", name), [])
+        listed = self.hs_exports.get(path)
+        if listed is None:
+            return [(sid, hops > 0) for sid in own]
+        if own and (name in listed.names or listed.module in listed.modules):
+            return [(sid, hops > 0) for sid in own]
+        if hops >= MAX_REEXPORT_HOPS:
+            return []
+        facts = self.files[path]
+        out: list[tuple[str, bool]] = []
+        for imp in facts.imports:
+            listed_too = imp.module in listed.modules or name in listed.names
+            by_name = imp.name in ("*", name) and listed_too
+            qualified = not imp.name and f"{imp.alias}.{name}" in listed.names  # `Internal.load`
+            if by_name or qualified:
+                for target in self.module_files(facts, imp.module) or []:
+                    out += self._haskell_exported(target, name, hops + 1)
+        return out
 
     def _haskell_class_method(self, facts: FileFacts, name: str) -> list[str]:
         """The method `name` of a class declared in this file or a project module it imports
         (the call runs the instance the argument's type picks)."""
-        visible = {facts.path}
-        for imp in facts.imports:
-            visible.update(self.module_files(facts, imp.module) or ())
+        visible = self._hs_visible.get(facts.path)
+        if visible is None:
+            visible = {facts.path}
+            for imp in facts.imports:
+                visible.update(self.module_files(facts, imp.module) or ())
+            self._hs_visible[facts.path] = visible
         out = []
         for sid in self.methods.get(name, []):
             sym = self.symbols[sid]

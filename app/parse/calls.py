@@ -214,6 +214,11 @@ MODULE_EXPORTS = "module.exports"
 PARAMETER = "(parameter)"
 # What an Elixir module says of a function it keeps to itself (`defp`), as an Attribute.
 PRIVATE = "(private)"
+# A Haskell module's export list, as Attributes of the module (owner ""): the list itself
+# (named by the module's own name), each name it exports, each `module M` it passes on.
+EXPORT_LIST = "(export list)"
+EXPORTED = "(exported)"
+EXPORTED_MODULE = "(exported module)"
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
@@ -344,7 +349,32 @@ def extract(
     attributes = _class_attributes(language, defs, types)
     if language == "elixir":
         attributes += _elixir_private(defs)
+    if language == "haskell":
+        attributes += _haskell_exports(root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+def _haskell_exports(root: Node) -> tuple[Attribute, ...]:
+    """`module Shop (total, Price(..), Render(render), module Shop.Price) where`: what the
+    module's export list names (nothing without a list: every top-level name is exported)."""
+    header = next((child for child in root.children if child.type == "header"), None)
+    exports = header.child_by_field_name("exports") if header is not None else None
+    module = header.child_by_field_name("module") if header is not None else None
+    if exports is None or module is None:
+        return ()
+    out = [Attribute("", node_text(module), EXPORT_LIST)]
+    for item in exports.named_children:
+        if item.type == "module_export" and (named := item.child_by_field_name("module")):
+            out.append(Attribute("", node_text(named), EXPORTED_MODULE))
+        elif item.type == "export":
+            for part in (item.child_by_field_name("variable"), item.child_by_field_name("type")):
+                if part is not None:
+                    out.append(Attribute("", node_text(part), EXPORTED))
+            children = item.child_by_field_name("children")
+            for child in children.named_children if children is not None else ():
+                if child.type == "variable":  # a class's method or a record's field
+                    out.append(Attribute("", node_text(child), EXPORTED))
+    return tuple(out)
 
 
 def _add_call(

@@ -687,6 +687,7 @@ main = do
   print . go $ sort [2, 1]
   report
   summary 3 >>= print
+  print (withFee 1)
 
 report :: IO ()
 report = putStrLn . show . total $ [1]
@@ -709,8 +710,8 @@ def test_haskell_calls_resolve_through_imports_and_classes(
         (main, 13, "src/Shop/Render.hs::Render.render"),  # a method of a class it imports
         (main, 16, f"{main}::report"),  # an action alone as a statement of a do block
         (main, 17, f"{main}::summary"),  # applied, then handed on by >>=
-        (main, 20, f"{price}::total"),  # composed: `putStrLn . show . total $ [1]`
-        (main, 23, f"{price}::discount"),  # composed, point-free: `pure . discount`
+        (main, 21, f"{price}::total"),  # composed: `putStrLn . show . total $ [1]`
+        (main, 24, f"{price}::discount"),  # composed, point-free: `pure . discount`
     ):
         assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
     # What no import of the project brings in is never guessed by name: the Prelude's
@@ -718,6 +719,28 @@ def test_haskell_calls_resolve_through_imports_and_classes(
     reasons = {r["callee_text"]: r["rule"] for r in at(rows, main, 15)}
     assert reasons["sort"] == "imported from outside the project (Data.List)", reasons
     assert reasons["go"].startswith("no function of the project: a local binding"), reasons
+    # Shop.Price's export list leaves `withFee` out: no import brings it in.
+    unresolved = {r["callee_text"]: r["callee"] for r in at(rows, main, 18)}
+    assert unresolved == {"print": "", "withFee": ""}, unresolved
     assert [(r["callee"], r["rule"]) for r in at(rows, price, 15)] == [
         ("", "external module Data.Map")
+    ]
+
+
+def test_a_name_is_guessed_only_among_languages_that_call_each_other(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(
+        tmp_path,
+        settings,
+        {
+            "web/util.ts": "export function slugify(s: string) {\n  return s;\n}\n",
+            "web/page.js": "function render() {\n  return slugify('a');\n}\n",
+            "tools/build.py": "def main():\n    return slugify('b')\n",
+        },
+    )
+    # JavaScript may call TypeScript's function (a guess: no import says so); Python may not.
+    assert edges_at(rows, "web/page.js", 2) == {("web/util.ts::slugify", False)}
+    assert [(r["callee"], r["rule"]) for r in at(rows, "tools/build.py", 2)] == [
+        ("", "no definition")
     ]
