@@ -21,7 +21,10 @@ from app.parse.calls import (
     EXPORTED,
     EXPORTED_MODULE,
     EXTENDED,
+    GLOBAL,
     MODULE_EXPORTS,
+    NEW,
+    PACKAGE,
     PARAMETER,
     PRIVATE,
     TRUNCATED,
@@ -67,6 +70,17 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", 
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+# Languages whose `X = require("m")` binds what the module gives (`module.exports`, `return M`).
+_REQUIRES = _JS | {"lua"}
+# Where Lua looks for `require("a.b")`: `a/b.lua` or `a/b/init.lua` under the project's root,
+# or under a folder of these names (Neovim's runtime path `lua/`, a rock's `src/`).
+_LUA_ROOTS = frozenset({"lua", "src", "lib"})
+# Tables every Lua program has (the standard library, LuaJIT's, Neovim's `vim`): a call through
+# one of them calls nothing of the project unless the file binds that name itself.
+_LUA_GLOBALS = frozenset(
+    {"string", "table", "math", "os", "io", "coroutine", "debug", "utf8", "package", "bit",
+     "bit32", "jit", "ffi", "vim"}
+)  # fmt: skip
 # Languages whose code calls each other's definitions by name: a guess by name stays inside
 # one of these (a Lua file's `P(...)` calls no Haskell constructor).
 _FAMILIES = {
@@ -77,8 +91,9 @@ _FAMILIES = {
 # `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
 _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
-# Languages whose imports are not read: a value's type that the project does not define is
-# one from outside (`val fmt = new SimpleDateFormat(p)`; `fmt.parse(s)` is not ours).
+# Languages where a value's type that the project does not define is one from outside, imported
+# or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
+# SimpleDateFormat(p)`; `fmt.parse(s)` is not ours.
 _IMPORTS_UNREAD = frozenset({"scala"})
 # Why a Haskell name no import of the project brings in has no edge.
 _HASKELL_UNDEFINED = (
@@ -129,6 +144,17 @@ def _encloses_names(sym: Symbol, language: str) -> bool:
     return sym.kind in FUNCTION_KINDS or (language in _JS and sym.kind == "variable")
 
 
+def _lua_modules(path: str) -> list[str]:
+    """The names `require` finds a Lua file by: `lua/plenary/path.lua` -> `plenary.path` (and
+    `lua.plenary.path`); `a/b/init.lua` is also `a.b`."""
+    parts = path.removesuffix(".lua").split("/")
+    if parts[-1] == "init" and len(parts) > 1:
+        parts.pop()
+    names = [".".join(parts)]
+    names += [".".join(parts[i + 1 :]) for i, p in enumerate(parts[:-1]) if p in _LUA_ROOTS]
+    return names
+
+
 def _names_module(receiver: str, alias: str) -> bool:
     """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
     `mod.make()` returns, which is no definition of the module."""
@@ -164,6 +190,9 @@ class Resolver:
         self.rust_modules: dict[str, list[str]] = defaultdict(list)
         self.hs_modules: dict[str, list[str]] = defaultdict(list)  # Data.Map ~ src/Data/Map.hs
         self.hs_exports: dict[str, HaskellExports] = {}  # path -> its export list, if it has one
+        self.lua_modules: dict[str, list[str]] = defaultdict(list)  # a.b ~ lua/a/b.lua
+        self.scala_packages: dict[str, list[str]] = defaultdict(list)  # os.watch -> its files
+        self.scala_package_of: dict[str, str] = {}  # path -> its package
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
@@ -183,6 +212,8 @@ class Resolver:
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
         lang = facts.language
+        # Lua: only a global function is seen by name from another file.
+        lua_globals = {a.name for a in facts.attributes if a.type_text == GLOBAL}
         if lang in NAMESPACE_LANGUAGES:
             self.namespaces[path] = {
                 s.qualified_name: s.parent
@@ -197,7 +228,8 @@ class Resolver:
             self.scoped[path][(s.parent, s.name)].append(sid)
             nested_in_function = kinds.get(s.parent, "") in FUNCTION_KINDS
             if s.kind in FREE_KINDS and not nested_in_function and s.kind != "method":
-                self.free[s.name].append(sid)
+                if lang != "lua" or (not s.parent and s.name in lua_globals):
+                    self.free[s.name].append(sid)
                 if not s.parent or lang in PACKAGE_LANGUAGES:
                     self.dir_top[_dir(path)][s.name].append(sid)
                 if lang in NAMESPACE_LANGUAGES:
@@ -219,6 +251,12 @@ class Resolver:
         for a in facts.attributes:
             if a.type_text == PRIVATE:
                 self.private.add(((_scope(path, lang), a.owner), a.name))
+                continue
+            if a.type_text == GLOBAL:
+                continue
+            if a.type_text == PACKAGE:
+                self.scala_packages[a.name].append(path)
+                self.scala_package_of[path] = a.name
                 continue
             if a.type_text in _HASKELL_EXPORTS:
                 self.hs_exports.setdefault(path, HaskellExports()).add(a)
@@ -242,6 +280,9 @@ class Resolver:
             parts = posixpath.splitext(path)[0].split("/")
             for i in range(len(parts)):
                 self.hs_modules[".".join(parts[i:])].append(path)
+        elif lang == "lua":
+            for module in _lua_modules(path):
+                self.lua_modules[module].append(path)
         elif lang == "rust":
             stem = posixpath.basename(path).removesuffix(".rs")
             if stem in ("mod", "lib", "main"):
@@ -272,6 +313,13 @@ class Resolver:
             return [path] if path in self.files else None
         if lang == "haskell":
             return self.hs_modules.get(module) or None
+        if lang == "lua":
+            return self.lua_modules.get(module) or None
+        if lang == "scala":  # a package of the project; an object of one (`a.b.Obj`): none
+            parts = module.split(".")
+            if any(".".join(parts[:i]) in self.scala_packages for i in range(len(parts), 0, -1)):
+                return self.scala_packages.get(module, [])
+            return None
         if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
@@ -431,6 +479,8 @@ class Resolver:
     def type_keys(self, facts: FileFacts, text: str, caller: str = "") -> list[ClassKey]:
         """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
         `caller`, whose local classes it sees)."""
+        if facts.language == "lua":
+            return self._lua_tables(facts, text)
         head, _, name = text.rpartition(".")
         if head:  # mod.Base: the module's own definition
             for imp in facts.imports:
@@ -527,6 +577,8 @@ class Resolver:
                 )
         if facts.language == "bash":
             return "no function of the project: a shell builtin or a program"
+        if facts.language == "lua":
+            return "no global function of the project: a local value, Lua's or the host's"
         return "no definition"
 
     def _cls(self, facts: FileFacts, call: CallSite) -> list[str]:
@@ -624,7 +676,7 @@ class Resolver:
                 ids, rule = self._top(target, imp.name)
                 if ids:
                     return ids, rule
-            elif imp.alias == name and facts.language in _JS:  # `var Router = require('./router')`
+            elif imp.alias == name and facts.language in _REQUIRES:  # `X = require('./x')`
                 target = self.module_files(facts, imp.module)
                 if target is None:
                     return [], "external"
@@ -632,6 +684,13 @@ class Resolver:
                     return ids, "import"
         if ids := scoped.get(("", name), []):
             return ids, "same-module"
+        if package := self.scala_package_of.get(path):  # a package may span folders
+            files = self.scala_packages[package]  # their own definitions, not their imports'
+            ids = [sid for p in files for sid in self.scoped[p].get(("", name), [])]
+            if types_only:
+                ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
+            if ids:
+                return ids, "same-package"
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
             if ids:
@@ -651,6 +710,8 @@ class Resolver:
     def resolve(self, facts: FileFacts, call: CallSite) -> tuple[list[Edge], Unresolved | None]:
         caller = symbol_id(facts.path, call.caller)
         ids, rule, reason = self._cascade(facts, call)
+        if facts.language == "scala" and call.receiver_type != NEW:
+            ids = self._scala_applied(ids, caller)
         if not ids:
             text = call_text(call) or "(dynamic)"
             return [], Unresolved(caller, text, facts.path, call.line, reason)
@@ -723,7 +784,7 @@ class Resolver:
                 order, outside = self.hierarchy(keys[0])
                 if ids := self.member(order, name):
                     return ids, "typed-receiver", ""
-                if not outside:
+                if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
                     return [], "", f"no method {name} on {type_text}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 return [], "", f"builtin receiver: {type_text}"
@@ -731,6 +792,8 @@ class Resolver:
                 return [], "", f"method of {type_text}, a type outside the project"
         if lang == "python" and (ids := self._module_class_member(facts, call)):
             return ids, "class-member", ""
+        if lang == "lua" and (in_lua := self._lua_member(facts, receiver, name)) is not None:
+            return in_lua
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
             if imp.name and imp.alias == receiver and lang == "python":
@@ -757,12 +820,14 @@ class Resolver:
             if target and (ids := self._top(target, name)[0]):
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
+        if lang == "scala" and (ids := self._scala_qualified(facts, receiver, name)):
+            return ids, "namespace-member", ""
         if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
                 return ids, "namespace-member" if lang == "cpp" else "module-member", ""
         # `M.area()`: a function of a table this file builds
-        if lang == "lua" and (ids := self.member([(facts.path, receiver)], name)):
+        if lang == "lua" and (ids := self._lua_field((facts.path, receiver), name)):
             return ids, "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
@@ -782,6 +847,92 @@ class Resolver:
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
+
+    def _scala_applied(self, ids: list[str], caller: str) -> list[str]:
+        """Scala: calling an object (`os.exists(p)`, `Path(s)`) calls its `apply` (a class's
+        companion object's, which shares its name); a class without one is constructed, and
+        so is one called from inside its own `apply` (`def apply(s) = Path(s, 0)`: another
+        overload, or the case class's constructor)."""
+        out: list[str] = []
+        for sid in ids:
+            sym = self.symbols[sid]
+            applied = self.members.get(self._key(sid), {}).get("apply", [])
+            if sym.kind in CLASS_KINDS and applied and caller not in applied:
+                out += applied
+            else:
+                out.append(sid)
+        return list(dict.fromkeys(out))
+
+    def _scala_qualified(self, facts: FileFacts, receiver: str, name: str) -> list[str]:
+        """Scala: `os.remove.all(p)`, `pkg.Obj.f()`: through a package of the project (written
+        whole, or inside the file's own package), then its objects."""
+        parts = receiver.split(".")
+        own = self.scala_package_of.get(facts.path, "")
+        for i in range(len(parts), 0, -1):
+            written = ".".join(parts[:i])
+            files = self.scala_packages.get(written) or self.scala_packages.get(f"{own}.{written}")
+            if files:
+                break
+        else:
+            return []
+        if i == len(parts):
+            return self._top(files, name)[0]
+        keys = [self._key(sid) for sid in self._top(files, parts[i])[0]]
+        for part in parts[i + 1 :]:
+            keys = [self._key(sid) for k in keys for sid in self.members.get(k, {}).get(part, [])]
+        return self.member(keys, name)
+
+    def _lua_tables(self, facts: FileFacts, name: str) -> list[ClassKey]:
+        """The table a Lua name holds: the one the module it requires returns (`local Job =
+        require("plenary.job")`), else the file's own table of that name."""
+        for imp in facts.imports:
+            if imp.alias == name and not imp.name:
+                return [
+                    (p, said[len(ALIAS) :])
+                    for p in self.module_files(facts, imp.module) or []
+                    for _, said in self.attributes.get((p, ""), {}).get(MODULE_EXPORTS, [])
+                    if said.startswith(ALIAS)
+                ]
+        key = (facts.path, name)
+        return [key] if key in self.members or key in self.attributes else []
+
+    def _lua_field(self, key: ClassKey, name: str) -> list[str]:
+        """`M.f` of a Lua table: the function defined as `M.f` (or `M:f`), or the one of the
+        table's file a field is bound to (`M.iter = iter`)."""
+        if ids := self.members.get(key, {}).get(name):
+            return ids
+        for path, said in self.attributes.get(key, {}).get(name, []):
+            if said.startswith(ALIAS) and (ids := self.scoped[path].get(("", said[1:]))):
+                return ids
+        return []
+
+    def _lua_member(self, facts: FileFacts, receiver: str, name: str) -> Result3 | None:
+        """Lua: `X.f()` or `X:f()` where `local X = require("a.b")` is the function `f` of the
+        table that module returns (`return M`; `M.f` or `M:f` defined there); nothing when
+        the module lies outside the project or returns a table without `f` (filled at run
+        time); probably its top-level `f` when what it returns is not read (`return { f = f
+        }`); None when the receiver is no module. A standard table (`string`, `table`, `vim`)
+        is no module of ours."""
+        for imp in facts.imports:
+            if imp.alias != receiver or imp.name:
+                continue
+            target = self.module_files(facts, imp.module)
+            if target is None:
+                return [], "", f"external module {imp.module}"
+            tables = self._lua_tables(facts, receiver)
+            for key in tables:
+                if ids := self._lua_field(key, name):
+                    return ids, "import", ""
+            if tables:
+                return [], "", f"no function {name} in the table {imp.module} returns"
+            if ids := self._top(target, name)[0]:  # `return { f = f }`: probably that `f`
+                return ids, "module-member", ""
+            return [], "", f"{name}: what {imp.module} returns is built at run time (not read)"
+        head = receiver.split(".", 1)[0]
+        if head in _LUA_GLOBALS and not self.members.get((facts.path, head)):
+            where = "Neovim's API" if head == "vim" else "Lua's standard library"
+            return [], "", f"{receiver}.{name}: {where}"
+        return None
 
     def _elixir(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
         """Elixir: a bare call is a function of the caller's module, else of a module the file

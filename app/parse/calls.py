@@ -29,11 +29,22 @@ _SELF = {
     "swift": {"self"},
 }
 _DEFAULT_SELF = {"this"}
-# Languages whose bindings declare a type (TypeScript's annotations: `core.$constructor<T>`);
-# elsewhere only a capitalised constructor counts.
-_DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx"})
+# Languages whose bindings declare a type (TypeScript's annotations: `core.$constructor<T>`;
+# Lua's `local j = job.new()`, a table's constructor by its name); elsewhere only a
+# capitalised constructor counts.
+_DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx", "lua"})
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
-_SUPER = {"super", "base", "parent", "super()"}
+# The receiver that means "the parent class", by language (Python's is `super()`); `base` and
+# `parent` are only keywords in C# and PHP (elsewhere they are ordinary variables: Lua's
+# `base:sub(1, 1)`, Go's `parent.Child()`), and languages without classes have none.
+_SUPER: dict[str, frozenset[str]] = {
+    "csharp": frozenset({"base"}),
+    "php": frozenset({"parent"}),
+    **dict.fromkeys(
+        ("go", "rust", "c", "cpp", "lua", "zig", "bash", "elixir", "haskell"), frozenset()
+    ),
+}
+_DEFAULT_SUPER = frozenset({"super"})
 # Types of the language itself: a receiver of one calls no project method (unless the project
 # defines a class of that name, which the resolver checks first).
 _JS_BUILTINS = frozenset(
@@ -219,6 +230,15 @@ PRIVATE = "(private)"
 EXPORT_LIST = "(export list)"
 EXPORTED = "(exported)"
 EXPORTED_MODULE = "(exported module)"
+# A Lua file's global function (`function f()` or `f = function()` at its top, no `local`), as an
+# Attribute (owner ""): the only kind of free function another file can call by name.
+GLOBAL = "(global)"
+# A Scala file's package (`package os`, `package a` + `package b` = "a.b"), as an Attribute
+# (owner "", the package's name): a package may span folders, as a folder several packages.
+PACKAGE = "(package)"
+# The receiver type of Scala's `new C(x)`: the class's constructor, never its companion's
+# `apply` (what `C(x)` calls).
+NEW = "(new)"
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
@@ -292,7 +312,9 @@ def _bound_name(language: str, var: Node) -> str:
 def _receiver(language: str, text: str, self_name: str) -> str:
     if text in _SELF.get(language, _DEFAULT_SELF) or (self_name and text == self_name):
         return "self"
-    if text in _SUPER or text.startswith("super("):
+    if text in _SUPER.get(language, _DEFAULT_SUPER):
+        return "super"
+    if language == "python" and text.startswith("super("):
         return "super"
     return text
 
@@ -351,7 +373,69 @@ def extract(
         attributes += _elixir_private(defs)
     if language == "haskell":
         attributes += _haskell_exports(root)
+    if language == "lua":
+        attributes += _lua_module(root)
+    if language == "scala":
+        attributes += _scala_package(root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+def _lua_module(root: Node) -> tuple[Attribute, ...]:
+    """What a Lua file's top level says, as Attributes: the table requiring it gives
+    (`return M`, `return setmetatable(M, mt)`: MODULE_EXPORTS, ALIAS + "M"), a field bound to
+    one of its functions (`M.iter = iter`: owner "M", ALIAS + "iter"), and its globals
+    (`function f()`, `f = function()`; not `local function f()`, nor `M.f`)."""
+    out = []
+    for i, child in enumerate(root.children):
+        name = child.child_by_field_name("name")
+        local = root.field_name_for_child(i) == "local_declaration"
+        if child.type == "return_statement" and child.named_children:
+            value = child.named_children[0].named_children[:1]  # the expression list's first
+            if (
+                value
+                and value[0].type == "function_call"
+                and _lua_called(value[0]) == ("setmetatable")
+            ):
+                args = value[0].child_by_field_name("arguments")
+                value = args.named_children[:1] if args is not None else []
+            if value and value[0].type == "identifier":
+                out.append(Attribute("", MODULE_EXPORTS, ALIAS + node_text(value[0])))
+        if (
+            name is None
+            or local
+            or child.type not in ("function_declaration", "assignment_statement")
+        ):
+            continue
+        if name.type == "identifier":
+            out.append(Attribute("", node_text(name), GLOBAL))
+        elif child.type == "assignment_statement" and name.type == "dot_index_expression":
+            table, field = name.child_by_field_name("table"), name.child_by_field_name("field")
+            values = child.named_children[-1].named_children
+            if (
+                table is not None
+                and field is not None
+                and table.type == "identifier"
+                and (values and values[0].type == "identifier")
+            ):
+                out.append(
+                    Attribute(node_text(table), node_text(field), ALIAS + node_text(values[0]))
+                )
+    return tuple(out)
+
+
+def _scala_package(root: Node) -> tuple[Attribute, ...]:
+    """The package a Scala file's top-level definitions live in: its package clauses, joined."""
+    names = [
+        _SPACE.sub("", node_text(c).removeprefix("package"))
+        for c in root.children
+        if c.type == "package_clause" and c.child_by_field_name("body") is None
+    ]
+    return (Attribute("", ".".join(names), PACKAGE),) if names else ()
+
+
+def _lua_called(call: Node) -> str:
+    name = call.child_by_field_name("name")
+    return node_text(name) if name is not None else ""
 
 
 def _haskell_exports(root: Node) -> tuple[Attribute, ...]:
@@ -399,6 +483,8 @@ def _add_call(
             if language == "haskell":
                 receiver = receiver.rstrip(".")  # the module of `Logger.message` holds its dot
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
+        elif "new" in captures:
+            literal = NEW  # Scala's `new C(x)`
     elif dynamic := captures.get("dynamic"):
         written = node_text(dynamic[0])
         if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
@@ -618,6 +704,10 @@ def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list
 
 
 # -- imports: the statement's text, read per language ----------------------------------------
+# `Path = require("plenary.path")`, `J = require "job"`, `f = require('m').field`
+_LUA_REQUIRE = re.compile(
+    r"""(\w+)\s*=\s*require\s*\(?\s*["']([^"']+)["']\s*\)?(?:\s*\.\s*(\w+))?\s*$"""
+)
 _PY_FROM = re.compile(r"from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
 _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
 # `export * from "m"`, `export * as ns from "m"`, `export { a, b as c } from "m"`.
@@ -686,6 +776,10 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return [Import(m.group(2), m.group(3) or "", m.group(1), line)]
     if language == "haskell":
         return _haskell_import(node, line)
+    if language == "scala":
+        return _scala_import(text, line)
+    if language == "lua" and (m := _LUA_REQUIRE.match(text)):
+        return [Import(m.group(2), m.group(3) or "", m.group(1), line)]
     return []
 
 
@@ -723,6 +817,28 @@ _EX_DIRECTIVE = re.compile(
 
 _EX_ONLY = re.compile(r"only:\s*\[([^\]]*)\]")
 _EX_ARITY = re.compile(r"([a-z_]\w*[?!]?):\s*\d")
+
+
+def _scala_import(text: str, line: int) -> list[Import]:
+    """`import a.b.C`, `a.b.{C, D => E, F => _, _}`, `a.b._` / `a.b.*` (every name), Scala
+    3's `a.b.C as D`; several clauses split by commas. A name renamed to `_` is hidden."""
+    body = _SPACE.sub(" ", text.removeprefix("import")).strip()
+    out = []
+    for clause in re.split(r",\s*(?![^{]*\})", body):
+        path, brace, selectors = clause.partition("{")
+        module = path.strip().rstrip(".").strip() if brace else ""
+        names = selectors.rstrip("} ").split(",") if brace else [clause]
+        for written in names:
+            name, *renamed = re.split(r"\s*(?:=>|\bas\b)\s*", written.strip(), maxsplit=1)
+            alias = renamed[0] if renamed else ""
+            if not brace:
+                module, _, name = name.rpartition(".")
+            name, alias = name.strip(), alias.strip() or name.strip()
+            if name in ("_", "*"):
+                out.append(Import(module, "*", "*", line))
+            elif name and alias != "_" and name != "given":
+                out.append(Import(module, name, alias, line))
+    return out
 
 
 def _elixir_directive(text: str, line: int) -> list[Import]:

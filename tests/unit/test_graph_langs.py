@@ -368,6 +368,126 @@ def test_lua_calls_a_table_s_function_and_its_own_methods(
     assert edges_at(rows, "src/shapes.lua", 15) == {("src/shapes.lua::Stack.count", True)}
 
 
+LUA_MODULES = {
+    "lua/geo/path.lua": """\
+local Path = {}
+Path.__index = Path
+
+function Path:new(s)
+  return setmetatable({ s = s }, Path)
+end
+
+function Path:exists()
+  return true
+end
+
+local function clean(s)
+  return s
+end
+
+Path.clean = clean
+
+return Path
+""",
+    "lua/geo/util/init.lua": """\
+local util = {}
+
+function util.join(a, b)
+  return a .. b
+end
+
+local function helper()
+  return 1
+end
+
+return setmetatable(util, {})
+""",
+    "lua/geo/main.lua": """\
+local Path = require("geo.path")
+local util = require "geo.util"
+local json = require("cjson")
+
+local function run(base)
+  local p = Path:new("x")
+  p:exists()
+  Path.clean("y")
+  util.join("a", "b")
+  util.split("a")
+  json.decode("{}")
+  table.insert({}, 1)
+  helper()
+  base:sub(1, 1)
+end
+""",
+}
+
+
+def test_lua_calls_resolve_through_require_and_the_table_a_module_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, LUA_MODULES)
+    main = "lua/geo/main.lua"
+    for line, target in (
+        (6, "lua/geo/path.lua::Path.new"),  # `require("geo.path")`: the table it returns
+        (7, "lua/geo/path.lua::Path.exists"),  # `local p = Path:new(...)` types p
+        (8, "lua/geo/path.lua::clean"),  # `Path.clean = clean`
+        (9, "lua/geo/util/init.lua::util.join"),  # geo/util/init.lua, `return setmetatable(util)`
+    ):
+        assert edges_at(rows, main, line) == {(target, True)}, at(rows, main, line)
+    for line, reason in (
+        (10, "no function split in the table geo.util returns"),
+        (11, "external module cjson"),
+        (12, "table.insert: Lua's standard library"),
+        # another file's local function is no global: never guessed by name
+        (13, "no global function of the project: a local value, Lua's or the host's"),
+    ):
+        assert [(r["callee"], r["rule"]) for r in at(rows, main, line)] == [("", reason)]
+    # `base` is an ordinary name in Lua, no parent class: its `sub` is guessed by name.
+    assert [r["rule"] for r in at(rows, main, 14)] == ["no method of that name in the project"]
+
+
+SUPER_NAMES = {
+    "tree/node.go": """\
+package tree
+
+type Node struct{}
+
+func (n *Node) Child() *Node { return n }
+
+func (n *Node) Walk(parent *Node) {
+\tparent.Child()
+}
+""",
+    "app/jobs.py": """\
+class Base:
+    def run(self):
+        return 1
+
+
+class Child(Base):
+    def run(self):
+        return 2
+
+    def go(self, base: "Child"):
+        base.run()
+        super().run()
+""",
+}
+
+
+def test_base_and_parent_are_the_parent_class_only_in_csharp_and_php(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SUPER_NAMES)
+    # Go: `parent` is a parameter of type *Node, not a parent class.
+    assert edges_at(rows, "tree/node.go", 8) == {("tree/node.go::Node.Child", True)}
+    # Python: `base` is a parameter (typed Child); only `super()` means Base.
+    assert "super" not in [r["rule"] for r in at(rows, "app/jobs.py", 11)], at(
+        rows, "app/jobs.py", 11
+    )
+    assert edges_at(rows, "app/jobs.py", 12) == {("app/jobs.py::Base.run", True)}
+
+
 SCALA = {
     "src/main/scala/Shapes.scala": """\
 package shapes
@@ -420,6 +540,71 @@ def test_scala_calls_resolve_through_new_typed_values_and_parameters(
     # A value of a type the project does not define calls none of the project's methods.
     assert edges_at(rows, path, 27) == set()
     assert "outside the project" in at(rows, path, 27)[0]["rule"]
+
+
+SCALA_PACKAGES = {
+    "os/src/Ops.scala": """\
+package os
+
+class Path(val s: String)
+
+object Path {
+  def apply(s: String): Path = new Path(s)
+}
+
+object exists {
+  def apply(p: Path): Boolean = true
+}
+
+object remove {
+  def apply(p: Path): Unit = ()
+  object all {
+    def apply(p: Path): Unit = ()
+  }
+}
+""",
+    "os/src-jvm/Zip.scala": """\
+package os
+
+object zip {
+  def apply(p: Path): Boolean = exists(p)
+}
+""",
+    "os/test/src/OpsTests.scala": """\
+package test.os
+
+import java.nio.file.Files
+import os._
+
+object OpsTests {
+  def run(): Unit = {
+    val p = Path("x")
+    val q = new Path("y")
+    os.exists(p)
+    os.remove.all(q)
+    Files.size(null)
+  }
+}
+""",
+}
+
+
+def test_scala_calls_resolve_through_packages_imports_and_apply(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SCALA_PACKAGES)
+    ops, tests = "os/src/Ops.scala", "os/test/src/OpsTests.scala"
+    # The package `os` spans two folders: `exists(p)` calls the object's `apply`.
+    assert edges_at(rows, "os/src-jvm/Zip.scala", 4) == {(f"{ops}::exists.apply", True)}
+    for line, target in (
+        (8, "Path.apply"),  # `import os._`, then `Path(...)`: the companion's apply
+        (9, "Path"),  # `new Path(...)`: the class's constructor
+        (10, "exists.apply"),  # through the package, written whole
+        (11, "remove.all.apply"),  # through an object nested in an object of the package
+    ):
+        assert edges_at(rows, tests, line) == {(f"{ops}::{target}", True)}, at(rows, tests, line)
+    # An import from outside the project: nothing of ours.
+    assert edges_at(rows, tests, 12) == set()
 
 
 ELIXIR = {

@@ -5,7 +5,7 @@
 (call_expression function: (generic_function function: (identifier) @callee)) @call
 (call_expression function: (generic_function function: (field_expression value: (_) @receiver
   field: (identifier) @callee))) @call
-(instance_expression . (type_identifier) @callee) @call
+(instance_expression . (type_identifier) @callee) @call @new
 (class_definition extend: (extends_clause type: (_) @base)) @class
 (object_definition extend: (extends_clause type: (_) @base)) @class
 (trait_definition extend: (extends_clause type: (_) @base)) @class
@@ -15,3 +15,5 @@
 (var_definition pattern: (identifier) @var type: (_) @type) @bind
 (var_definition pattern: (identifier) @var value: (instance_expression . (_) @type)) @bind
 (parameter name: (identifier) @var type: (_) @type) @bind
+; `import a.b.C`, `import a.b.{C, D => E}`, `import a.b._` (the package clause: calls.py).
+(import_declaration) @import
