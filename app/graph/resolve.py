@@ -90,6 +90,9 @@ _FAMILIES = {
 # Languages whose calls name a module or namespace by its nesting (`Hashie::Utils.safe_dup`,
 # `CLI::detail::split_up(s)`), looked up from the caller's enclosing ones outwards.
 _NESTED_SCOPES = frozenset({"ruby", "cpp"})
+# Languages whose `A.B` type is a type nested in the type `A` (their packages are written in
+# lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
+_NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 # Languages where a value's type that the project does not define is one from outside, imported
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
@@ -487,6 +490,13 @@ class Resolver:
                 target = self._module_named(facts, imp) if imp.alias == head else None
                 if target is not None or (imp.alias == head and not imp.name):
                     return [self._key(sid) for sid in self._top(target or [], name)[0]]
+            if facts.language in _NESTED_TYPES and head.isidentifier() and head[:1].isupper():
+                return [  # Outer.Inner; `Base.Iterator` of a generic `Base`: none of ours
+                    self._key(sid)
+                    for key in self.type_keys(facts, head, caller)
+                    for sid in self.members.get(key, {}).get(name, [])
+                    if self.symbols[sid].kind in CLASS_KINDS
+                ]
         ids, rule = self.lookup(facts, caller, name, types_only=True)
         if not ids or RULES.get(rule, 0) < 0.9:
             keys = self.classes.get(name, [])
@@ -640,6 +650,17 @@ class Resolver:
         family = _family(language)
         return [i for i in ids if _family(self.symbols[i].language) == family]
 
+    def _members_of(self, keys: list[ClassKey], name: str) -> tuple[list[str], bool]:
+        """`name` in each of several classes a type may mean (two of that name in a package:
+        each one's, split), read through its bases; True when a base is outside."""
+        found: list[str] = []
+        outside = False
+        for key in keys:
+            order, beyond = self.hierarchy(key)
+            outside = outside or beyond
+            found += [sid for sid in self.member(order, name) if sid not in found]
+        return found, outside
+
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
@@ -781,8 +802,8 @@ class Resolver:
         if type_text and not type_text.startswith(EXTENDED):
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
-                order, outside = self.hierarchy(keys[0])
-                if ids := self.member(order, name):
+                ids, outside = self._members_of(keys, name)
+                if ids:
                     return ids, "typed-receiver", ""
                 if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
                     return [], "", f"no method {name} on {type_text}"
@@ -831,7 +852,7 @@ class Resolver:
             return ids, "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
-            if keys and (ids := self.member(self.hierarchy(keys[0])[0], name)):
+            if keys and (ids := self._members_of(keys, name)[0]):
                 return ids, "class-member", ""
             if not keys and receiver.isidentifier() and lang not in _JS:
                 # JS/TS: a capitalised name is as often a value (`const FoodEnum = z.enum()`)

@@ -32,8 +32,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # a one-expression lambda that computes (a predicate) is no wrapper; 39: Elixir calls are read;
 # 40: Bash calls are read; 41: documentation pages a tool generated (jazzy, Dokka, javadoc,
 # ...) are skipped; 42: Zig calls are read; 43: Haskell calls are read; 44: Haskell export lists;
-# 45: Lua's requires, returned tables and globals; `base`/`parent` are super in C# and PHP only
-STRATEGY_VERSION = "chunk-45"
+# 45: Lua's requires, returned tables and globals; `base`/`parent` are super in C# and PHP only;
+# 46: a nested type `A.B` (Swift, Java, Kotlin, Scala) is B inside A, never another B
+STRATEGY_VERSION = "chunk-46"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

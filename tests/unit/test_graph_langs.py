@@ -607,6 +607,44 @@ def test_scala_calls_resolve_through_packages_imports_and_apply(
     assert edges_at(rows, tests, 12) == set()
 
 
+NESTED_TYPES = {
+    "src/shapes/A.java": """\
+package shapes;
+
+public class A {
+    public static class Inner {
+        public void run() {}
+    }
+}
+""",
+    "src/shapes/Outer.java": """\
+package shapes;
+
+public class Outer {
+    public static class Inner {
+        public void run() {}
+    }
+
+    void go(Outer.Inner a, Map.Entry e) {
+        a.run();
+        e.run();
+    }
+}
+""",
+}
+
+
+def test_a_nested_type_is_found_inside_its_outer_type_only(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, NESTED_TYPES)
+    path = "src/shapes/Outer.java"
+    assert edges_at(rows, path, 9) == {(f"{path}::Outer.Inner.run", True)}, at(rows, path, 9)
+    # `Map.Entry`: no type of the project is named Map, so no `Entry`/`Inner` of ours is meant;
+    # `run` is then only guessed by name.
+    assert not [r for r in at(rows, path, 10) if r["confidence"] >= 0.9], at(rows, path, 10)
+
+
 ELIXIR = {
     "lib/shop/cart.ex": """\
 defmodule Shop.Cart do
