@@ -57,6 +57,7 @@ MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here 
 MAX_REEXPORT_HOPS = 4
 
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
+_RUBY_SELF_KINDS = CLASS_KINDS | {"module"}
 FREE_KINDS = frozenset({"function", "class", "struct", "interface", "enum", "type", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
 # Languages whose files share one namespace per directory (package), or whose bare calls
@@ -237,12 +238,13 @@ class Resolver:
                     self.dir_top[_dir(path)][s.name].append(sid)
                 if lang in NAMESPACE_LANGUAGES:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
-            if s.kind == "method":
-                self.methods[s.name].append(sid)
+            if s.kind == "method" or (lang == "ruby" and s.parent and s.kind == "function"):
+                self.methods[s.name].append(sid)  # a Ruby module's `def` is a mixin's method
             if (lang in _NESTED_SCOPES or lang == "elixir") and s.kind in ("module", "class"):
                 key = (_scope(path, lang), s.qualified_name)
-                if key not in self.named_scopes[s.qualified_name]:
-                    self.named_scopes[s.qualified_name].append(key)
+                for name in {s.qualified_name, self.nested_name(path, s.qualified_name)}:
+                    if key not in self.named_scopes[name]:  # `Mash` and `Hashie.Mash`
+                        self.named_scopes[name].append(key)
             if s.kind in CLASS_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.classes[s.name]:
@@ -462,18 +464,20 @@ class Resolver:
 
     # -- classes -----------------------------------------------------------------------------
     def class_of(self, facts: FileFacts, caller: str) -> ClassKey | None:
-        """The class a caller's `self`/`this` means: its nearest class-like ancestor."""
+        """The class a caller's `self`/`this` means: its nearest class-like ancestor (in
+        Ruby also a module: its methods call each other, and those of what it includes)."""
+        kinds = _RUBY_SELF_KINDS if facts.language == "ruby" else CLASS_KINDS
         qualified = caller
         for _ in range(16):
             sym = self.symbols.get(symbol_id(facts.path, qualified))
             if sym is None:
                 return None
-            if sym.kind in CLASS_KINDS:
+            if sym.kind in kinds:
                 return (_scope(facts.path, facts.language), qualified)
             if not sym.parent:
                 return None
             parent = self.symbols.get(symbol_id(facts.path, sym.parent))
-            if parent is None or parent.kind in CLASS_KINDS:
+            if parent is None or parent.kind in kinds:
                 # Go/JS methods name a receiver type that may live in another file.
                 return (_scope(facts.path, facts.language), sym.parent)
             qualified = sym.parent
@@ -527,7 +531,10 @@ class Resolver:
             current = order[i]
             i += 1
             for path, text in self.bases.get(current, []):
-                found = self.type_keys(self.files[path], text)
+                if self.files[path].language == "ruby":  # `< Hash`, `include Extensions::X`
+                    found = self._scope_keys(self.nested_name(path, current[1]), text)
+                else:
+                    found = self.type_keys(self.files[path], text)
                 outside = outside or not found
                 for base in found:
                     if base not in seen:
@@ -629,20 +636,47 @@ class Resolver:
     def _scope_member(self, facts: FileFacts, caller: str, written: str, name: str) -> list[str]:
         """`name` in the module, class or namespace `written` (`Hashie.Utils`) names from
         inside `caller`: Ruby and C++ look in each enclosing one, innermost first."""
-        keys: list[ClassKey] = []
-        if written.startswith("."):  # `::Hash`: from the top level only
-            keys = self.named_scopes.get(written[1:], [])
-        else:
-            sym = self.symbols.get(symbol_id(facts.path, caller))
-            nesting = sym.parent if sym is not None else ""
-            while nesting and not keys:
-                keys = self.named_scopes.get(f"{nesting}.{written}", [])
-                nesting = nesting.rpartition(".")[0]
-            keys = keys or self.named_scopes.get(written, [])
-        for key in keys:
+        sym = self.symbols.get(symbol_id(facts.path, caller))
+        nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
+        for key in self._scope_keys(nesting, written):
             if ids := self.member(self.hierarchy(key)[0], name):
                 return ids
         return []
+
+    def _ruby_new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
+        """Ruby's `Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited),
+        else the class itself."""
+        sym = self.symbols.get(symbol_id(facts.path, call.caller))
+        nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
+        keys = [
+            k
+            for k in self._scope_keys(nesting, written)
+            if self.symbols.get(symbol_id(*k)) is not None
+            and self.symbols[symbol_id(*k)].kind == "class"
+        ]
+        if not keys:
+            return []
+        return self._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
+
+    def nested_name(self, path: str, qualified: str) -> str:
+        """A definition's name with every module or namespace it is written in (Ruby, C++):
+        the class `Mash` in `module Hashie` is `Hashie.Mash`, its method `Hashie.Mash.get`."""
+        sym = self.symbols.get(symbol_id(path, qualified))
+        if sym is None or not sym.parent or sym.parent == qualified:
+            return qualified
+        return f"{self.nested_name(path, sym.parent)}.{sym.name}"
+
+    def _scope_keys(self, nesting: str, written: str) -> list[ClassKey]:
+        """The modules, classes or namespaces `written` names from inside `nesting` (Ruby,
+        C++): `Utils` inside `Hashie.Mash` is `Hashie.Mash.Utils`, else `Hashie.Utils`, else
+        `Utils`; `::Hash` (`.Hash`) only the top level's."""
+        if written.startswith("."):
+            return self.named_scopes.get(written[1:], [])
+        while nesting:
+            if keys := self.named_scopes.get(f"{nesting}.{written}"):
+                return keys
+            nesting = nesting.rpartition(".")[0]
+        return self.named_scopes.get(written, [])
 
     def _kin(self, ids: list[str], language: str) -> list[str]:
         """The definitions among `ids` that code in `language` can call: its own language's,
@@ -847,6 +881,8 @@ class Resolver:
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
                 return ids, "namespace-member" if lang == "cpp" else "module-member", ""
+            if lang == "ruby" and name == "new" and (ids := self._ruby_new(facts, call, written)):
+                return ids, "class-member", ""
         # `M.area()`: a function of a table this file builds
         if lang == "lua" and (ids := self._lua_field((facts.path, receiver), name)):
             return ids, "module-member", ""

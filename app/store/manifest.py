@@ -33,8 +33,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 40: Bash calls are read; 41: documentation pages a tool generated (jazzy, Dokka, javadoc,
 # ...) are skipped; 42: Zig calls are read; 43: Haskell calls are read; 44: Haskell export lists;
 # 45: Lua's requires, returned tables and globals; `base`/`parent` are super in C# and PHP only;
-# 46: a nested type `A.B` (Swift, Java, Kotlin, Scala) is B inside A, never another B
-STRATEGY_VERSION = "chunk-46"
+# 46: a nested type `A.B` (Swift, Java, Kotlin, Scala) is B inside A, never another B; 47: Ruby's
+# `include`/`prepend` are bases, `X.new` calls `initialize`, modules' methods are methods
+STRATEGY_VERSION = "chunk-47"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

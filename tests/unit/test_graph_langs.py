@@ -645,6 +645,64 @@ def test_a_nested_type_is_found_inside_its_outer_type_only(
     assert not [r for r in at(rows, path, 10) if r["confidence"] >= 0.9], at(rows, path, 10)
 
 
+RUBY_MIXINS = {
+    "lib/shop/extensions/deep_find.rb": """\
+module Shop
+  module Extensions
+    module DeepFind
+      def deep_find(key)
+        _deep_find(key)
+      end
+
+      def _deep_find(key)
+        key
+      end
+    end
+  end
+end
+""",
+    "lib/shop/cart.rb": """\
+module Shop
+  class Base
+    def initialize(items)
+      @items = items
+    end
+  end
+
+  class Cart < Base
+    include Extensions::DeepFind
+
+    def total
+      deep_find(:total)
+    end
+  end
+end
+""",
+    "spec/cart_spec.rb": """\
+cart = Shop::Cart.new([])
+cart.deep_find(:x)
+other.deep_find(:y)
+""",
+}
+
+
+def test_ruby_mixins_are_bases_and_new_calls_initialize(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, RUBY_MIXINS)
+    find = "lib/shop/extensions/deep_find.rb"
+    # A module's methods call each other through `self`.
+    assert edges_at(rows, find, 5) == {(f"{find}::DeepFind._deep_find", True)}
+    # `include Extensions::DeepFind` (written inside `module Shop`): its methods are Cart's.
+    assert edges_at(rows, "lib/shop/cart.rb", 12) == {(f"{find}::DeepFind.deep_find", True)}
+    # `Shop::Cart.new`: the `initialize` Cart inherits from Base.
+    spec = "spec/cart_spec.rb"
+    assert edges_at(rows, spec, 1) == {("lib/shop/cart.rb::Base.initialize", True)}
+    # `cart` holds a Cart, which includes DeepFind.
+    assert edges_at(rows, spec, 2) == {(f"{find}::DeepFind.deep_find", True)}
+    # A module's method is a method: on a receiver of unknown type, the one `deep_find` of
+    # the project, probably.
+    assert edges_at(rows, spec, 3) == {(f"{find}::DeepFind.deep_find", False)}
+
+
 ELIXIR = {
     "lib/shop/cart.ex": """\
 defmodule Shop.Cart do
