@@ -95,6 +95,7 @@ _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 # lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
 _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
+_SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
 # Languages where a value's type that the project does not define is one from outside, imported
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
 # SimpleDateFormat(p)`; `fmt.parse(s)` is not ours.
@@ -240,7 +241,7 @@ class Resolver:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
             if s.kind == "method" or (lang == "ruby" and s.parent and s.kind == "function"):
                 self.methods[s.name].append(sid)  # a Ruby module's `def` is a mixin's method
-            if (lang in _NESTED_SCOPES or lang == "elixir") and s.kind in ("module", "class"):
+            if (lang in _NESTED_SCOPES or lang == "elixir") and s.kind in _SCOPE_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
                 for name in {s.qualified_name, self.nested_name(path, s.qualified_name)}:
                     if key not in self.named_scopes[name]:  # `Mash` and `Hashie.Mash`
@@ -489,6 +490,11 @@ class Resolver:
         if facts.language == "lua":
             return self._lua_tables(facts, text)
         head, _, name = text.rpartition(".")
+        if head and facts.language in _NESTED_SCOPES:  # `CLI::App`, `Shapes::Circle`
+            sym = self.symbols.get(symbol_id(facts.path, caller))
+            nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
+            if keys := self._scope_keys(nesting, text):
+                return keys
         if head:  # mod.Base: the module's own definition
             for imp in facts.imports:
                 target = self._module_named(facts, imp) if imp.alias == head else None

@@ -34,8 +34,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # ...) are skipped; 42: Zig calls are read; 43: Haskell calls are read; 44: Haskell export lists;
 # 45: Lua's requires, returned tables and globals; `base`/`parent` are super in C# and PHP only;
 # 46: a nested type `A.B` (Swift, Java, Kotlin, Scala) is B inside A, never another B; 47: Ruby's
-# `include`/`prepend` are bases, `X.new` calls `initialize`, modules' methods are methods
-STRATEGY_VERSION = "chunk-47"
+# `include`/`prepend` are bases, `X.new` calls `initialize`, modules' methods are methods; 48: C++
+# `CLI::App app;` types `app`, `: public ns::Base` is a base
+STRATEGY_VERSION = "chunk-48"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

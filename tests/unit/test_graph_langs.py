@@ -703,6 +703,48 @@ def test_ruby_mixins_are_bases_and_new_calls_initialize(tmp_path: Path, settings
     assert edges_at(rows, spec, 3) == {(f"{find}::DeepFind.deep_find", False)}
 
 
+CPP_NAMESPACES = {
+    "include/cli/app.hpp": """\
+namespace CLI {
+namespace detail {
+int twice(int x) { return 2 * x; }
+}
+
+class App {
+  public:
+    int add_option(int x) { return detail::twice(x); }
+};
+
+class Option_group : public App {
+  public:
+    int add_option(int x) { return x; }
+};
+}
+""",
+    "examples/main.cpp": """\
+#include "cli/app.hpp"
+
+int main() {
+    CLI::App app("demo");
+    app.add_option(1);
+    return 0;
+}
+""",
+}
+
+
+def test_cpp_names_read_from_the_whole_namespace_nesting(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CPP_NAMESPACES)
+    app = "include/cli/app.hpp"
+    # Inside `CLI::App`, `detail::twice` is `CLI::detail::twice`.
+    assert edges_at(rows, app, 8) == {(f"{app}::detail.twice", True)}, at(rows, app, 8)
+    # `CLI::App app(...)` types `app`: App's `add_option`, not its subclass's.
+    main = "examples/main.cpp"
+    assert edges_at(rows, main, 5) == {(f"{app}::App.add_option", True)}, at(rows, main, 5)
+
+
 ELIXIR = {
     "lib/shop/cart.ex": """\
 defmodule Shop.Cart do
