@@ -207,6 +207,7 @@ class Resolver:
         self.js = JsModules(files)
         self.reach = Reach(self.js)
         self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
+        self._extension_cache: dict[str, dict[str, list[str]]] = {}
         # Haskell: what a file's imports bring in by a name, and the files it can see (every
         # call of that name in the file asks the same).
         self._hs_imported: dict[tuple[str, str], Result] = {}
@@ -344,6 +345,7 @@ class Resolver:
 
     def _find_top(self, paths: tuple[str, ...], name: str, hops: int) -> Result:
         ids = [sid for p in paths for sid in self.scoped[p].get(("", name), [])]
+        ids = ids or [sid for p in paths for sid in self._extensions(p).get(name, [])]
         if ids:
             return ids, "import" if hops == 0 else "re-export"
         if hops >= MAX_REEXPORT_HOPS:
@@ -361,6 +363,22 @@ class Resolver:
                         if found:
                             return found, "re-export"
         return [], ""
+
+    def _extensions(self, path: str) -> dict[str, list[str]]:
+        """A Kotlin file's top-level extension functions by name (`fun JdbcTransaction.
+        assertEquals(...)`: a function named after the type it extends, where a member is a
+        method and a local function's parent a function): what `import pkg.assertEquals`
+        brings in."""
+        if (known := self._extension_cache.get(path)) is not None:
+            return known
+        found: dict[str, list[str]] = defaultdict(list)
+        if self.files[path].language == "kotlin":
+            for (parent, name), ids in self.scoped[path].items():
+                owner = self.symbols.get(symbol_id(path, parent)) if parent else None
+                if parent and (owner is None or owner.kind not in FUNCTION_KINDS):
+                    found[name] += [i for i in ids if self.symbols[i].kind == "function"]
+        self._extension_cache[path] = found
+        return found
 
     def _module_alias(self, paths: Iterable[str], name: str, hops: int) -> list[str]:
         """A module-level alias: importing `D` imports `Distance` (Python's `D = Distance`),

@@ -35,8 +35,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 45: Lua's requires, returned tables and globals; `base`/`parent` are super in C# and PHP only;
 # 46: a nested type `A.B` (Swift, Java, Kotlin, Scala) is B inside A, never another B; 47: Ruby's
 # `include`/`prepend` are bases, `X.new` calls `initialize`, modules' methods are methods; 48: C++
-# `CLI::App app;` types `app`, `: public ns::Base` is a base
-STRATEGY_VERSION = "chunk-48"
+# `CLI::App app;` types `app`, `: public ns::Base` is a base; 49: Kotlin's imported extension
+# functions
+STRATEGY_VERSION = "chunk-49"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

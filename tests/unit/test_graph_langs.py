@@ -745,6 +745,42 @@ def test_cpp_names_read_from_the_whole_namespace_nesting(
     assert edges_at(rows, main, 5) == {(f"{app}::App.add_option", True)}, at(rows, main, 5)
 
 
+KOTLIN_EXTENSIONS = {
+    "jdbc/src/main/kotlin/org/demo/jdbc/Assert.kt": """\
+package org.demo.jdbc
+
+class JdbcTransaction
+
+fun JdbcTransaction.assertEquals(a: Int, b: Int) {}
+""",
+    "r2dbc/src/main/kotlin/org/demo/r2dbc/Assert.kt": """\
+package org.demo.r2dbc
+
+class R2dbcTransaction
+
+fun R2dbcTransaction.assertEquals(a: Int, b: Int) {}
+""",
+    "jdbc/src/test/kotlin/org/demo/jdbc/SelectTest.kt": """\
+package org.demo.tests
+
+import org.demo.jdbc.assertEquals
+
+fun check() {
+    assertEquals(1, 1)
+}
+""",
+}
+
+
+def test_kotlin_an_imported_extension_function_is_the_one_imported(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, KOTLIN_EXTENSIONS)
+    test = "jdbc/src/test/kotlin/org/demo/jdbc/SelectTest.kt"
+    target = "jdbc/src/main/kotlin/org/demo/jdbc/Assert.kt::JdbcTransaction.assertEquals"
+    assert edges_at(rows, test, 6) == {(target, True)}, at(rows, test, 6)
+
+
 ELIXIR = {
     "lib/shop/cart.ex": """\
 defmodule Shop.Cart do
