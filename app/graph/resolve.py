@@ -17,6 +17,7 @@ from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
     BUILTIN_TYPES,
+    CHAINED,
     EXPORT_LIST,
     EXPORTED,
     EXPORTED_MODULE,
@@ -27,6 +28,8 @@ from app.parse.calls import (
     PACKAGE,
     PARAMETER,
     PRIVATE,
+    RETURNS,
+    SELF_CHAIN,
     TRUNCATED,
 )
 
@@ -41,6 +44,7 @@ RULES = {
     "class-member": 0.9,
     "namespace-member": 0.9,
     "typed-receiver": 0.9,
+    "return-type": 0.9,  # `sm.Configure().Permit()`: through what `Configure` declares it returns
     "same-module": 0.9,
     "same-package": 0.9,
     "unique-name": 0.75,
@@ -95,6 +99,15 @@ _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 # lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
 _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
+_RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
+# The first names of standard library imports, by language.
+_STANDARD_ROOTS = {
+    "rust": _RUST_STD,
+    "java": frozenset({"java", "javax"}),
+    "kotlin": frozenset({"java", "javax", "kotlin"}),
+    "scala": frozenset({"java", "javax", "scala"}),
+}
+_CHAIN_STEP = re.compile(r"\.|->|::|\?\.")  # between a call chain's steps
 _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
 # Languages where a value's type that the project does not define is one from outside, imported
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
@@ -202,6 +215,10 @@ class Resolver:
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
         self.private: set[tuple[ClassKey, str]] = set()
+        # class -> method -> (path, the type it declares it returns)
+        self.returns: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         for path, facts in files.items():
             self._index_file(path, facts)
         self.js = JsModules(files)
@@ -261,6 +278,10 @@ class Resolver:
                 continue
             if a.type_text == GLOBAL:
                 continue
+            if a.type_text.startswith(RETURNS):
+                returned = a.type_text[len(RETURNS) :]
+                self.returns[(_scope(path, lang), a.owner)][a.name].append((path, returned))
+                continue
             if a.type_text == PACKAGE:
                 self.scala_packages[a.name].append(path)
                 self.scala_package_of[path] = a.name
@@ -311,6 +332,8 @@ class Resolver:
         if lang in _JS:
             return self.js.resolve(facts.path, module)
         if lang == "rust":
+            if module.split("::", 1)[0] in _RUST_STD:  # `std::process`: never the project's
+                return None
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             return self.rust_modules.get(parts[-1]) if parts else None
         if lang == "zig":  # `@import("util.zig")`, from the importing file's folder
@@ -526,10 +549,23 @@ class Resolver:
                     if self.symbols[sid].kind in CLASS_KINDS
                 ]
         ids, rule = self.lookup(facts, caller, name, types_only=True)
+        if rule == "external" and self._from_standard_library(facts, name):
+            return []  # `use std::process::Command`: not the project's `Command`
         if not ids or RULES.get(rule, 0) < 0.9:
             keys = self.classes.get(name, [])
             return keys if len(keys) == 1 else []
         return [self._key(sid) for sid in ids]
+
+    def _from_standard_library(self, facts: FileFacts, name: str) -> bool:
+        """Whether the file imports `name` from its language's standard library (`use
+        std::process::Command`, `import java.util.List`). Other imports the project's files
+        do not hold may still be the project's own, its package path cut by the folder it
+        was indexed from."""
+        for imp in facts.imports:
+            if imp.alias == name and imp.name:
+                head = re.split(r"::|\.", imp.module, maxsplit=1)[0]
+                return head in _STANDARD_ROOTS.get(facts.language, ())
+        return False
 
     def _module_named(self, facts: FileFacts, imp: Import) -> list[str] | None:
         """The project files a module import binds (`import a.b`, Python's `from a import b`
@@ -856,6 +892,10 @@ class Resolver:
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
+        if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`
+            if ids := self._chained(facts, call, type_text[len(CHAINED) :]):
+                return ids, "return-type", ""
+            type_text = ""
         # `c = Client()` earlier in the same function, `self.c = Client()`
         if type_text and not type_text.startswith(EXTENDED):
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
@@ -928,6 +968,38 @@ class Resolver:
         if len(candidates) == 1:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
+
+    def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> list[str]:
+        """The method a call on a call chain calls: from the type of the chain's first name,
+        through what each method declares it returns (a fluent `this` keeps the type) and
+        each field's declared type; nothing when a step says nothing."""
+        steps = _CHAIN_STEP.split(call.receiver)[1:]
+        if root_type == SELF_CHAIN:
+            key = self.class_of(facts, call.caller)
+            keys = [key] if key is not None else []
+        else:
+            keys = self.type_keys(facts, root_type, call.caller)
+        for step in steps:
+            name = step.removesuffix("()")
+            said = next(
+                (
+                    found[0]
+                    for key in keys
+                    for k in self.hierarchy(key)[0]
+                    if (
+                        found := (self.returns if step.endswith("()") else self.attributes)
+                        .get(k, {})
+                        .get(name)
+                    )
+                ),
+                None,
+            )
+            if said is None:
+                return []
+            path, text = said
+            if text != SELF_CHAIN:
+                keys = self.type_keys(self.files[path], text.removeprefix(ALIAS))
+        return self._members_of(keys, call.callee)[0] if keys else []
 
     def _scala_applied(self, ids: list[str], caller: str) -> list[str]:
         """Scala: calling an object (`os.exists(p)`, `Path(s)`) calls its `apply` (a class's

@@ -239,9 +239,24 @@ PACKAGE = "(package)"
 # The receiver type of Scala's `new C(x)`: the class's constructor, never its companion's
 # `apply` (what `C(x)` calls).
 NEW = "(new)"
+# What a method declares it returns, as an Attribute (owner: its class; name: the method):
+# RETURNS + the type as written, generics and references gone (`self`, `this`, `Self`, `static`:
+# the class itself).
+RETURNS = "(returns)"
+# The receiver type of a call on a call chain (`sm.Configure().Permit()`): CHAINED + the type of
+# the chain's first name (SELF_CHAIN for `this`/`self`); the resolver walks the rest through
+# what each method returns.
+CHAINED = "(chain)"
+SELF_CHAIN = "(self)"
+# Languages whose methods declare what they return (calls.scm `@returns`).
+RETURN_TYPES = frozenset({"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin"})
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
+_DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")
+# A call chain's first name and the rest: `sm.Configure().Permit()`, `$this->parser->getStream()`
+_CHAIN = re.compile(r"(\$?\w+)((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)+)")
+_SELF_WORDS = frozenset({"this", "self", "$this"})
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -346,6 +361,7 @@ def extract(
     bases: list[Inheritance] = []
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
     params: list[tuple[int, str]] = []  # (where, parameter name)
+    returned: list[Attribute] = []  # what methods return
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             _add_call(language, call[0], captures, raw)
@@ -356,6 +372,12 @@ def extract(
             params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
+        elif (method := captures.get("method")) and (returns := captures.get("returns")):
+            owner = by_core.get((method[0].start_byte, method[0].type))
+            if owner is not None and (said := _return_type(node_text(returns[0]))):
+                returned.append(
+                    Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
+                )
         elif (cls := captures.get("class")) and (base := captures.get("base")):
             owner = by_core.get((cls[0].start_byte, cls[0].type))
             if owner is not None:
@@ -368,7 +390,7 @@ def extract(
     types = _scope_types(defs, binds)
     calls = _attribute(language, raw, defs, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
-    attributes = _class_attributes(language, defs, types)
+    attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
     if language == "elixir":
         attributes += _elixir_private(defs)
     if language == "haskell":
@@ -421,6 +443,17 @@ def _lua_module(root: Node) -> tuple[Attribute, ...]:
                     Attribute(node_text(table), node_text(field), ALIAS + node_text(values[0]))
                 )
     return tuple(out)
+
+
+def _return_type(written: str) -> str:
+    """`StateConfiguration<T>` -> `StateConfiguration`, `&mut Handle` -> `Handle`, `?Foo` ->
+    `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
+    (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word)."""
+    text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
+    text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
+    if text in ("self", "static", "this", "Self", "$this"):
+        return SELF_CHAIN
+    return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
 
 
 def _scala_package(root: Node) -> tuple[Attribute, ...]:
@@ -647,6 +680,8 @@ def _attribute(
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
+        elif receiver and name and "()" in receiver and language in RETURN_TYPES and not literal:
+            receiver_type = _chain_root(receiver, scopes)
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
             self_name = _go_receiver_name(caller.core)
@@ -670,6 +705,21 @@ def _arguments_after_a_line_break(call: Node) -> bool:
     return arguments.type == "value_arguments" and (
         arguments.start_point.row > parts[0].end_point.row
     )
+
+
+def _chain_root(receiver: str, scopes: list[dict[str, str]]) -> str:
+    """CHAINED + the type of a call chain's first name (`sm` bound to a StateMachine, `this`,
+    a capitalised class name), or "" when nothing says."""
+    chain = _CHAIN.fullmatch(receiver)
+    if chain is None:
+        return ""
+    root = chain.group(1)
+    if root in _SELF_WORDS:
+        return CHAINED + SELF_CHAIN
+    said = next((scope[root] for scope in scopes if root in scope), "")
+    if said and not said.startswith(ALIAS):
+        return CHAINED + said
+    return CHAINED + root if root[:1].isupper() and not said else ""
 
 
 def _labelled_class(stack: list[Any], label: str) -> str:

@@ -781,6 +781,95 @@ def test_kotlin_an_imported_extension_function_is_the_one_imported(
     assert edges_at(rows, test, 6) == {(target, True)}, at(rows, test, 6)
 
 
+CHAINS = {
+    "src/Machine.cs": """\
+public class StateMachine {
+    public StateConfiguration Configure(int s) { return new StateConfiguration(); }
+}
+public class StateConfiguration {
+    public StateConfiguration Permit(int t) { return this; }
+    public void OnEntry() {}
+}
+public class Use {
+    void Run() {
+        var sm = new StateMachine();
+        sm.Configure(1).Permit(2).OnEntry();
+    }
+}
+""",
+    "src/query.ts": """\
+export class Query {
+  where(x: number): this { return this }
+  limit(n: number): Query { return this }
+  run(): Rows { return new Rows() }
+}
+export class Rows {
+  first(): number { return 1 }
+}
+export function list(q: Query) {
+  return q.where(1).limit(2).run().first()
+}
+""",
+    "src/runtime.rs": """\
+pub struct Runtime { h: Handle }
+pub struct Handle {}
+impl Runtime {
+    pub fn handle(&self) -> &Handle { &self.h }
+}
+impl Handle {
+    pub fn spawn(&self) {}
+}
+pub fn go(rt: Runtime) {
+    rt.handle().spawn();
+}
+""",
+    "src/process.rs": """\
+pub struct Command {}
+impl Command {
+    pub fn new(p: &str) -> Command { Command {} }
+    pub fn spawn(&self) {}
+}
+""",
+    "src/uses_std.rs": """\
+use std::process::Command;
+pub fn run() {
+    Command::new("true").spawn();
+}
+""",
+    "src/Compiler.php": """\
+<?php
+class Compiler {
+    public function write(string $s): self { return $this; }
+    public function indent(): static { return $this; }
+    public function raw(string $s): void {}
+    public function compile(): void {
+        $this->write('a')->indent()->raw('b');
+    }
+}
+""",
+}
+
+
+def test_a_call_chain_is_typed_by_what_each_method_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CHAINS)
+    for path, line, target in (
+        ("src/Machine.cs", 11, "StateConfiguration.Permit"),
+        ("src/Machine.cs", 11, "StateConfiguration.OnEntry"),
+        ("src/query.ts", 10, "Query.limit"),  # `where(): this` keeps Query
+        ("src/query.ts", 10, "Rows.first"),
+        ("src/runtime.rs", 10, "Handle.spawn"),  # `-> &Handle`
+        ("src/Compiler.php", 7, "Compiler.raw"),  # `: self`, `: static`
+    ):
+        found = {(r["callee"], r["rule"]) for r in at(rows, path, line)}
+        assert (f"{path}::{target}", "return-type") in found, (path, line, found)
+    # `Command` is std's (imported from outside), not the project's struct of that name: its
+    # `spawn` is at most guessed by name.
+    found = at(rows, "src/uses_std.rs", 3)
+    assert not [r for r in found if r["callee"] and r["confidence"] >= 0.7], found
+
+
 ELIXIR = {
     "lib/shop/cart.ex": """\
 defmodule Shop.Cart do

@@ -16,3 +16,5 @@
   (variable_declarator name: (identifier) @var)) @bind
 (variable_declarator name: (identifier) @var
   [(string_literal) (verbatim_string_literal) (interpolated_string_expression)] @literal) @bind
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(method_declaration returns: (_) @returns) @method

@@ -10,3 +10,5 @@
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @var)) @bind
 (formal_parameter type: (_) @type name: (identifier) @var) @bind
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @var)) @bind
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(method_declaration type: (_) @returns) @method

@@ -10,3 +10,5 @@
 (parameter (simple_identifier) @var (user_type) @type) @bind
 (property_declaration (variable_declaration (simple_identifier) @var)
   [(string_literal) (call_expression)] @literal) @bind
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(function_declaration (function_value_parameters) . ":" . (user_type) @returns) @method

@@ -9,3 +9,5 @@
 ; Local types: `$w = new Widget()`, `function f(Widget $w)`.
 (assignment_expression left: (variable_name) @var right: (object_creation_expression (name) @type)) @bind
 (simple_parameter type: (named_type (name) @type) name: (variable_name) @var) @bind
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(method_declaration return_type: (_) @returns) @method

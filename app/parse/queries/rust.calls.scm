@@ -19,3 +19,5 @@
 (parameter pattern: (identifier) @var type: (_) @type) @bind
 ; Local aliases: `let f = util::square;` then `f(2)`.
 (let_declaration pattern: (identifier) @var value: (scoped_identifier) @alias) @bind
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(function_item return_type: (_) @returns) @method

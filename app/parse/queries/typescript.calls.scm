@@ -49,3 +49,6 @@
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (required_parameter pattern: (identifier) @param)
 (optional_parameter pattern: (identifier) @param)
+; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
+(method_definition return_type: (type_annotation (_) @returns)) @method
+(method_signature return_type: (type_annotation (_) @returns)) @method
