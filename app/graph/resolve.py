@@ -28,6 +28,7 @@ from app.parse.calls import (
     PACKAGE,
     PARAMETER,
     PRIVATE,
+    RESULT,
     RETURNS,
     SELF_CHAIN,
     TRUNCATED,
@@ -530,6 +531,8 @@ class Resolver:
         `caller`, whose local classes it sees)."""
         if facts.language == "lua":
             return self._lua_tables(facts, text)
+        if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
+            return self._result_keys(facts, text[len(RESULT) :], caller)
         head, _, name = text.rpartition(".")
         if head and facts.language in _NESTED_SCOPES:  # `CLI::App`, `Shapes::Circle`
             sym = self.symbols.get(symbol_id(facts.path, caller))
@@ -555,6 +558,25 @@ class Resolver:
             keys = self.classes.get(name, [])
             return keys if len(keys) == 1 else []
         return [self._key(sid) for sid in ids]
+
+    def _result_keys(self, facts: FileFacts, called: str, caller: str) -> list[ClassKey]:
+        """The class a call's value is: the one function the call certainly calls, then the
+        type that function declares it returns (a class called is its own instance)."""
+        receiver, _, name = called.rpartition(".")
+        receiver = "self" if receiver in ("this", "$this") else receiver
+        ids, rule, _ = self._cascade(facts, CallSite(caller, name, receiver, 0))
+        if len(ids) != 1 or RULES.get(rule, 0) < 0.9:
+            return []
+        sym = self.symbols[ids[0]]
+        if sym.kind in CLASS_KINDS:
+            return [self._key(ids[0])]
+        said = self.returns.get((_scope(sym.path, sym.language), sym.parent), {}).get(sym.name)
+        if not said:
+            return []
+        path, text = said[0]
+        if text == SELF_CHAIN:
+            return [(_scope(sym.path, sym.language), sym.parent)] if sym.parent else []
+        return self.type_keys(self.files[path], text)
 
     def _from_standard_library(self, facts: FileFacts, name: str) -> bool:
         """Whether the file imports `name` from its language's standard library (`use

@@ -247,13 +247,18 @@ RETURNS = "(returns)"
 # the chain's first name (SELF_CHAIN for `this`/`self`); the resolver walks the rest through
 # what each method returns.
 CHAINED = "(chain)"
+# What a variable bound to a call's value holds (`r := NewRouter()`): RESULT + the called name
+# as written (`NewRouter`, `mux.NewRouter`, `$this.parser.getStream`); the resolver finds the
+# function and what it declares it returns.
+RESULT = "(result of)"
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
-RETURN_TYPES = frozenset({"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin"})
+RETURN_TYPES = frozenset({"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go"})
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")
+_CALLED = re.compile(r"\$?\w+(?:\.\w+)*")  # what a RESULT bind may name
 # A call chain's first name and the rest: `sm.Configure().Permit()`, `$this->parser->getStream()`
 _CHAIN = re.compile(r"(\$?\w+)((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)+)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
@@ -301,6 +306,10 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return _literal_type(language, literal[0])
     if extended := captures.get("extended"):
         return EXTENDED + _clean(node_text(extended[0])).replace("::", ".")
+    if result := captures.get("result"):
+        called = receiver_text(node_text(result[0]), language)
+        name = called.removesuffix("()").replace("->", ".").replace("::", ".").replace("?.", ".")
+        return RESULT + name if called.endswith("()") and _CALLED.fullmatch(name) else ""
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])

@@ -850,6 +850,53 @@ class Compiler {
 }
 
 
+CALL_RESULTS = {
+    "mux/mux.go": """\
+package mux
+
+type Router struct{}
+type Route struct{}
+
+func NewRouter() *Router { return &Router{} }
+func (r *Router) HandleFunc(p string) *Route { return &Route{} }
+func (r *Route) Methods(m string) *Route { return r }
+""",
+    "app/main.go": """\
+package main
+
+import "example.com/demo/mux"
+
+func main() {
+	r := mux.NewRouter()
+	r.HandleFunc("/").Methods("GET")
+}
+""",
+    "src/db.ts": """\
+export class Select {
+  where(x: number): Select { return this }
+}
+export function select(): Select { return new Select() }
+export function run() {
+  const q = select()
+  q.where(1)
+}
+""",
+}
+
+
+def test_a_variable_holds_what_the_call_it_is_bound_to_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CALL_RESULTS)
+    main = "app/main.go"
+    # `r := mux.NewRouter()`: a *Router, whose HandleFunc returns a *Route.
+    assert {(r["callee"], r["rule"]) for r in at(rows, main, 7)} == {
+        ("mux/mux.go::Router.HandleFunc", "typed-receiver"),
+        ("mux/mux.go::Route.Methods", "return-type"),
+    }, at(rows, main, 7)
+    assert edges_at(rows, "src/db.ts", 7) == {("src/db.ts::Select.where", True)}
+
+
 def test_a_call_chain_is_typed_by_what_each_method_returns(
     tmp_path: Path, settings: Settings
 ) -> None:

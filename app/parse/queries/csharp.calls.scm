@@ -18,3 +18,6 @@
   [(string_literal) (verbatim_string_literal) (interpolated_string_expression)] @literal) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration returns: (_) @returns) @method
+; A variable bound to what a call returns: `var sm = Factory.Create()`.
+(variable_declarator name: (identifier) @var
+  (invocation_expression function: [(identifier) (member_access_expression)]) @result) @bind

@@ -17,3 +17,8 @@
 ; Local aliases: `f := shapes.Area` then `f(1)`.
 (short_var_declaration left: (expression_list . (identifier) @var)
   right: (expression_list . (selector_expression) @alias)) @bind
+; A variable bound to what a call returns: `r := NewRouter()`, `c := pkg.New(x)`.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)]) @result)) @bind
+(function_declaration result: (_) @returns) @method
+(method_declaration result: (_) @returns) @method

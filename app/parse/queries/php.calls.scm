@@ -11,3 +11,6 @@
 (simple_parameter type: (named_type (name) @type) name: (variable_name) @var) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration return_type: (_) @returns) @method
+; A variable bound to what a call returns: `$stream = $this->parser->getStream()`.
+(assignment_expression left: (variable_name) @var
+  right: [(member_call_expression) (function_call_expression) (scoped_call_expression)] @result) @bind

@@ -21,3 +21,5 @@
 (let_declaration pattern: (identifier) @var value: (scoped_identifier) @alias) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (function_item return_type: (_) @returns) @method
+; A variable bound to what a free function returns: `let g = make_graph();`.
+(let_declaration pattern: (identifier) @var value: (call_expression function: (identifier)) @result) @bind

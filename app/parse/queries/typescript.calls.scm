@@ -52,3 +52,7 @@
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_definition return_type: (type_annotation (_) @returns)) @method
 (method_signature return_type: (type_annotation (_) @returns)) @method
+; A variable bound to what a call returns: `const q = makeQuery()`, `const r = db.select()`.
+(variable_declarator name: (identifier) @var
+  value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
+(function_declaration return_type: (type_annotation (_) @returns)) @method
