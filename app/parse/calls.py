@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -371,6 +372,7 @@ def extract(
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
     params: list[tuple[int, str]] = []  # (where, parameter name)
     returned: list[Attribute] = []  # what methods return
+    closures: list[Closure] = []  # function literals: scopes for variables, never callers
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             _add_call(language, call[0], captures, raw)
@@ -381,6 +383,8 @@ def extract(
             params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
+        elif closure := captures.get("closure"):
+            closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
         elif (method := captures.get("method")) and (returns := captures.get("returns")):
             owner = by_core.get((method[0].start_byte, method[0].type))
             if owner is not None and (said := _return_type(node_text(returns[0]))):
@@ -396,8 +400,9 @@ def extract(
         if d.core.type == "preproc_function_def":
             _macro_calls(language, query, d.core, raw)
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
-    types = _scope_types(defs, binds)
-    calls = _attribute(language, raw, defs, types, params)
+    scopes: list[Any] = sorted([*defs, *closures], key=lambda d: (d.start_byte, -d.end_byte))
+    types = _scope_types(scopes, binds)
+    calls = _attribute(language, raw, scopes, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
     if language == "elixir":
@@ -409,6 +414,18 @@ def extract(
     if language == "scala":
         attributes += _scala_package(root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """A function literal's byte range: a scope for the variables and parameters bound in it
+    (a Go handler's `r *http.Request` beside its function's `r := chi.NewRouter()`), never
+    the caller of what it calls (that stays the definition around it)."""
+
+    start_byte: int
+    end_byte: int
+    kind: str = "(closure)"
+    qualified: str = ""
 
 
 def _lua_module(root: Node) -> tuple[Attribute, ...]:
@@ -671,7 +688,7 @@ def _attribute(
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
     for stack, (_, line, name, receiver, literal) in _sweep(defs, limited):
-        caller = stack[-1] if stack else None
+        caller = next((d for d in reversed(stack) if not isinstance(d, Closure)), None)
         receiver_type = literal
         scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
         if name and not receiver:

@@ -37,8 +37,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `include`/`prepend` are bases, `X.new` calls `initialize`, modules' methods are methods; 48: C++
 # `CLI::App app;` types `app`, `: public ns::Base` is a base; 49: Kotlin's imported extension
 # functions; 50: what methods declare they return types a call chain's next receiver; 51: and a
-# variable bound to a call (`r := NewRouter()`), Go's return types too
-STRATEGY_VERSION = "chunk-51"
+# variable bound to a call (`r := NewRouter()`), Go's return types too; 52: a function literal's
+# parameters and variables are its own
+STRATEGY_VERSION = "chunk-52"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

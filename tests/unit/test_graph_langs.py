@@ -884,6 +884,42 @@ export function run() {
 }
 
 
+CLOSURES = {
+    "router.go": """\
+package chi
+
+import "net/http"
+
+type Mux struct{}
+
+func NewRouter() *Mux { return &Mux{} }
+func (m *Mux) Get(p string, h http.HandlerFunc) {}
+func (m *Mux) Use(h http.HandlerFunc) {}
+func (m *Mux) Context() {}
+
+func routes() {
+	r := NewRouter()
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
+		r.Context()
+	})
+	r.Use(nil)
+}
+""",
+}
+
+
+def test_a_function_literal_s_parameters_are_its_own(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, CLOSURES)
+    # `r` is the router in routes() and the request inside the handler literal.
+    assert edges_at(rows, "router.go", 14) == {("router.go::Mux.Get", True)}
+    assert edges_at(rows, "router.go", 17) == {("router.go::Mux.Use", True)}
+    inner = at(rows, "router.go", 15)
+    assert [(r["callee"], r["rule"]) for r in inner] == [
+        ("", "method of http.Request, a type outside the project")
+    ], inner
+    assert {r["caller"] for r in inner} == {"router.go::routes"}  # the literal is no caller
+
+
 def test_a_variable_holds_what_the_call_it_is_bound_to_returns(
     tmp_path: Path, settings: Settings
 ) -> None:

@@ -21,3 +21,5 @@
 ; A variable bound to what a call returns: `var sm = Factory.Create()`.
 (variable_declarator name: (identifier) @var
   (invocation_expression function: [(identifier) (member_access_expression)]) @result) @bind
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+[(lambda_expression) (anonymous_method_expression)] @closure

@@ -22,3 +22,5 @@
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)]) @result)) @bind
 (function_declaration result: (_) @returns) @method
 (method_declaration result: (_) @returns) @method
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+(func_literal) @closure

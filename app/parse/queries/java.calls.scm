@@ -12,3 +12,5 @@
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @var)) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration type: (_) @returns) @method
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+(lambda_expression) @closure

@@ -36,3 +36,5 @@
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (formal_parameters (identifier) @param)
 (formal_parameters (assignment_pattern left: (identifier) @param))
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+[(arrow_function) (function_expression)] @closure

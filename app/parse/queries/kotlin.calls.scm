@@ -12,3 +12,5 @@
   [(string_literal) (call_expression)] @literal) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (function_declaration (function_value_parameters) . ":" . (user_type) @returns) @method
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+[(lambda_literal) (anonymous_function)] @closure

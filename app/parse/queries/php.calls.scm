@@ -14,3 +14,5 @@
 ; A variable bound to what a call returns: `$stream = $this->parser->getStream()`.
 (assignment_expression left: (variable_name) @var
   right: [(member_call_expression) (function_call_expression) (scoped_call_expression)] @result) @bind
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+[(anonymous_function) (arrow_function)] @closure

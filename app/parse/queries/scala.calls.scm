@@ -17,3 +17,5 @@
 (parameter name: (identifier) @var type: (_) @type) @bind
 ; `import a.b.C`, `import a.b.{C, D => E}`, `import a.b._` (the package clause: calls.py).
 (import_declaration) @import
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+(lambda_expression) @closure

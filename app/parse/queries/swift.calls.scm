@@ -25,3 +25,5 @@
   result: (call_expression . (simple_identifier) @type)) @bind
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (parameter name: (simple_identifier) @param)
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+(lambda_literal) @closure

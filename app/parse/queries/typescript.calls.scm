@@ -56,3 +56,5 @@
 (variable_declarator name: (identifier) @var
   value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
 (function_declaration return_type: (type_annotation (_) @returns)) @method
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
+[(arrow_function) (function_expression)] @closure
