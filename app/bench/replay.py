@@ -91,10 +91,13 @@ def commits_to_replay(gitdir: Path, count: int, start: str | None) -> list[str]:
 
 
 def materialise(gitdir: Path, commit: str, folder: Path) -> None:
-    """The commit's tree written into an empty folder (`git archive`, read as data only)."""
+    """The commit's tree written into an empty folder (`git archive`), as a checkout writes it:
+    nothing outside the folder, but a symlink kept as committed even when it points outside
+    (os-lib commits `broken-abs-symlink`; the index skips such links, as `apply_commit`'s
+    checkouts leave them)."""
     data = _git(gitdir, "archive", "--format=tar", commit)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(folder, filter="data")
+        tar.extractall(folder, filter="tar")
 
 
 def apply_commit(gitdir: Path, parent: str, commit: str, folder: Path) -> int:

@@ -96,3 +96,20 @@ def test_a_history_too_short_or_a_bad_start_is_one_clear_error(tmp_path: Path) -
     with pytest.raises(ReplayError, match="git rev-parse"):
         commits_to_replay(gitdir, 1, "no-such-rev")
     assert len(commits_to_replay(gitdir, 2, "HEAD~3")) == 3
+
+
+def test_a_commit_with_an_absolute_symlink_is_written_as_a_checkout_writes_it(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    gitdir = _history(repo)
+    (repo / "misc").mkdir()
+    (repo / "misc/broken-abs-symlink").symlink_to("/doesnt/exist")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "an absolute link")
+    folder = tmp_path / "tree"
+    folder.mkdir()
+    replay_module.materialise(gitdir, _git(repo, "rev-parse", "HEAD"), folder)
+    link = folder / "misc/broken-abs-symlink"
+    assert link.is_symlink() and str(link.readlink()) == "/doesnt/exist"
+    assert (folder / "pkg/core.py").is_file()
