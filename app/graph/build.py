@@ -4,6 +4,7 @@ calls a change can affect, rank, and write the graph tables (published with the 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from app.store.graph_tables import (
     GRAPH_SYMBOLS,
 )
 
+_STEP = re.compile(r"\.|->|::|\?\.")  # between a receiver's steps
+_WORD = re.compile(r"\w+")
 # Past this share of changed files, re-resolving everything is as cheap and simpler.
 FULL_REBUILD_SHARE = 0.25
 
@@ -77,11 +80,13 @@ def _affected(
             b.base.rsplit(".", 1)[-1] in names for b in facts.bases
         )
         for i, call in enumerate(facts.calls):
-            # `core.$ZodType.init()` depends on `$ZodType`'s declared type too.
+            # `core.$ZodType.init()` depends on `$ZodType`'s declared type too, and a call on
+            # `r.HandleFunc()` (or on `r := NewRouter()`) on what those functions return.
             hit = (
                 file_hit
                 or call.callee in names
-                or any(part in names for part in call.receiver.split("."))
+                or any(part.removesuffix("()") in names for part in _STEP.split(call.receiver))
+                or any(word in names for word in _WORD.findall(call.receiver_type))
             )
             # `self.x.m()` reads x's type through the class hierarchy too.
             through_self = "self." in (call.receiver[:5], call.receiver_type[:5])

@@ -7,7 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.core.settings import Settings
-from tests.unit.test_graph_resolution import at, edges_at, graph
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+from tests.unit.test_graph_resolution import at, build, edges_at, graph
 
 SWIFT = {
     "Sources/App/Shapes.swift": """\
@@ -906,6 +909,37 @@ func routes() {
 }
 """,
 }
+
+
+def test_an_edit_of_a_return_type_moves_the_chain_as_a_rebuild_would(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "mux/mux.go": "package mux\n\ntype Router struct{}\n\n"
+        "func NewRouter() *Router { return &Router{} }\n"
+        "func (r *Router) HandleFunc(p string) *Route { return &Route{} }\n",
+        "mux/route.go": "package mux\n\ntype Route struct{}\ntype Alt struct{}\n\n"
+        "func (r *Route) Methods(m string) *Route { return r }\n"
+        "func (a *Alt) Methods(m string) *Alt { return a }\n",
+        "mux/use.go": "package mux\n\nfunc use() {\n\tr := NewRouter()\n"
+        '\tr.HandleFunc("/").Methods("GET")\n}\n',
+    }
+    for i in range(12):  # unrelated files, so the edit is re-resolved incrementally
+        files[f"other/f{i}.go"] = (
+            f"package other\n\nfunc F{i}() int {{ return g{i}() }}\n"
+            f"func g{i}() int {{ return {i} }}\n"
+        )
+    service, _ = build(tmp_path, settings, files)
+    mux = service.root / "mux/mux.go"
+    mux.write_text(mux.read_text().replace("string) *Route {", "string) *Alt {"))
+    report = service.index(with_vectors=False)
+    assert report.graph["resolved_calls"] < report.graph["calls"]
+    live = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert edges_at(live, "mux/use.go", 5) >= {("mux/route.go::Alt.Methods", True)}
+    fresh = Service(service.root, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    rebuilt = Store.open(fresh.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert {tuple(sorted(r.items())) for r in live} == {tuple(sorted(r.items())) for r in rebuilt}
 
 
 def test_a_function_literal_s_parameters_are_its_own(tmp_path: Path, settings: Settings) -> None:
