@@ -33,6 +33,7 @@ from app.parse.calls import (
     SELF_CHAIN,
     TRUNCATED,
 )
+from app.parse.manifests import GO_MODULE
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -210,6 +211,7 @@ class Resolver:
         self.hs_modules: dict[str, list[str]] = defaultdict(list)  # Data.Map ~ src/Data/Map.hs
         self.hs_exports: dict[str, HaskellExports] = {}  # path -> its export list, if it has one
         self.lua_modules: dict[str, list[str]] = defaultdict(list)  # a.b ~ lua/a/b.lua
+        self.go_modules: list[tuple[str, str]] = []  # (module path, its go.mod's folder)
         self.scala_packages: dict[str, list[str]] = defaultdict(list)  # os.watch -> its files
         self.scala_package_of: dict[str, str] = {}  # path -> its package
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
@@ -309,6 +311,10 @@ class Resolver:
             parts = posixpath.splitext(path)[0].split("/")
             for i in range(len(parts)):
                 self.hs_modules[".".join(parts[i:])].append(path)
+        if posixpath.basename(path) == GO_MODULE:
+            self.go_modules += [
+                (i.module, _dir(path)) for i in facts.imports if i.name == GO_MODULE
+            ]
         elif lang == "lua":
             for module in _lua_modules(path):
                 self.lua_modules[module].append(path)
@@ -351,12 +357,23 @@ class Resolver:
             if any(".".join(parts[:i]) in self.scala_packages for i in range(len(parts), 0, -1)):
                 return self.scala_packages.get(module, [])
             return None
+        if lang == "go" and (own := self._go_module_files(module)) is not None:
+            return own
         if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
                 if found := self.go_dirs.get("/".join(parts[i:])):
                     return found
             return None
+        return None
+
+    def _go_module_files(self, module: str) -> list[str] | None:
+        """A Go import inside one of the project's modules (its go.mod's `module` path, then
+        the folders under it); None for any other."""
+        for path, folder in self.go_modules:
+            if module == path or module.startswith(path + "/"):
+                target = posixpath.join(folder, module[len(path) :].strip("/")).strip("/")
+                return [p for p in self.go_dirs.get(target, []) if _dir(p) == target]
         return None
 
     def _top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:

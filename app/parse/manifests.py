@@ -1,5 +1,6 @@
-"""The module names a JS/TS project gives itself: a package.json's `exports` (or `main`) and a
-tsconfig's `paths`, read as the imports the resolver follows for a bare specifier (`zod/v4`)."""
+"""The module names a project gives itself: a package.json's `exports` (or `main`) and a
+tsconfig's `paths`, read as the imports the resolver follows for a bare specifier (`zod/v4`);
+a go.mod's module path, which the project's own Go imports start with."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from app.core.models import Import
 EXPORTS = "exports"  # package.json: `zod/v4` -> ./src/v4/index.ts, one record per target
 PATHS = "paths"  # tsconfig: `@trpc/server/*` -> ./packages/server/src/*
 EXTENDS = "extends"  # tsconfig: the config it extends (module), alias ""
+GO_MODULE = "go.mod"  # go.mod: the module path (module), alias ""
+_GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?\s*(?://.*)?$", re.M)
 _CONFIG = re.compile(r"^[tj]sconfig(\.[\w.-]+)?\.json$")
 # Fields that name a package's entry when it has no `exports`, in the order tools read them.
 _ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
@@ -24,7 +27,7 @@ _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 def is_manifest(path: str) -> bool:
     name = posixpath.basename(path)
-    return name == "package.json" or bool(_CONFIG.match(name))
+    return name in ("package.json", GO_MODULE) or bool(_CONFIG.match(name))
 
 
 def manifest_imports(path: str, text: str) -> tuple[Import, ...]:
@@ -35,6 +38,9 @@ def manifest_imports(path: str, text: str) -> tuple[Import, ...]:
             return _package(json.loads(text))
         if _CONFIG.match(name):
             return _tsconfig(json.loads(_strip_jsonc(text)))
+        if name == GO_MODULE and (found := _GO_MODULE_LINE.search(text)):
+            line = text.count("\n", 0, found.start()) + 1
+            return (Import(found.group(1), GO_MODULE, "", line),)
     except (ValueError, TypeError, AttributeError):
         return ()
     return ()

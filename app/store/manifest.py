@@ -38,8 +38,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `CLI::App app;` types `app`, `: public ns::Base` is a base; 49: Kotlin's imported extension
 # functions; 50: what methods declare they return types a call chain's next receiver; 51: and a
 # variable bound to a call (`r := NewRouter()`), Go's return types too; 52: a function literal's
-# parameters and variables are its own
-STRATEGY_VERSION = "chunk-52"
+# parameters and variables are its own; 53: a go.mod's module path names the project's own Go
+# imports
+STRATEGY_VERSION = "chunk-53"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -942,6 +942,38 @@ def test_an_edit_of_a_return_type_moves_the_chain_as_a_rebuild_would(
     assert {tuple(sorted(r.items())) for r in live} == {tuple(sorted(r.items())) for r in rebuilt}
 
 
+GO_MODULE_PATH = {
+    "go.mod": "module github.com/demo/chi/v5\n\ngo 1.22\n",
+    "chi.go": "package chi\n\nfunc NewRouter() int { return 1 }\n",
+    "middleware/logger.go": "package middleware\n\nfunc Logger() int { return 2 }\n",
+    "examples/main.go": """\
+package main
+
+import (
+	"github.com/demo/chi/v5"
+	"github.com/demo/chi/v5/middleware"
+	"github.com/other/lib"
+)
+
+func main() {
+	chi.NewRouter()
+	middleware.Logger()
+	lib.Run()
+}
+""",
+}
+
+
+def test_go_imports_of_the_project_s_own_module_path_are_its_folders(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, GO_MODULE_PATH)
+    main = "examples/main.go"
+    assert edges_at(rows, main, 10) == {("chi.go::NewRouter", True)}, at(rows, main, 10)
+    assert edges_at(rows, main, 11) == {("middleware/logger.go::Logger", True)}
+    assert [r["rule"] for r in at(rows, main, 12)] == ["external module github.com/other/lib"]
+
+
 def test_a_function_literal_s_parameters_are_its_own(tmp_path: Path, settings: Settings) -> None:
     rows = graph(tmp_path, settings, CLOSURES)
     # `r` is the router in routes() and the request inside the handler literal.
