@@ -1,0 +1,247 @@
+"""Receivers typed through what functions declare they return (call chains, variables bound
+to calls), function literals as scopes, Go's own module path, and an edit of a return type
+against a rebuild; with real tree-sitter, the index and the resolver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from app.service import Service
+from app.store.graph_tables import GRAPH_EDGES
+from app.store.store import Store
+from tests.unit.test_graph_resolution import at, build, edges_at, graph
+
+CHAINS = {
+    "src/Machine.cs": """\
+public class StateMachine {
+    public StateConfiguration Configure(int s) { return new StateConfiguration(); }
+}
+public class StateConfiguration {
+    public StateConfiguration Permit(int t) { return this; }
+    public void OnEntry() {}
+}
+public class Use {
+    void Run() {
+        var sm = new StateMachine();
+        sm.Configure(1).Permit(2).OnEntry();
+    }
+}
+""",
+    "src/query.ts": """\
+export class Query {
+  where(x: number): this { return this }
+  limit(n: number): Query { return this }
+  run(): Rows { return new Rows() }
+}
+export class Rows {
+  first(): number { return 1 }
+}
+export function list(q: Query) {
+  return q.where(1).limit(2).run().first()
+}
+""",
+    "src/runtime.rs": """\
+pub struct Runtime { h: Handle }
+pub struct Handle {}
+impl Runtime {
+    pub fn handle(&self) -> &Handle { &self.h }
+}
+impl Handle {
+    pub fn spawn(&self) {}
+}
+pub fn go(rt: Runtime) {
+    rt.handle().spawn();
+}
+""",
+    "src/process.rs": """\
+pub struct Command {}
+impl Command {
+    pub fn new(p: &str) -> Command { Command {} }
+    pub fn spawn(&self) {}
+}
+""",
+    "src/uses_std.rs": """\
+use std::process::Command;
+pub fn run() {
+    Command::new("true").spawn();
+}
+""",
+    "src/Compiler.php": """\
+<?php
+class Compiler {
+    public function write(string $s): self { return $this; }
+    public function indent(): static { return $this; }
+    public function raw(string $s): void {}
+    public function compile(): void {
+        $this->write('a')->indent()->raw('b');
+    }
+}
+""",
+}
+
+
+CALL_RESULTS = {
+    "mux/mux.go": """\
+package mux
+
+type Router struct{}
+type Route struct{}
+
+func NewRouter() *Router { return &Router{} }
+func (r *Router) HandleFunc(p string) *Route { return &Route{} }
+func (r *Route) Methods(m string) *Route { return r }
+""",
+    "app/main.go": """\
+package main
+
+import "example.com/demo/mux"
+
+func main() {
+	r := mux.NewRouter()
+	r.HandleFunc("/").Methods("GET")
+}
+""",
+    "src/db.ts": """\
+export class Select {
+  where(x: number): Select { return this }
+}
+export function select(): Select { return new Select() }
+export function run() {
+  const q = select()
+  q.where(1)
+}
+""",
+}
+
+
+CLOSURES = {
+    "router.go": """\
+package chi
+
+import "net/http"
+
+type Mux struct{}
+
+func NewRouter() *Mux { return &Mux{} }
+func (m *Mux) Get(p string, h http.HandlerFunc) {}
+func (m *Mux) Use(h http.HandlerFunc) {}
+func (m *Mux) Context() {}
+
+func routes() {
+	r := NewRouter()
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) {
+		r.Context()
+	})
+	r.Use(nil)
+}
+""",
+}
+
+
+def test_an_edit_of_a_return_type_moves_the_chain_as_a_rebuild_would(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "mux/mux.go": "package mux\n\ntype Router struct{}\n\n"
+        "func NewRouter() *Router { return &Router{} }\n"
+        "func (r *Router) HandleFunc(p string) *Route { return &Route{} }\n",
+        "mux/route.go": "package mux\n\ntype Route struct{}\ntype Alt struct{}\n\n"
+        "func (r *Route) Methods(m string) *Route { return r }\n"
+        "func (a *Alt) Methods(m string) *Alt { return a }\n",
+        "mux/use.go": "package mux\n\nfunc use() {\n\tr := NewRouter()\n"
+        '\tr.HandleFunc("/").Methods("GET")\n}\n',
+    }
+    for i in range(12):  # unrelated files, so the edit is re-resolved incrementally
+        files[f"other/f{i}.go"] = (
+            f"package other\n\nfunc F{i}() int {{ return g{i}() }}\n"
+            f"func g{i}() int {{ return {i} }}\n"
+        )
+    service, _ = build(tmp_path, settings, files)
+    mux = service.root / "mux/mux.go"
+    mux.write_text(mux.read_text().replace("string) *Route {", "string) *Alt {"))
+    report = service.index(with_vectors=False)
+    assert report.graph["resolved_calls"] < report.graph["calls"]
+    live = Store.open(service.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert edges_at(live, "mux/use.go", 5) >= {("mux/route.go::Alt.Methods", True)}
+    fresh = Service(service.root, Settings(index_dir=tmp_path / "fresh"))
+    fresh.index(with_vectors=False)
+    rebuilt = Store.open(fresh.index_dir).read_table(GRAPH_EDGES).to_pylist()
+    assert {tuple(sorted(r.items())) for r in live} == {tuple(sorted(r.items())) for r in rebuilt}
+
+
+GO_MODULE_PATH = {
+    "go.mod": "module github.com/demo/chi/v5\n\ngo 1.22\n",
+    "chi.go": "package chi\n\nfunc NewRouter() int { return 1 }\n",
+    "middleware/logger.go": "package middleware\n\nfunc Logger() int { return 2 }\n",
+    "examples/main.go": """\
+package main
+
+import (
+	"github.com/demo/chi/v5"
+	"github.com/demo/chi/v5/middleware"
+	"github.com/other/lib"
+)
+
+func main() {
+	chi.NewRouter()
+	middleware.Logger()
+	lib.Run()
+}
+""",
+}
+
+
+def test_go_imports_of_the_project_s_own_module_path_are_its_folders(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, GO_MODULE_PATH)
+    main = "examples/main.go"
+    assert edges_at(rows, main, 10) == {("chi.go::NewRouter", True)}, at(rows, main, 10)
+    assert edges_at(rows, main, 11) == {("middleware/logger.go::Logger", True)}
+    assert [r["rule"] for r in at(rows, main, 12)] == ["external module github.com/other/lib"]
+
+
+def test_a_function_literal_s_parameters_are_its_own(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, CLOSURES)
+    # `r` is the router in routes() and the request inside the handler literal.
+    assert edges_at(rows, "router.go", 14) == {("router.go::Mux.Get", True)}
+    assert edges_at(rows, "router.go", 17) == {("router.go::Mux.Use", True)}
+    inner = at(rows, "router.go", 15)
+    assert [(r["callee"], r["rule"]) for r in inner] == [
+        ("", "method of http.Request, a type outside the project")
+    ], inner
+    assert {r["caller"] for r in inner} == {"router.go::routes"}  # the literal is no caller
+
+
+def test_a_variable_holds_what_the_call_it_is_bound_to_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CALL_RESULTS)
+    main = "app/main.go"
+    # `r := mux.NewRouter()`: a *Router, whose HandleFunc returns a *Route.
+    assert {(r["callee"], r["rule"]) for r in at(rows, main, 7)} == {
+        ("mux/mux.go::Router.HandleFunc", "typed-receiver"),
+        ("mux/mux.go::Route.Methods", "return-type"),
+    }, at(rows, main, 7)
+    assert edges_at(rows, "src/db.ts", 7) == {("src/db.ts::Select.where", True)}
+
+
+def test_a_call_chain_is_typed_by_what_each_method_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CHAINS)
+    for path, line, target in (
+        ("src/Machine.cs", 11, "StateConfiguration.Permit"),
+        ("src/Machine.cs", 11, "StateConfiguration.OnEntry"),
+        ("src/query.ts", 10, "Query.limit"),  # `where(): this` keeps Query
+        ("src/query.ts", 10, "Rows.first"),
+        ("src/runtime.rs", 10, "Handle.spawn"),  # `-> &Handle`
+        ("src/Compiler.php", 7, "Compiler.raw"),  # `: self`, `: static`
+    ):
+        found = {(r["callee"], r["rule"]) for r in at(rows, path, line)}
+        assert (f"{path}::{target}", "return-type") in found, (path, line, found)
+    # `Command` is std's (imported from outside), not the project's struct of that name: its
+    # `spawn` is at most guessed by name.
+    found = at(rows, "src/uses_std.rs", 3)
+    assert not [r for r in found if r["callee"] and r["confidence"] >= 0.7], found
