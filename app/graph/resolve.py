@@ -931,9 +931,9 @@ class Resolver:
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
-        if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`
+        if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
             if ids := self._chained(facts, call, type_text[len(CHAINED) :]):
-                return ids, "return-type", ""
+                return ids, "return-type" if "()" in call.receiver else "typed-receiver", ""
             type_text = ""
         # `c = Client()` earlier in the same function, `self.c = Client()`
         if type_text and not type_text.startswith(EXTENDED):

@@ -712,6 +712,8 @@ def _attribute(
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
             self_name = _go_receiver_name(caller.core)
+            if self_name and receiver.startswith(self_name + ".") and not receiver_type:
+                receiver_type = _chain_root(receiver, [{}], self_name)  # `mx.tree.Insert()`
         receiver = _receiver(language, receiver, self_name) if receiver and name else receiver
         qualified = caller.qualified if caller else ""
         out.append(CallSite(qualified, name, receiver, line, receiver_type))
@@ -734,14 +736,14 @@ def _arguments_after_a_line_break(call: Node) -> bool:
     )
 
 
-def _chain_root(receiver: str, scopes: list[dict[str, str]]) -> str:
-    """CHAINED + the type of a call chain's first name (`sm` bound to a StateMachine, `this`,
-    a capitalised class name), or "" when nothing says."""
+def _chain_root(receiver: str, scopes: list[dict[str, str]], self_name: str = "") -> str:
+    """CHAINED + the type of a call chain's first name (`sm` bound to a StateMachine, `this`
+    or a Go method's receiver name, a capitalised class name), or "" when nothing says."""
     chain = _CHAIN.fullmatch(receiver)
     if chain is None:
         return ""
     root = chain.group(1)
-    if root in _SELF_WORDS:
+    if root in _SELF_WORDS or (self_name and root == self_name):
         return CHAINED + SELF_CHAIN
     said = next((scope[root] for scope in scopes if root in scope), "")
     if said and not said.startswith(ALIAS):

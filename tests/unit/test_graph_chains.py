@@ -245,3 +245,29 @@ def test_a_call_chain_is_typed_by_what_each_method_returns(
     # `spawn` is at most guessed by name.
     found = at(rows, "src/uses_std.rs", 3)
     assert not [r for r in found if r["callee"] and r["confidence"] >= 0.7], found
+
+
+GO_FIELDS = {
+    "mux.go": """\
+package chi
+
+type node struct{}
+
+func (n *node) InsertRoute(p string) *node { return n }
+
+type Mux struct {
+	tree *node
+}
+
+func (mx *Mux) handle(p string) {
+	mx.tree.InsertRoute(p)
+}
+""",
+}
+
+
+def test_a_go_struct_field_types_the_calls_through_it(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, GO_FIELDS)
+    assert {(r["callee"], r["rule"]) for r in at(rows, "mux.go", 12)} == {
+        ("mux.go::node.InsertRoute", "typed-receiver")
+    }

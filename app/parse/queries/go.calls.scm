@@ -13,6 +13,8 @@
 (short_var_declaration left: (expression_list . (identifier) @var)
   right: (expression_list . (unary_expression operand: (composite_literal type: (_) @type)))) @bind
 (var_spec name: (identifier) @var type: (_) @type) @bind
+; A struct's fields: `tree *node` types `mx.tree` in the methods of its type.
+(field_declaration name: (field_identifier) @var type: (_) @type) @bind
 (parameter_declaration name: (identifier) @var type: (_) @type) @bind
 ; Local aliases: `f := shapes.Area` then `f(1)`.
 (short_var_declaration left: (expression_list . (identifier) @var)
