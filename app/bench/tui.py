@@ -305,6 +305,8 @@ async def first_frame(pilot):
     app.call_after_refresh(painted)
 import json
 app.run(headless=True, size=(140, 40), auto_pilot=first_frame)
+from app.tui.app import leave
+leave(app)  # as the TUI ends: see its docstring
 """
 
 
@@ -354,6 +356,8 @@ async def ask(pilot):
     }), flush=True)
     app.exit()
 app.run(headless=True, size=(140, 40), auto_pilot=ask)
+from app.tui.app import leave
+leave(app)  # as the TUI ends: see its docstring
 """
 
 
@@ -423,6 +427,8 @@ async def ask(pilot):
     }), flush=True)
     app.exit()
 app.run(headless=True, size=(140, 40), auto_pilot=ask)
+from app.tui.app import leave
+leave(app)  # as the TUI ends: see its docstring
 """
 
 

@@ -60,6 +60,8 @@ async def ask(pilot):
     }), flush=True)
     app.exit()
 app.run(headless=True, size=(140, 40), auto_pilot=ask)
+from app.tui.app import leave
+leave(app)  # as the TUI ends: see its docstring
 """
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.cli.common import EXIT_OK, service_from_args
 from app.core.events import WorkerStatus
+from app.core.leave import exit_now_if_busy
 from app.core.literal import literal
 
 
@@ -83,6 +84,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         worker.stop()
         print("\nstopped; the index keeps every update published so far", file=sys.stderr)
+        exit_now_if_busy(not worker.join(0), EXIT_OK)
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from app.core.events import IndexProgress
+from app.core.leave import exit_now_if_busy
 from app.core.literal import literal
 from app.mcp.auth import AuthSetupError, check_address, read_token
 from app.mcp.served import Served
@@ -63,6 +64,7 @@ def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
     errors: tuple[type[Exception], ...] = (AuthSetupError, *user_errors())
 
     served: Served | None = None
+    code = 0
     try:
         token = read_token(args.token_file) if args.token_file else None
         if address is not None:
@@ -80,13 +82,15 @@ def _run(args: argparse.Namespace, address: tuple[str, int] | None) -> int:
             serve_http(server, address[0], address[1], token)
     except errors as error:
         print(f"repolens-tui: error: {literal(str(error))}", file=sys.stderr)
-        return EXIT_ERROR
+        code = EXIT_ERROR
     except KeyboardInterrupt:
         pass
     finally:
         if served is not None:
             served.stop()
-    return 0
+    if served is not None:
+        exit_now_if_busy(served.busy(), code)
+    return code
 
 
 def _open(args: argparse.Namespace) -> Served:

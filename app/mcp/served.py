@@ -88,6 +88,11 @@ class Served:
         if self.preloading is not None:
             self.preloading.join(PRELOAD_WAIT_S)
 
+    def busy(self) -> bool:
+        """A thread `stop` asked to end is still running (a model still loading)."""
+        preloading = self.preloading is not None and self.preloading.is_alive()
+        return preloading or any(not worker.join(0) for worker in self.workers.values())
+
 
 def confine(service: Service, path: str) -> str:
     """`path` (relative to the repository, or absolute inside it) as a repository path; any

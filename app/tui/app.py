@@ -18,6 +18,7 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from app.core.events import WorkerStatus
+from app.core.leave import exit_now_if_busy
 from app.core.literal import literal
 from app.core.models import DEFINITION_KINDS, Hit, SymbolRef
 from app.tui import state
@@ -733,7 +734,21 @@ def release_heap() -> None:
     gc.unfreeze()
 
 
-def run(path: Path, settings: Settings) -> None:
+def run(path: Path, settings: Settings, **options: Any) -> None:
+    """The TUI on `path` until the person quits; `options` go to `App.run` (the tests
+    pass `headless` and `auto_pilot`)."""
     from app.service import Service
 
-    RepolensApp(Service(path, settings)).run()
+    app = RepolensApp(Service(path, settings))
+    app.run(**options)
+    leave(app)
+
+
+def leave(app: App[Any]) -> None:
+    """After the app has closed (the terminal is restored): an indexer that did not stop
+    within QUIT_WAIT_S is inside a model or a batch, so the process ends now, not in
+    Python's shutdown, which would abort it (see `exit_now_if_busy`). Any other app has
+    nothing running and simply returns."""
+    indexer = getattr(app, "indexer", None)
+    busy = indexer is not None and not indexer.join(0)
+    exit_now_if_busy(busy, app.return_code or 0)

@@ -58,3 +58,69 @@ def test_quitting_mid_answer_prints_nothing_after_the_app(
     assert result.stdout.strip().endswith("closed"), result.stdout
     assert "never retrieved" not in result.stderr, result.stderr[-3000:]
     assert "Traceback" not in result.stderr, result.stderr[-3000:]
+
+
+# The real entry point (`run`, as `repolens-tui PATH` calls it), quit as the indexer starts
+# embedding one batch of 320 long chunks, which outlasts the app's wait for it. The process
+# must end at once (Python's own shutdown, which the atexit line below would show, aborted
+# such processes now and then: "terminate called without an active exception", exit 134;
+# tests/unit/test_leave.py shows that abort on the indexer alone).
+PROBE_EMBEDDING = """
+import atexit, sys
+from pathlib import Path
+from app.core.settings import Settings
+from app.tui.app import run
+from textual import events
+from tests.tui.conftest import wait_for
+
+atexit.register(lambda: print("python shut down", flush=True))
+
+async def quit_while_embedding(pilot):
+    app = pilot.app
+    def embedding():
+        status = app.index_status
+        return status is not None and status.phase == "embed" and status.total > 1
+    await wait_for(pilot, embedding, 120)
+    print("embedding", flush=True)
+    app.post_message(events.Key("ctrl+q", None))
+
+settings = Settings(
+    index_dir=Path(sys.argv[2]), answer_preload=False, watch=False, embedding_batch_size=320
+)
+run(Path(sys.argv[1]), settings, headless=True, size=(140, 40), auto_pilot=quit_while_embedding)
+"""
+
+
+def write_long_functions(repo: Path, files: int = 4, per_file: int = 40) -> None:
+    """`files` × `per_file` functions of about 40 lines: chunks long enough that embedding
+    them takes seconds on two cores."""
+    repo.mkdir()
+    for number in range(files):
+        text = ""
+        for n in range(per_file):
+            body = "".join(
+                f"    value = value * {k} + {n} - len(str(value)) // {k + 1}  # step {k}\n"
+                for k in range(1, 40)
+            )
+            text += f"def step_{number}_{n}(value):\n{body}    return value\n\n\n"
+        (repo / f"steps_{number}.py").write_text(text)
+
+
+def test_quitting_while_the_indexer_embeds_ends_the_process_at_once(tmp_path: Path) -> None:
+    write_long_functions(tmp_path / "repo")
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE_EMBEDDING, str(tmp_path / "repo"), str(tmp_path / "idx")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=180,
+        env={
+            **os.environ,
+            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
+            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
+        },
+    )
+    assert "embedding" in result.stdout, result.stderr[-3000:]
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "python shut down" not in result.stdout
+    assert "terminate called" not in result.stderr, result.stderr[-3000:]
