@@ -7,20 +7,19 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
-from app.core.models import Attribute, CallSite, Edge, Import, Symbol, Unresolved
+from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
+from app.graph.elixir import ElixirRules
 from app.graph.facts import FileFacts, call_text, symbol_id
+from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
 from app.graph.js_modules import JsModules, Reach
+from app.graph.lua import LuaRules, module_names
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
     BUILTIN_METHODS,
     BUILTIN_TYPES,
     CHAINED,
-    EXPORT_LIST,
-    EXPORTED,
-    EXPORTED_MODULE,
     EXTENDED,
     GLOBAL,
     MODULE_EXPORTS,
@@ -79,15 +78,6 @@ _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
 # Languages whose `X = require("m")` binds what the module gives (`module.exports`, `return M`).
 _REQUIRES = _JS | {"lua"}
-# Where Lua looks for `require("a.b")`: `a/b.lua` or `a/b/init.lua` under the project's root,
-# or under a folder of these names (Neovim's runtime path `lua/`, a rock's `src/`).
-_LUA_ROOTS = frozenset({"lua", "src", "lib"})
-# Tables every Lua program has (the standard library, LuaJIT's, Neovim's `vim`): a call through
-# one of them calls nothing of the project unless the file binds that name itself.
-_LUA_GLOBALS = frozenset(
-    {"string", "table", "math", "os", "io", "coroutine", "debug", "utf8", "package", "bit",
-     "bit32", "jit", "ffi", "vim"}
-)  # fmt: skip
 # Languages whose code calls each other's definitions by name: a guess by name stays inside
 # one of these (a Lua file's `P(...)` calls no Haskell constructor).
 _FAMILIES = {
@@ -115,32 +105,6 @@ _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may 
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
 # SimpleDateFormat(p)`; `fmt.parse(s)` is not ours.
 _IMPORTS_UNREAD = frozenset({"scala"})
-# Why a Haskell name no import of the project brings in has no edge.
-_HASKELL_UNDEFINED = (
-    "no function of the project: a local binding, a record field, the Prelude's or a package's"
-)
-
-_HASKELL_EXPORTS = frozenset({EXPORT_LIST, EXPORTED, EXPORTED_MODULE})
-
-
-@dataclass(slots=True)
-class HaskellExports:
-    """A Haskell module's export list: the module's own name, the names it exports and the
-    modules whose names it passes on (`module M`)."""
-
-    module: str = ""
-    names: set[str] = field(default_factory=set)
-    modules: set[str] = field(default_factory=set)
-
-    def add(self, said: Attribute) -> None:
-        if said.type_text == EXPORT_LIST:
-            self.module = said.name
-        elif said.type_text == EXPORTED:
-            self.names.add(said.name)
-        else:
-            self.modules.add(said.name)
-
-
 ClassKey = tuple[str, str]  # (scope: path, or directory for packages; qualified name)
 Result = tuple[list[str], str]  # (symbol ids, rule)
 Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
@@ -162,17 +126,6 @@ def _encloses_names(sym: Symbol, language: str) -> bool:
     """Whether names defined inside `sym` are in scope for code inside it: a function's, and
     in JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`)."""
     return sym.kind in FUNCTION_KINDS or (language in _JS and sym.kind == "variable")
-
-
-def _lua_modules(path: str) -> list[str]:
-    """The names `require` finds a Lua file by: `lua/plenary/path.lua` -> `plenary.path` (and
-    `lua.plenary.path`); `a/b/init.lua` is also `a.b`."""
-    parts = path.removesuffix(".lua").split("/")
-    if parts[-1] == "init" and len(parts) > 1:
-        parts.pop()
-    names = [".".join(parts)]
-    names += [".".join(parts[i + 1 :]) for i, p in enumerate(parts[:-1]) if p in _LUA_ROOTS]
-    return names
 
 
 def _names_module(receiver: str, alias: str) -> bool:
@@ -228,10 +181,9 @@ class Resolver:
         self.reach = Reach(self.js)
         self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
         self._extension_cache: dict[str, dict[str, list[str]]] = {}
-        # Haskell: what a file's imports bring in by a name, and the files it can see (every
-        # call of that name in the file asks the same).
-        self._hs_imported: dict[tuple[str, str], Result] = {}
-        self._hs_visible: dict[str, set[str]] = {}
+        self.haskell = HaskellRules(self)
+        self.elixir = ElixirRules(self)
+        self.lua = LuaRules(self)
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
         self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
 
@@ -289,7 +241,7 @@ class Resolver:
                 self.scala_packages[a.name].append(path)
                 self.scala_package_of[path] = a.name
                 continue
-            if a.type_text in _HASKELL_EXPORTS:
+            if a.type_text in EXPORT_KINDS:
                 self.hs_exports.setdefault(path, HaskellExports()).add(a)
                 continue
             self.attributes[(_scope(path, lang), a.owner)][a.name].append((path, a.type_text))
@@ -316,7 +268,7 @@ class Resolver:
                 (i.module, _dir(path)) for i in facts.imports if i.name == GO_MODULE
             ]
         elif lang == "lua":
-            for module in _lua_modules(path):
+            for module in module_names(path):
                 self.lua_modules[module].append(path)
         elif lang == "rust":
             stem = posixpath.basename(path).removesuffix(".rs")
@@ -376,7 +328,7 @@ class Resolver:
                 return [p for p in self.go_dirs.get(target, []) if _dir(p) == target]
         return None
 
-    def _top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:
+    def top(self, paths: Iterable[str], name: str, hops: int = 0) -> Result:
         """A top-level definition named `name` in these files, following re-exports (kept:
         every call through a barrel asks the same)."""
         key = (tuple(paths), name, hops)
@@ -400,7 +352,7 @@ class Resolver:
                 if star or (imp.alias == name and imp.name):
                     target = self.module_files(facts, imp.module)
                     if target and p not in target:
-                        found, _ = self._top(target, name if star else imp.name, hops + 1)
+                        found, _ = self.top(target, name if star else imp.name, hops + 1)
                         if found:
                             return found, "re-export"
         return [], ""
@@ -432,7 +384,7 @@ class Resolver:
                 if not said.startswith(ALIAS) or target == name:
                     continue  # a type claim, or `x = x`
                 head, _, last = target.rpartition(".")
-                if not head and (found := self._top([p], target, hops + 1)[0]):
+                if not head and (found := self.top([p], target, hops + 1)[0]):
                     return found
                 keys = self.type_keys(self.files[p], head) if head else []
                 if keys and (found := self.member(self.hierarchy(keys[0])[0], last)):
@@ -447,14 +399,14 @@ class Resolver:
             return found
         for p in paths:
             for _, said in self.attributes.get((p, ""), {}).get(MODULE_EXPORTS, []):
-                if said.startswith(ALIAS) and (found := self._top([p], said[len(ALIAS) :])[0]):
+                if said.startswith(ALIAS) and (found := self.top([p], said[len(ALIAS) :])[0]):
                     return found
         return []
 
     def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
         """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,
         object or class."""
-        for sid in self._top(paths, imported)[0]:
+        for sid in self.top(paths, imported)[0]:
             sym = self.symbols[sid]
             if ids := self.members.get(
                 (_scope(sym.path, sym.language), sym.qualified_name), {}
@@ -547,7 +499,7 @@ class Resolver:
         """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
         `caller`, whose local classes it sees)."""
         if facts.language == "lua":
-            return self._lua_tables(facts, text)
+            return self.lua.tables(facts, text)
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
             return self._result_keys(facts, text[len(RESULT) :], caller)
         head, _, name = text.rpartition(".")
@@ -560,7 +512,7 @@ class Resolver:
             for imp in facts.imports:
                 target = self._module_named(facts, imp) if imp.alias == head else None
                 if target is not None or (imp.alias == head and not imp.name):
-                    return [self._key(sid) for sid in self._top(target or [], name)[0]]
+                    return [self._key(sid) for sid in self.top(target or [], name)[0]]
             if facts.language in _NESTED_TYPES and head.isidentifier() and head[:1].isupper():
                 return [  # Outer.Inner; `Base.Iterator` of a generic `Base`: none of ours
                     self._key(sid)
@@ -827,7 +779,7 @@ class Resolver:
                 target = self.module_files(facts, imp.module)
                 if target is None:
                     return [], "external"
-                ids, rule = self._top(target, imp.name)
+                ids, rule = self.top(target, imp.name)
                 if ids:
                     return ids, rule
             elif imp.alias == name and facts.language in _REQUIRES:  # `X = require('./x')`
@@ -851,7 +803,7 @@ class Resolver:
                 return ids, "same-package"
         for imp in facts.imports:
             if imp.name == "*" and (target := self.module_files(facts, imp.module)):
-                ids, _ = self._top(target, name)
+                ids, _ = self.top(target, name)
                 if ids:
                     return ids, "re-export"
         candidates = self._kin(self.free.get(name, []), facts.language)
@@ -894,9 +846,9 @@ class Resolver:
             return [], "", f"{name}: a member of the type the context expects"
         lang = facts.language
         if lang == "elixir":
-            return self._elixir(facts, call)
+            return self.elixir.resolve(facts, call)
         if lang == "haskell":
-            return self._haskell(facts, call)
+            return self.haskell.resolve(facts, call)
         if lang == "python" and name == "cls" and not receiver and (ids := self._cls(facts, call)):
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
@@ -950,7 +902,7 @@ class Resolver:
                 return [], "", f"method of {type_text}, a type outside the project"
         if lang == "python" and (ids := self._module_class_member(facts, call)):
             return ids, "class-member", ""
-        if lang == "lua" and (in_lua := self._lua_member(facts, receiver, name)) is not None:
+        if lang == "lua" and (in_lua := self.lua.member(facts, receiver, name)) is not None:
             return in_lua
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
@@ -971,11 +923,11 @@ class Resolver:
                     target = None  # not the module's own `name`; a method, maybe
             else:
                 continue
-            if target and (ids := self._top(target, name)[0]):
+            if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""
         if lang == "rust" and ("::" in receiver or receiver.islower()):  # util::square
             target = self.module_files(facts, receiver)
-            if target and (ids := self._top(target, name)[0]):
+            if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""
             receiver = receiver.rsplit("::", 1)[-1]
         if lang == "scala" and (ids := self._scala_qualified(facts, receiver, name)):
@@ -987,7 +939,7 @@ class Resolver:
             if lang == "ruby" and name == "new" and (ids := self._ruby_new(facts, call, written)):
                 return ids, "class-member", ""
         # `M.area()`: a function of a table this file builds
-        if lang == "lua" and (ids := self._lua_field((facts.path, receiver), name)):
+        if lang == "lua" and (ids := self.lua.field((facts.path, receiver), name)):
             return ids, "module-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
@@ -1068,210 +1020,11 @@ class Resolver:
         else:
             return []
         if i == len(parts):
-            return self._top(files, name)[0]
-        keys = [self._key(sid) for sid in self._top(files, parts[i])[0]]
+            return self.top(files, name)[0]
+        keys = [self._key(sid) for sid in self.top(files, parts[i])[0]]
         for part in parts[i + 1 :]:
             keys = [self._key(sid) for k in keys for sid in self.members.get(k, {}).get(part, [])]
         return self.member(keys, name)
-
-    def _lua_tables(self, facts: FileFacts, name: str) -> list[ClassKey]:
-        """The table a Lua name holds: the one the module it requires returns (`local Job =
-        require("plenary.job")`), else the file's own table of that name."""
-        for imp in facts.imports:
-            if imp.alias == name and not imp.name:
-                return [
-                    (p, said[len(ALIAS) :])
-                    for p in self.module_files(facts, imp.module) or []
-                    for _, said in self.attributes.get((p, ""), {}).get(MODULE_EXPORTS, [])
-                    if said.startswith(ALIAS)
-                ]
-        key = (facts.path, name)
-        return [key] if key in self.members or key in self.attributes else []
-
-    def _lua_field(self, key: ClassKey, name: str) -> list[str]:
-        """`M.f` of a Lua table: the function defined as `M.f` (or `M:f`), or the one of the
-        table's file a field is bound to (`M.iter = iter`)."""
-        if ids := self.members.get(key, {}).get(name):
-            return ids
-        for path, said in self.attributes.get(key, {}).get(name, []):
-            if said.startswith(ALIAS) and (ids := self.scoped[path].get(("", said[1:]))):
-                return ids
-        return []
-
-    def _lua_member(self, facts: FileFacts, receiver: str, name: str) -> Result3 | None:
-        """Lua: `X.f()` or `X:f()` where `local X = require("a.b")` is the function `f` of the
-        table that module returns (`return M`; `M.f` or `M:f` defined there); nothing when
-        the module lies outside the project or returns a table without `f` (filled at run
-        time); probably its top-level `f` when what it returns is not read (`return { f = f
-        }`); None when the receiver is no module. A standard table (`string`, `table`, `vim`)
-        is no module of ours."""
-        for imp in facts.imports:
-            if imp.alias != receiver or imp.name:
-                continue
-            target = self.module_files(facts, imp.module)
-            if target is None:
-                return [], "", f"external module {imp.module}"
-            tables = self._lua_tables(facts, receiver)
-            for key in tables:
-                if ids := self._lua_field(key, name):
-                    return ids, "import", ""
-            if tables:
-                return [], "", f"no function {name} in the table {imp.module} returns"
-            if ids := self._top(target, name)[0]:  # `return { f = f }`: probably that `f`
-                return ids, "module-member", ""
-            return [], "", f"{name}: what {imp.module} returns is built at run time (not read)"
-        head = receiver.split(".", 1)[0]
-        if head in _LUA_GLOBALS and not self.members.get((facts.path, head)):
-            where = "Neovim's API" if head == "vim" else "Lua's standard library"
-            return [], "", f"{receiver}.{name}: {where}"
-        return None
-
-    def _elixir(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
-        """Elixir: a bare call is a function of the caller's module, else of a module the file
-        imports (else Kernel's, or a macro's that `use` brought in: not read); `Mod.f()` is
-        the public function of the module `Mod` names: through the file's aliases, or a
-        module defined inside an enclosing one, else as written (module names are absolute:
-        no guessing by name). Functions are told apart by name, not by arity."""
-        name, receiver = call.callee, call.receiver
-        module = self._elixir_module(facts, call.caller)
-        if not receiver or receiver == "__MODULE__":
-            if module and (ids := self.member([(_scope(facts.path, "elixir"), module)], name)):
-                return ids, "same-module", ""
-            if receiver:
-                return [], "", f"no function {name} in {module or 'this module'}"
-            for imp in facts.imports:  # `import Mod`, `import Mod, only: [name: 1]`
-                if imp.name in ("*", name) and (ids := self._public(imp.module, name)):
-                    return ids, "import", ""
-            return [], "", f"{name}: not in this module or a module it imports (Kernel, `use`)"
-        head, dot, rest = receiver.partition(".")
-        full = receiver  # module names are absolute: `Enum` inside `Ecto` is Elixir's Enum
-        for imp in facts.imports:  # `alias Ecto.Changeset.Relation` (, as: R)
-            if not imp.name and imp.alias == head:
-                full = imp.module + dot + rest
-                break
-        else:  # a module defined inside an enclosing one is known by its last name there
-            nesting = module
-            while nesting:
-                inner = self.symbols.get(symbol_id(facts.path, f"{nesting}.{head}"))
-                if inner is not None and inner.kind == "module" and inner.parent == nesting:
-                    full = f"{nesting}.{receiver}"
-                    break
-                sym = self.symbols.get(symbol_id(facts.path, nesting))
-                nesting = sym.parent if sym is not None else ""
-        if full not in self.named_scopes:
-            return [], "", f"{full} is not a module defined in the project"
-        if ids := self._public(full, name):
-            return ids, "namespace-member", ""
-        return [], "", f"no public function {name} in {full}"
-
-    def _haskell(self, facts: FileFacts, call: CallSite) -> tuple[list[str], str, str]:
-        """Haskell: a bare name is the module's own top-level function, else one its imports
-        bring in (a list's names, every name of a project module imported whole, and what
-        that module imports whole), else a method of a class the file can see; `X.f` is the
-        function `f` of the module `X` binds. Nothing is guessed by name: a name no import
-        of the project brings in is a local binding's, the Prelude's or a package's."""
-        name, receiver = call.callee, call.receiver
-        if receiver:
-            for imp in facts.imports:
-                if not imp.name and imp.alias == receiver:
-                    target = self.module_files(facts, imp.module)
-                    if target is None:
-                        return [], "", f"external module {imp.module}"
-                    if ids := self._top(target, name)[0]:
-                        return ids, "module-attribute", ""
-                    return [], "", f"no function {name} in {imp.module}"
-            return [], "", f"{receiver} is no module the file imports"
-        if ids := self.scoped[facts.path].get(("", name), []):
-            return ids, "same-module", ""
-        for imp in facts.imports:
-            if imp.name == name and self.module_files(facts, imp.module) is None:
-                return [], "", f"imported from outside the project ({imp.module})"
-        ids, rule = self._haskell_imported(facts, name)
-        if ids:
-            return ids, rule, ""
-        if ids := self._haskell_class_method(facts, name):
-            return ids, "class-member", ""
-        return [], "", _HASKELL_UNDEFINED
-
-    def _haskell_imported(self, facts: FileFacts, name: str) -> Result:
-        """`name` as the file's imports bring it in: what each module imported whole or by
-        that name exports (`_haskell_exported`)."""
-        key = (facts.path, name)
-        if key not in self._hs_imported:
-            self._hs_imported[key] = self._find_haskell_imported(facts, name)
-        return self._hs_imported[key]
-
-    def _find_haskell_imported(self, facts: FileFacts, name: str) -> Result:
-        found: list[tuple[str, bool]] = []
-        for imp in facts.imports:
-            if imp.name in ("*", name):
-                for path in self.module_files(facts, imp.module) or []:
-                    found += self._haskell_exported(path, name, 0)
-        ids = list(dict.fromkeys(sid for sid, _ in found))
-        passed_on = all(through for _, through in found)
-        return ids, ("re-export" if passed_on else "import") if ids else ""
-
-    def _haskell_exported(self, path: str, name: str, hops: int) -> list[tuple[str, bool]]:
-        """The definitions named `name` that the module at `path` exports, each with whether
-        it passes them on from a module it imports: without an export list, its own
-        top-level ones; with one, those the list names, its own or imported (`f`, or
-        `Internal.f` through `import qualified ... as Internal`), and the names of the
-        modules it lists (`module M`) as it imports them."""
-        own = self.scoped[path].get(("", name), [])
-        listed = self.hs_exports.get(path)
-        if listed is None:
-            return [(sid, hops > 0) for sid in own]
-        if own and (name in listed.names or listed.module in listed.modules):
-            return [(sid, hops > 0) for sid in own]
-        if hops >= MAX_REEXPORT_HOPS:
-            return []
-        facts = self.files[path]
-        out: list[tuple[str, bool]] = []
-        for imp in facts.imports:
-            listed_too = imp.module in listed.modules or name in listed.names
-            by_name = imp.name in ("*", name) and listed_too
-            qualified = not imp.name and f"{imp.alias}.{name}" in listed.names  # `Internal.load`
-            if by_name or qualified:
-                for target in self.module_files(facts, imp.module) or []:
-                    out += self._haskell_exported(target, name, hops + 1)
-        return out
-
-    def _haskell_class_method(self, facts: FileFacts, name: str) -> list[str]:
-        """The method `name` of a class declared in this file or a project module it imports
-        (the call runs the instance the argument's type picks)."""
-        visible = self._hs_visible.get(facts.path)
-        if visible is None:
-            visible = {facts.path}
-            for imp in facts.imports:
-                visible.update(self.module_files(facts, imp.module) or ())
-            self._hs_visible[facts.path] = visible
-        out = []
-        for sid in self.methods.get(name, []):
-            sym = self.symbols[sid]
-            owner = self.symbols.get(symbol_id(sym.path, sym.parent)) if sym.parent else None
-            if sym.path in visible and owner is not None and owner.kind == "interface":
-                out.append(sid)
-        return out
-
-    def _public(self, module: str, name: str) -> list[str]:
-        """The functions `name` of the Elixir module named `module` that it does not keep
-        private (`defp`)."""
-        for key in self.named_scopes.get(module, []):
-            if (key, name) not in self.private and (ids := self.member([key], name)):
-                return ids
-        return []
-
-    def _elixir_module(self, facts: FileFacts, caller: str) -> str:
-        """The qualified name of the module a caller is written in ("" at the top level)."""
-        qualified = caller
-        for _ in range(16):
-            sym = self.symbols.get(symbol_id(facts.path, qualified))
-            if sym is None:
-                return ""
-            if sym.kind in ("module", "impl", "interface"):  # defmodule, defimpl, defprotocol
-                return sym.qualified_name
-            qualified = sym.parent
-        return ""
 
     def _js_reachable(
         self, path: str, name: str, candidates: list[str]
@@ -1305,7 +1058,7 @@ class Resolver:
                     return ids, "class-member", ""
                 return None
             files = inner
-        ids = self._top(files, name)[0]
+        ids = self.top(files, name)[0]
         return (ids, "module-attribute", "") if ids else None
 
     def _js_enclosing(self, facts: FileFacts, line: int, name: str) -> list[str]:
