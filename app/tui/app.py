@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from collections.abc import Iterable
@@ -17,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
+from app.answer.engine import MODEL_LOADING
 from app.core.events import WorkerStatus
 from app.core.leave import exit_now_if_busy
 from app.core.literal import literal
@@ -93,6 +95,7 @@ PALETTE = [  # (title, help, action): the command palette's entries for our acti
 # Quitting waits this long for the indexer's thread, no longer: the index is safe against a kill
 # at any moment (a batch in flight is rolled back by the next writer), so ctrl+q is immediate.
 QUIT_WAIT_S = 0.2
+QUIT_LOAD_WAIT_S = 10.0  # at most this long for an answer model that is loading
 MAX_QUERY_CHARS = 4000  # a pasted page still searches; its first 4,000 characters decide
 NO_QUESTION = "Type a question: its best code shows here."
 
@@ -203,11 +206,28 @@ class RepolensApp(App[None]):
 
     async def action_quit(self) -> None:
         self._stop_background()  # first: no answer token or index status arrives meanwhile
+        if self.service.answer_model_state() == MODEL_LOADING:
+            # llama.cpp's load cannot be stopped, and what it prints as it ends would reach
+            # the terminal once the app has given it back: the app waits for it (about a
+            # second), then `leave` ends the process at once should it still be loading.
+            self.notify("Quitting once the answer model has loaded…", timeout=QUIT_LOAD_WAIT_S)
+            waited = 0.0
+            while self.service.answer_model_state() == MODEL_LOADING and waited < QUIT_LOAD_WAIT_S:
+                await asyncio.sleep(0.05)
+                waited += 0.05
         self.exit()
 
     def on_unmount(self) -> None:
         self._stop_background()
         release_heap()
+
+    def still_running(self) -> bool:
+        """Whether work `_stop_background` asked to stop goes on: the indexer inside the
+        embedding model or a batch (past QUIT_WAIT_S), or the answer model loading. Neither
+        can be interrupted; the load would also print llama.cpp's lines on the terminal the
+        app has given back, and the indexer abort Python's shutdown."""
+        indexing = self.indexer is not None and not self.indexer.join(0)
+        return indexing or self.service.answer_model_state() == MODEL_LOADING
 
     def _stop_background(self) -> None:
         self._preload_cancel.set()  # a prefix being read stops within milliseconds
@@ -745,10 +765,8 @@ def run(path: Path, settings: Settings, **options: Any) -> None:
 
 
 def leave(app: App[Any]) -> None:
-    """After the app has closed (the terminal is restored): an indexer that did not stop
-    within QUIT_WAIT_S is inside a model or a batch, so the process ends now, not in
-    Python's shutdown, which would abort it (see `exit_now_if_busy`). Any other app has
-    nothing running and simply returns."""
-    indexer = getattr(app, "indexer", None)
-    busy = indexer is not None and not indexer.join(0)
+    """After the app has closed (the terminal is restored): work it could not stop is still
+    running (`RepolensApp.still_running`), so the process ends now, not in Python's
+    shutdown (see `exit_now_if_busy`). Any other app has nothing running and returns."""
+    busy = isinstance(app, RepolensApp) and app.still_running()
     exit_now_if_busy(busy, app.return_code or 0)

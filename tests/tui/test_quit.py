@@ -124,3 +124,49 @@ def test_quitting_while_the_indexer_embeds_ends_the_process_at_once(tmp_path: Pa
     assert result.returncode == 0, result.stderr[-3000:]
     assert "python shut down" not in result.stdout
     assert "terminate called" not in result.stderr, result.stderr[-3000:]
+
+
+# The real entry point, quit while the answer model (the real default) loads: llama.cpp's
+# load cannot be stopped, and when it ended after the app it printed its lines ("Using chat
+# eos_token: ...") on the terminal the app had given back.
+PROBE_LOADING = """
+import atexit, sys
+from pathlib import Path
+from app.answer.engine import MODEL_LOADING
+from app.core.settings import Settings
+from app.tui.app import run
+from textual import events
+from tests.tui.conftest import wait_for
+
+atexit.register(lambda: print("python shut down", flush=True))
+
+async def quit_while_loading(pilot):
+    app = pilot.app
+    await wait_for(pilot, lambda: app.service.answer_model_state() == MODEL_LOADING, 60)
+    print("loading", flush=True)
+    app.post_message(events.Key("ctrl+q", None))
+
+settings = Settings(index_dir=Path(sys.argv[2]), watch=False)
+run(Path(sys.argv[1]), settings, headless=True, size=(140, 40), auto_pilot=quit_while_loading)
+"""
+
+
+def test_quitting_while_the_answer_model_loads_prints_nothing_after(
+    sample_repo: Path, tmp_path: Path
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE_LOADING, str(sample_repo), str(tmp_path / "idx")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=180,
+        env={
+            **os.environ,
+            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
+            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
+            "REPOLENS_ANSWER_PRELOAD": "true",  # as a person runs it (the TUI tests turn it off)
+        },
+    )
+    assert result.stdout.startswith("loading"), (result.stdout[-2000:], result.stderr[-2000:])
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stderr == "", result.stderr[-3000:]
