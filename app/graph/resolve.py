@@ -30,6 +30,7 @@ from app.parse.calls import (
     RESULT,
     RETURNS,
     SELF_CHAIN,
+    TEMPLATE_PARAMETER,
     TRUNCATED,
 )
 from app.parse.manifests import GO_MODULE
@@ -853,6 +854,8 @@ class Resolver:
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
+        if call.receiver_type == TEMPLATE_PARAMETER:
+            return [], "", f"{receiver} is a template parameter: whatever type it is given"
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:

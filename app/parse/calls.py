@@ -225,6 +225,9 @@ EXTENDED = "+"
 MODULE_EXPORTS = "module.exports"
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
+# The receiver type of a C++ template's type parameter (`template <class Policy>` ...
+# `Policy::value(x)`): whatever type the template is given, never a class of that name.
+TEMPLATE_PARAMETER = "(template parameter)"
 # What an Elixir module says of a function it keeps to itself (`defp`), as an Attribute.
 PRIVATE = "(private)"
 # A Haskell module's export list, as Attributes of the module (owner ""): the list itself
@@ -306,6 +309,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
+    if captures.get("template"):
+        return TEMPLATE_PARAMETER
     if extended := captures.get("extended"):
         return EXTENDED + _clean(node_text(extended[0])).replace("::", ".")
     if result := captures.get("result"):

@@ -39,8 +39,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # functions; 50: what methods declare they return types a call chain's next receiver; 51: and a
 # variable bound to a call (`r := NewRouter()`), Go's return types too; 52: a function literal's
 # parameters and variables are its own; 53: a go.mod's module path names the project's own Go
-# imports; 54: a Go struct's field types type the calls through them (`mx.tree.InsertRoute()`)
-STRATEGY_VERSION = "chunk-54"
+# imports; 54: a Go struct's field types type the calls through them (`mx.tree.InsertRoute()`);
+# 55: a loop variable's declared type (Java, C#, C++); C++ template bases (`: Base<T>`) and
+# template parameters (`Policy::value()` calls no class named Policy)
+STRATEGY_VERSION = "chunk-55"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -271,3 +271,67 @@ def test_a_go_struct_field_types_the_calls_through_it(tmp_path: Path, settings: 
     assert {(r["callee"], r["rule"]) for r in at(rows, "mux.go", 12)} == {
         ("mux.go::node.InsertRoute", "typed-receiver")
     }
+
+
+# Two classes with a method of one name each, so that only the loop variable's declared type
+# can tell which one a call in the loop's body runs.
+LOOPS = {
+    "src/Records.java": """\
+class Record { String get(int i) { return ""; } }
+class Header { String get(int i) { return ""; } }
+class Printer {
+    void print(java.util.List<Record> records) {
+        for (final Record record : records) {
+            record.get(0);
+        }
+    }
+}
+""",
+    "src/Machine.cs": """\
+public class Trigger { public void Fire() {} }
+public class Alarm { public void Fire() {} }
+public class Runner {
+    void RunAll(System.Collections.Generic.List<Trigger> triggers) {
+        foreach (Trigger trigger in triggers) trigger.Fire();
+        foreach (string name in names) name.Trim();
+    }
+}
+""",
+    "src/app.cpp": """\
+namespace cli {
+template <typename T> class OptionBase { public: void group() {} };
+class Option : public OptionBase<Option> { public: void check() {} };
+}
+class Flag { public: void check() {} void group() {} };
+template <class Policy> class Table { void at() { Policy::value(1); } };
+class Policy { public: static void value(int) {} };
+void use() { Policy::value(2); }
+void validate(std::vector<cli::Option*> options) {
+    for (const cli::Option* opt : options) {
+        opt->check();
+        opt->group();
+    }
+}
+""",
+}
+
+
+def test_a_loop_variable_is_typed_by_its_declared_type(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, LOOPS)
+    for path, line, target in (
+        ("src/Records.java", 6, "Record.get"),
+        ("src/Machine.cs", 5, "Trigger.Fire"),
+        ("src/app.cpp", 11, "Option.check"),
+        ("src/app.cpp", 12, "OptionBase.group"),  # a template base's method
+    ):
+        found = {(r["callee"], r["rule"]) for r in at(rows, path, line)}
+        assert found == {(f"{path}::{target}", "typed-receiver")}, (path, line, found)
+    # A template's type parameter is whatever type the template is given, not a class that
+    # happens to share its name; outside the template, `Policy` is that class.
+    found = at(rows, "src/app.cpp", 6)
+    assert [r["rule"] for r in found] == [
+        "Policy is a template parameter: whatever type it is given"
+    ]
+    assert edges_at(rows, "src/app.cpp", 8) == {("src/app.cpp::Policy.value", True)}
+    # `foreach (string name ...)`: a string's method, nothing of the project.
+    assert [r["callee"] for r in at(rows, "src/Machine.cs", 6)] == [""]

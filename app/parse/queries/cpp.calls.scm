@@ -5,10 +5,11 @@
 (call_expression function: (qualified_identifier scope: (_) @receiver
   name: (identifier) @callee)) @call
 (call_expression function: (_) @dynamic) @call
-(class_specifier (base_class_clause [(type_identifier)
-  (qualified_identifier name: (type_identifier))] @base)) @class
-(struct_specifier (base_class_clause [(type_identifier)
-  (qualified_identifier name: (type_identifier))] @base)) @class
+; Bases, templates too (`class Option : public OptionBase<Option>`, read as `OptionBase`).
+(class_specifier (base_class_clause [(type_identifier) (template_type)
+  (qualified_identifier name: [(type_identifier) (template_type)])] @base)) @class
+(struct_specifier (base_class_clause [(type_identifier) (template_type)
+  (qualified_identifier name: [(type_identifier) (template_type)])] @base)) @class
 ; Local types: `Calc c;`, `Calc c(1);`, `CLI::App app{"x"};`, `Calc* c = ...;`, `void f(Calc& c)`.
 (declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
@@ -19,3 +20,13 @@
 (parameter_declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind
+(for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
+  declarator: [(identifier) (pointer_declarator declarator: (identifier))
+  (reference_declarator (identifier))] @var) @bind  ; for (const Calc& c : calcs)
+; A template's type parameters, inside what it declares: `Policy::value(x)` in `template <class
+; Policy>` calls whatever type the template is given.
+(template_declaration parameters: (template_parameter_list [
+  (type_parameter_declaration (type_identifier) @var)
+  (optional_type_parameter_declaration name: (type_identifier) @var)
+  (variadic_type_parameter_declaration (type_identifier) @var)])
+  [(class_specifier) (struct_specifier) (function_definition) (declaration)] @bind) @template

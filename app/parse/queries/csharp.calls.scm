@@ -10,6 +10,8 @@
 (variable_declaration type: (identifier) @type (variable_declarator name: (identifier) @var)) @bind
 (variable_declarator name: (identifier) @var (object_creation_expression type: (identifier) @type)) @bind
 (parameter type: (identifier) @type name: (identifier) @var) @bind
+(foreach_statement type: [(identifier) (predefined_type) (generic_name)] @type
+  left: (identifier) @var) @bind  ; foreach (Foo x in xs), foreach (string s in names)
 ; Builtin types and values: `string s`, `List<int> xs`, `var t = "abc"`.
 (parameter type: [(predefined_type) (generic_name)] @type name: (identifier) @var) @bind
 (variable_declaration type: [(predefined_type) (generic_name)] @type

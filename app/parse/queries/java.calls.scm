@@ -10,6 +10,7 @@
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @var)) @bind
 (formal_parameter type: (_) @type name: (identifier) @var) @bind
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @var)) @bind
+(enhanced_for_statement type: (_) @type name: (identifier) @var) @bind  ; for (Foo x : xs)
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration type: (_) @returns) @method
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
