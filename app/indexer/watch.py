@@ -122,8 +122,11 @@ class Watcher:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop watching; safe before `start` too (the indexer made the watcher as the app
+        quit): a watcher started after it stops at once."""
         self._stop.set()
-        self._thread.join(timeout=5)
+        if self._thread.ident is not None:  # started: wait for it; else there is none to wait for
+            self._thread.join(timeout=5)
 
     @property
     def alive(self) -> bool:

@@ -268,6 +268,18 @@ def test_a_watcher_that_stops_asks_for_a_full_rescan(tmp_path: Path) -> None:
     assert watcher.error
 
 
+def test_a_watcher_stopped_before_it_starts_never_watches(tmp_path: Path) -> None:
+    """The app may quit between the indexer making its watcher and starting it (seen in CI:
+    "cannot join thread before it is started" from the app's unmount)."""
+    from app.indexer.watch import ChangeQueue, Watcher
+
+    watcher = Watcher(tmp_path, ChangeQueue())
+    watcher.stop()
+    watcher.start()
+    wait_until(lambda: not watcher.alive, 5)
+    assert watcher.started.is_set() and not watcher.error
+
+
 @pytest.mark.slow
 def test_a_searcher_changed_in_place_equals_one_loaded_afresh(
     sample_repo: Path, settings: Settings
