@@ -33,7 +33,7 @@ from app.parse.calls import (
     TEMPLATE_PARAMETER,
     TRUNCATED,
 )
-from app.parse.manifests import GO_MODULE
+from app.parse.manifests import CARGO, GO_MODULE
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -176,8 +176,12 @@ class Resolver:
         self.returns: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
+        self._crates: list[tuple[str, str]] = []  # (a crate's name, its library's root file)
         for path, facts in files.items():
             self._index_file(path, facts)
+        self.crate_roots = {crate: root for crate, root in self._crates if root in files}
+        for crate, root in self.crate_roots.items():
+            self.rust_modules[crate].append(root)
         self.js = JsModules(files)
         self.reach = Reach(self.js)
         self._top_cache: dict[tuple[tuple[str, ...], str, int], Result] = {}
@@ -276,6 +280,15 @@ class Resolver:
             if stem in ("mod", "lib", "main"):
                 stem = posixpath.basename(_dir(path))
             self.rust_modules[stem].append(path)
+            for sym in facts.symbols:  # `pub mod graph { pub use ...; }`: a module in the file
+                if sym.kind == "module" and not sym.parent and sym.end_line > sym.start_line:
+                    self.rust_modules[sym.name].append(path)
+        elif posixpath.basename(path) == CARGO:  # `use petgraph::Graph` in tests and benches
+            self._crates += [
+                (i.alias, posixpath.normpath(posixpath.join(_dir(path), i.module)))
+                for i in facts.imports
+                if i.name == CARGO
+            ]
 
     # -- modules -----------------------------------------------------------------------------
     def module_files(self, facts: FileFacts, module: str) -> list[str] | None:
@@ -295,7 +308,8 @@ class Resolver:
             if module.split("::", 1)[0] in _RUST_STD:  # `std::process`: never the project's
                 return None
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
-            return self.rust_modules.get(parts[-1]) if parts else None
+            found = self.rust_modules.get(parts[-1]) if parts else None
+            return self._in_crate(facts.path, module.split("::", 1)[0], found)
         if lang == "zig":  # `@import("util.zig")`, from the importing file's folder
             if not module.endswith(".zig"):
                 return None  # `std`, `builtin`, a package the build names
@@ -319,6 +333,20 @@ class Resolver:
                     return found
             return None
         return None
+
+    def _in_crate(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
+        """Of the modules a Rust path's last name finds, those of the crate it starts with
+        (`tokio::sync` is tokio's `sync`, not tokio-util's; `crate::` the importing file's
+        own), when any are; all of them otherwise."""
+        root = self.crate_roots.get(head)
+        if head == "crate":
+            holding = [r for r in self.crate_roots.values() if path.startswith(_dir(r) + "/")]
+            root = max(holding, key=len) if holding else None
+        if root is None or not found:
+            return found
+        folder = _dir(root) + "/" if _dir(root) else ""
+        inside = [f for f in found if f.startswith(folder)]
+        return inside or found
 
     def _go_module_files(self, module: str) -> list[str] | None:
         """A Go import inside one of the project's modules (its go.mod's `module` path, then

@@ -1,12 +1,14 @@
 """The module names a project gives itself: a package.json's `exports` (or `main`) and a
 tsconfig's `paths`, read as the imports the resolver follows for a bare specifier (`zod/v4`);
-a go.mod's module path, which the project's own Go imports start with."""
+a go.mod's module path, which the project's own Go imports start with; a Cargo.toml's crate
+name, which its tests, benches and examples import the library by (`use petgraph::Graph`)."""
 
 from __future__ import annotations
 
 import json
 import posixpath
 import re
+import tomllib
 from typing import Any
 
 from app.core.models import Import
@@ -16,6 +18,7 @@ EXPORTS = "exports"  # package.json: `zod/v4` -> ./src/v4/index.ts, one record p
 PATHS = "paths"  # tsconfig: `@trpc/server/*` -> ./packages/server/src/*
 EXTENDS = "extends"  # tsconfig: the config it extends (module), alias ""
 GO_MODULE = "go.mod"  # go.mod: the module path (module), alias ""
+CARGO = "Cargo.toml"  # Cargo.toml: the library's root file (module), alias the crate's name
 _GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?\s*(?://.*)?$", re.M)
 _CONFIG = re.compile(r"^[tj]sconfig(\.[\w.-]+)?\.json$")
 # Fields that name a package's entry when it has no `exports`, in the order tools read them.
@@ -27,7 +30,7 @@ _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 def is_manifest(path: str) -> bool:
     name = posixpath.basename(path)
-    return name in ("package.json", GO_MODULE) or bool(_CONFIG.match(name))
+    return name in ("package.json", GO_MODULE, CARGO) or bool(_CONFIG.match(name))
 
 
 def manifest_imports(path: str, text: str) -> tuple[Import, ...]:
@@ -41,9 +44,25 @@ def manifest_imports(path: str, text: str) -> tuple[Import, ...]:
         if name == GO_MODULE and (found := _GO_MODULE_LINE.search(text)):
             line = text.count("\n", 0, found.start()) + 1
             return (Import(found.group(1), GO_MODULE, "", line),)
-    except (ValueError, TypeError, AttributeError):
+        if name == CARGO:
+            return _cargo(tomllib.loads(text))
+    except (ValueError, TypeError, AttributeError):  # tomllib.TOMLDecodeError is a ValueError
         return ()
     return ()
+
+
+def _cargo(data: dict[str, Any]) -> tuple[Import, ...]:
+    """The crate's library: its name as code writes it (`[lib] name`, else the package's with
+    `-` as `_`) and its root file (`[lib] path`, else `src/lib.rs`); () for a workspace's own
+    manifest or a crate without a name."""
+    lib, package = data.get("lib"), data.get("package")
+    lib = lib if isinstance(lib, dict) else {}
+    package = package if isinstance(package, dict) else {}
+    name = lib.get("name") or package.get("name")
+    root = lib.get("path") or "src/lib.rs"
+    if not isinstance(name, str) or not name or not isinstance(root, str):
+        return ()
+    return (Import(root.removeprefix("./"), CARGO, name.replace("-", "_"), 1),)
 
 
 def _strip_jsonc(text: str) -> str:

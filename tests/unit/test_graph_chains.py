@@ -335,3 +335,57 @@ def test_a_loop_variable_is_typed_by_its_declared_type(tmp_path: Path, settings:
     assert edges_at(rows, "src/app.cpp", 8) == {("src/app.cpp::Policy.value", True)}
     # `foreach (string name ...)`: a string's method, nothing of the project.
     assert [r["callee"] for r in at(rows, "src/Machine.cs", 6)] == [""]
+
+
+CRATE = {
+    "Cargo.toml": '[package]\nname = "tiny-graph"\nversion = "0.1.0"\n',
+    "src/lib.rs": """\
+mod graph_impl;
+pub mod graph {
+    pub use crate::graph_impl::Graph;
+}
+pub use crate::graph::Graph;
+""",
+    "src/graph_impl/mod.rs": """\
+pub struct Graph {}
+impl Graph {
+    pub fn new() -> Graph { Graph {} }
+    pub fn add_node(&mut self) {}
+}
+""",
+    "tests/graph.rs": """\
+use tiny_graph::Graph;
+use tiny_graph::graph::Graph as Inner;
+
+fn builds() {
+    let mut g = Graph::new();
+    g.add_node();
+    Inner::new();
+}
+""",
+}
+
+
+def test_rust_tests_import_the_library_by_the_crate_s_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CRATE)
+    new = ("src/graph_impl/mod.rs::Graph.new", True)
+    assert edges_at(rows, "tests/graph.rs", 5) == {new}, at(rows, "tests/graph.rs", 5)
+    assert edges_at(rows, "tests/graph.rs", 6) == {("src/graph_impl/mod.rs::Graph.add_node", True)}
+    # through the inline module `pub mod graph { pub use ... }` of the crate's root
+    assert edges_at(rows, "tests/graph.rs", 7) == {new}, at(rows, "tests/graph.rs", 7)
+
+
+def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:
+    from app.core.models import Import
+    from app.parse.manifests import CARGO, manifest_imports
+
+    assert manifest_imports(CARGO, '[package]\nname = "tokio-util"\n') == (
+        Import("src/lib.rs", CARGO, "tokio_util", 1),
+    )
+    lib = '[package]\nname = "pkg"\n[lib]\nname = "fast"\npath = "./lib/root.rs"\n'
+    assert manifest_imports(CARGO, lib) == (Import("lib/root.rs", CARGO, "fast", 1),)
+    assert manifest_imports(CARGO, '[workspace]\nmembers = ["a"]\n') == ()
+    assert manifest_imports(CARGO, "[package\nname = ") == ()  # broken: nothing, no error
+    assert manifest_imports(CARGO, "[package]\nname = 3\n") == ()
