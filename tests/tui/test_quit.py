@@ -10,6 +10,27 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def run_probe(
+    probe: str, repo: Path, tmp_path: Path, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`probe` in a new Python process, as a person starts the app: the repository and an
+    index folder as its arguments, no config file or saved TUI state of the machine's."""
+    return subprocess.run(
+        [sys.executable, "-c", probe, str(repo), str(tmp_path / "idx")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=180,
+        env={
+            **os.environ,
+            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
+            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
+            **env,
+        },
+    )
+
+
 # A new process, as a person runs it: tokens arrive faster than the pane renders them, then
 # ctrl+q. The tokens are posted as the answer worker posts them, not generated: the model
 # streams them at its own pace, so whether one is still rendering at ctrl+q would be luck.
@@ -42,18 +63,7 @@ print("closed")
 def test_quitting_mid_answer_prints_nothing_after_the_app(
     sample_repo: Path, tmp_path: Path
 ) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(sample_repo), str(tmp_path / "idx")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        env={
-            **os.environ,
-            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
-            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
-        },
-    )
+    result = run_probe(PROBE, sample_repo, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("closed"), result.stdout
     assert "never retrieved" not in result.stderr, result.stderr[-3000:]
@@ -108,18 +118,7 @@ def write_long_functions(repo: Path, files: int = 4, per_file: int = 40) -> None
 
 def test_quitting_while_the_indexer_embeds_ends_the_process_at_once(tmp_path: Path) -> None:
     write_long_functions(tmp_path / "repo")
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE_EMBEDDING, str(tmp_path / "repo"), str(tmp_path / "idx")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=180,
-        env={
-            **os.environ,
-            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
-            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
-        },
-    )
+    result = run_probe(PROBE_EMBEDDING, tmp_path / "repo", tmp_path)
     assert "embedding" in result.stdout, result.stderr[-3000:]
     assert result.returncode == 0, result.stderr[-3000:]
     assert "python shut down" not in result.stdout
@@ -154,19 +153,8 @@ run(Path(sys.argv[1]), settings, headless=True, size=(140, 40), auto_pilot=quit_
 def test_quitting_while_the_answer_model_loads_prints_nothing_after(
     sample_repo: Path, tmp_path: Path
 ) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE_LOADING, str(sample_repo), str(tmp_path / "idx")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=180,
-        env={
-            **os.environ,
-            "REPOLENS_STATE_FILE": str(tmp_path / "tui.json"),
-            "REPOLENS_CONFIG": str(tmp_path / "no-config.toml"),
-            "REPOLENS_ANSWER_PRELOAD": "true",  # as a person runs it (the TUI tests turn it off)
-        },
-    )
+    # preload on, as a person runs it (the TUI tests turn it off)
+    result = run_probe(PROBE_LOADING, sample_repo, tmp_path, REPOLENS_ANSWER_PRELOAD="true")
     assert result.stdout.startswith("loading"), (result.stdout[-2000:], result.stderr[-2000:])
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stderr == "", result.stderr[-3000:]

@@ -3,12 +3,9 @@ and cleanly, not by Python's shutdown stopping that thread (which aborts the pro
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.tui.test_quit import run_probe
 
 # What a front end does when it closes (the TUI's `leave`, the MCP server's `_run`): stop the
 # live index with a short wait, then end. 0.15 s into the embed phase the indexer is loading
@@ -39,14 +36,7 @@ def test_ending_while_the_indexer_embeds_does_not_abort(tmp_path: Path) -> None:
         (repo / f"steps_{number}.py").write_text(
             "".join(f"def step_{n}(value):\n    return value + {n}\n\n\n" for n in range(40))
         )
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(repo), str(tmp_path / "idx")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=180,
-        env={**os.environ, "REPOLENS_CONFIG": str(tmp_path / "no-config.toml")},
-    )
+    result = run_probe(PROBE, repo, tmp_path)
     assert "stopped" in result.stdout, result.stderr[-3000:]
     assert result.returncode == 0, (result.stdout[-1000:], result.stderr[-3000:])
     assert "terminate called" not in result.stderr
