@@ -882,8 +882,9 @@ class Resolver:
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
-        if call.receiver_type == TEMPLATE_PARAMETER:
-            return [], "", f"{receiver} is a template parameter: whatever type it is given"
+        if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
+            ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
+            return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:
@@ -982,6 +983,11 @@ class Resolver:
         if self._is_external(facts, receiver):  # `from lib import client; client.get()`
             head = receiver.split(".", 1)[0]
             return [], "", f"method of {head}, imported from outside the project"
+        return self._by_method_name(facts, name)
+
+    def _by_method_name(self, facts: FileFacts, name: str) -> Result3:
+        """A method of a receiver whose type is not known: guessed by its name alone."""
+        lang = facts.language
         candidates = self._kin(self.methods.get(name, []), lang)
         if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):
             return narrowed

@@ -712,6 +712,8 @@ def _attribute(
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
+            if said and any(scope.get(said) == TEMPLATE_PARAMETER for scope in scopes):
+                receiver_type = TEMPLATE_PARAMETER  # `H h` in `template <class H>`: `h.combine()`
         elif receiver and name and "()" in receiver and language in RETURN_TYPES and not literal:
             receiver_type = _chain_root(receiver, scopes)
         self_name = ""

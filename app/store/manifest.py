@@ -42,8 +42,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # imports; 54: a Go struct's field types type the calls through them (`mx.tree.InsertRoute()`);
 # 55: a loop variable's declared type (Java, C#, C++); C++ template bases (`: Base<T>`) and
 # template parameters (`Policy::value()` calls no class named Policy); 56: a Cargo.toml's crate
-# name is its library's root (`use petgraph::Graph`), an inline `pub mod x { }` a Rust module
-STRATEGY_VERSION = "chunk-56"
+# name is its library's root (`use petgraph::Graph`), an inline `pub mod x { }` a Rust module;
+# 57: a C++ value of a template parameter's type (`Sink& sink`) is guessed by method name only
+STRATEGY_VERSION = "chunk-57"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
