@@ -341,6 +341,8 @@ CRATE = {
     "Cargo.toml": '[package]\nname = "tiny-graph"\nversion = "0.1.0"\n',
     "src/lib.rs": """\
 mod graph_impl;
+pub mod sync;
+mod other;
 pub mod graph {
     pub use crate::graph_impl::Graph;
 }
@@ -353,14 +355,33 @@ impl Graph {
     pub fn add_node(&mut self) {}
 }
 """,
+    "src/sync/mod.rs": "mod mutex;\npub use mutex::Mutex;\n",
+    "src/sync/mutex.rs": """\
+pub struct Mutex {}
+impl Mutex {
+    pub fn new() -> Mutex { Mutex {} }
+    pub fn lock(&self) {}
+}
+""",
+    "src/other/mod.rs": "mod mutex;\n",
+    "src/other/mutex.rs": """\
+pub struct Mutex {}
+impl Mutex {
+    pub fn new() -> Mutex { Mutex {} }
+    pub fn lock(&self) {}
+}
+""",
     "tests/graph.rs": """\
 use tiny_graph::Graph;
 use tiny_graph::graph::Graph as Inner;
+use tiny_graph::sync::Mutex;
 
 fn builds() {
     let mut g = Graph::new();
     g.add_node();
     Inner::new();
+    let m = Mutex::new();
+    m.lock();
 }
 """,
 }
@@ -371,10 +392,13 @@ def test_rust_tests_import_the_library_by_the_crate_s_name(
 ) -> None:
     rows = graph(tmp_path, settings, CRATE)
     new = ("src/graph_impl/mod.rs::Graph.new", True)
-    assert edges_at(rows, "tests/graph.rs", 5) == {new}, at(rows, "tests/graph.rs", 5)
-    assert edges_at(rows, "tests/graph.rs", 6) == {("src/graph_impl/mod.rs::Graph.add_node", True)}
+    assert edges_at(rows, "tests/graph.rs", 6) == {new}, at(rows, "tests/graph.rs", 6)
+    assert edges_at(rows, "tests/graph.rs", 7) == {("src/graph_impl/mod.rs::Graph.add_node", True)}
     # through the inline module `pub mod graph { pub use ... }` of the crate's root
-    assert edges_at(rows, "tests/graph.rs", 7) == {new}, at(rows, "tests/graph.rs", 7)
+    assert edges_at(rows, "tests/graph.rs", 8) == {new}, at(rows, "tests/graph.rs", 8)
+    # `pub use mutex::Mutex` in src/sync/mod.rs is its own child module, not src/other's
+    assert edges_at(rows, "tests/graph.rs", 9) == {("src/sync/mutex.rs::Mutex.new", True)}
+    assert edges_at(rows, "tests/graph.rs", 10) == {("src/sync/mutex.rs::Mutex.lock", True)}
 
 
 def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:
