@@ -335,25 +335,19 @@ class Resolver:
         return None
 
     def _in_crate(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
-        """Of the modules a Rust path's last name finds, those of the crate it starts with
-        (`tokio::sync` is tokio's `sync`, not tokio-util's; `crate::` the importing file's
-        own), or, for a path of no crate, those below the importing module (`pub use
-        mutex::Mutex` in `sync/mod.rs` is `sync/mutex.rs`), when any are; all otherwise."""
-        root = self.crate_roots.get(head)
-        if head == "crate":
-            holding = [r for r in self.crate_roots.values() if path.startswith(_dir(r) + "/")]
-            root = max(holding, key=len) if holding else None
-        if not found:
+        """Of the modules a Rust path's last name finds, those of the crate it names
+        (`tokio::sync` is tokio's `sync`, not tokio-util's) or, for a path that names no
+        crate, those below the importing module (`pub use mutex::Mutex` in `sync/mod.rs` is
+        `sync/mutex.rs`), when any are; all otherwise (`crate::de` may be a module another
+        crate's code fills: serde's is serde_core's)."""
+        if not found or head in ("crate", "super"):
             return found
-        if root is not None:
-            folder = _dir(root) + "/" if _dir(root) else ""
-        elif head != "super":  # `mutex::Mutex`, `self::mutex`: a module below the importing one
-            stem = posixpath.basename(path).removesuffix(".rs")
-            own = _dir(path) if stem in ("mod", "lib", "main") else path.removesuffix(".rs")
-            folder = own + "/" if own else ""
+        if (root := self.crate_roots.get(head)) is not None:
+            folder = _dir(root)
         else:
-            return found
-        inside = [f for f in found if f.startswith(folder)]
+            stem = posixpath.basename(path).removesuffix(".rs")
+            folder = _dir(path) if stem in ("mod", "lib", "main") else path.removesuffix(".rs")
+        inside = [f for f in found if f.startswith(folder + "/" if folder else "")]
         return inside or found
 
     def _go_module_files(self, module: str) -> list[str] | None:

@@ -44,8 +44,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # template parameters (`Policy::value()` calls no class named Policy); 56: a Cargo.toml's crate
 # name is its library's root (`use petgraph::Graph`), an inline `pub mod x { }` a Rust module;
 # 57: a C++ value of a template parameter's type (`Sink& sink`) is guessed by method name only;
-# 58: a Rust path of no crate (`pub use mutex::Mutex`) prefers the importing module's children
-STRATEGY_VERSION = "chunk-58"
+# 58: a Rust path of no crate (`pub use mutex::Mutex`) prefers the importing module's children;
+# 59: and `crate::x` is no longer narrowed to the crate's own folder (serde's `crate::de`)
+STRATEGY_VERSION = "chunk-59"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
