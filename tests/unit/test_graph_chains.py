@@ -337,6 +337,14 @@ def test_a_loop_variable_is_typed_by_its_declared_type(tmp_path: Path, settings:
     assert [r["callee"] for r in at(rows, "src/Machine.cs", 6)] == [""]
 
 
+MUTEX = """\
+pub struct Mutex {}
+impl Mutex {
+    pub fn new() -> Mutex { Mutex {} }
+    pub fn lock(&self) {}
+}
+"""
+
 CRATE = {
     "Cargo.toml": '[package]\nname = "tiny-graph"\nversion = "0.1.0"\n',
     "src/lib.rs": """\
@@ -356,21 +364,9 @@ impl Graph {
 }
 """,
     "src/sync/mod.rs": "mod mutex;\npub use mutex::Mutex;\n",
-    "src/sync/mutex.rs": """\
-pub struct Mutex {}
-impl Mutex {
-    pub fn new() -> Mutex { Mutex {} }
-    pub fn lock(&self) {}
-}
-""",
+    "src/sync/mutex.rs": MUTEX,
     "src/other/mod.rs": "mod mutex;\n",
-    "src/other/mutex.rs": """\
-pub struct Mutex {}
-impl Mutex {
-    pub fn new() -> Mutex { Mutex {} }
-    pub fn lock(&self) {}
-}
-""",
+    "src/other/mutex.rs": MUTEX,  # the same name in another module
     "tests/graph.rs": """\
 use tiny_graph::Graph;
 use tiny_graph::graph::Graph as Inner;
