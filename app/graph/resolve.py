@@ -309,7 +309,7 @@ class Resolver:
                 return None
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             found = self.rust_modules.get(parts[-1]) if parts else None
-            return self._in_crate(facts.path, module.split("::", 1)[0], found)
+            return self._preferred_modules(facts.path, module.split("::", 1)[0], found)
         if lang == "zig":  # `@import("util.zig")`, from the importing file's folder
             if not module.endswith(".zig"):
                 return None  # `std`, `builtin`, a package the build names
@@ -334,7 +334,7 @@ class Resolver:
             return None
         return None
 
-    def _in_crate(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
+    def _preferred_modules(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
         """Of the modules a Rust path's last name finds, those of the crate it names
         (`tokio::sync` is tokio's `sync`, not tokio-util's) or, for a path that names no
         crate, those below the importing module (`pub use mutex::Mutex` in `sync/mod.rs` is
