@@ -91,6 +91,8 @@ _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 # Languages whose `A.B` type is a type nested in the type `A` (their packages are written in
 # lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
 _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
+# Languages where a type name written inside a class may name a class nested in it.
+_NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
 # The first names of standard library imports, by language.
@@ -166,8 +168,9 @@ class Resolver:
         self.hs_exports: dict[str, HaskellExports] = {}  # path -> its export list, if it has one
         self.lua_modules: dict[str, list[str]] = defaultdict(list)  # a.b ~ lua/a/b.lua
         self.go_modules: list[tuple[str, str]] = []  # (module path, its go.mod's folder)
-        self.scala_packages: dict[str, list[str]] = defaultdict(list)  # os.watch -> its files
-        self.scala_package_of: dict[str, str] = {}  # path -> its package
+        # Scala, Java and Kotlin packages, which may span folders: os.watch -> its files
+        self.packages: dict[str, list[str]] = defaultdict(list)
+        self.package_of: dict[str, str] = {}  # path -> its package
         # Ruby modules and classes, C++ namespaces: `Hashie.Mash`, `CLI.detail` -> keys
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
@@ -243,8 +246,8 @@ class Resolver:
                 self.returns[(_scope(path, lang), a.owner)][a.name].append((path, returned))
                 continue
             if a.type_text == PACKAGE:
-                self.scala_packages[a.name].append(path)
-                self.scala_package_of[path] = a.name
+                self.packages[a.name].append(path)
+                self.package_of[path] = a.name
                 continue
             if a.type_text in EXPORT_KINDS:
                 self.hs_exports.setdefault(path, HaskellExports()).add(a)
@@ -321,11 +324,13 @@ class Resolver:
             return self.lua_modules.get(module) or None
         if lang == "scala":  # a package of the project; an object of one (`a.b.Obj`): none
             parts = module.split(".")
-            if any(".".join(parts[:i]) in self.scala_packages for i in range(len(parts), 0, -1)):
-                return self.scala_packages.get(module, [])
+            if any(".".join(parts[:i]) in self.packages for i in range(len(parts), 0, -1)):
+                return self.packages.get(module, [])
             return None
         if lang == "go" and (own := self._go_module_files(module)) is not None:
             return own
+        if lang in ("java", "kotlin") and (declared := self.packages.get(module)):
+            return declared  # the files that say `package a.b`, in whatever folders
         if lang in ("go", "java", "kotlin"):
             parts = module.split("/" if lang == "go" else ".")
             for i in range(len(parts)):
@@ -578,6 +583,38 @@ class Resolver:
             return [(_scope(sym.path, sym.language), sym.parent)] if sym.parent else []
         return self.type_keys(self.files[path], text)
 
+    def _imported_members(self, facts: FileFacts, module: str, name: str) -> list[str]:
+        """Java imports of what a class holds: `import static p.Util.helper` and `import
+        static p.Util.*` (its static members), `import p.Outer.Inner` (a nested class): the
+        members named `name` of the project's class `p.Util` (none when it is not ours)."""
+        return self._members_of(self._imported_class(facts, module), name)[0]
+
+    def _imported_class(self, facts: FileFacts, module: str) -> list[ClassKey]:
+        """The project's class a Java import's dotted path ends at (`p.Util`, `p.Outer.In`)."""
+        parts = module.split(".")
+        if facts.language != "java" or len(parts) < 2:
+            return []
+        for cut in range(len(parts) - 1, 0, -1):  # the longest package the project holds
+            if files := self.module_files(facts, ".".join(parts[:cut])):
+                break
+        else:
+            return []
+        ids = self.top(files, parts[cut])[0]
+        for part in parts[cut + 1 :]:
+            ids = [s for owner in ids for s in self.members.get(self._key(owner), {}).get(part, [])]
+        return [self._key(sid) for sid in ids if self.symbols[sid].kind in CLASS_KINDS]
+
+    def _static_field(self, facts: FileFacts, receiver: str) -> list[ClassKey]:
+        """The classes of a field Java imports statically (`import static
+        p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`), by its declared type."""
+        for imp in facts.imports:
+            if imp.name not in (receiver, "*"):
+                continue
+            for key in self._imported_class(facts, imp.module):
+                for path, text in self.attributes.get(key, {}).get(receiver, [])[:1]:
+                    return self.type_keys(self.files[path], text.removeprefix(ALIAS))
+        return []
+
     def _from_standard_library(self, facts: FileFacts, name: str) -> bool:
         """Whether the file imports `name` from its language's standard library (`use
         std::process::Command`, `import java.util.List`). Other imports the project's files
@@ -808,6 +845,8 @@ class Resolver:
         for imp in facts.imports:
             if imp.alias == name and imp.name:
                 target = self.module_files(facts, imp.module)
+                if target is None and (ids := self._imported_members(facts, imp.module, name)):
+                    return ids, "import"  # `import static p.Util.helper`, `import p.Outer.In`
                 if target is None:
                     return [], "external"
                 ids, rule = self.top(target, imp.name)
@@ -821,13 +860,14 @@ class Resolver:
                     return ids, "import"
         if ids := scoped.get(("", name), []):
             return ids, "same-module"
-        if package := self.scala_package_of.get(path):  # a package may span folders
-            files = self.scala_packages[package]  # their own definitions, not their imports'
+        if package := self.package_of.get(path):  # a package may span folders
+            files = self.packages[package]  # their own definitions, not their imports'
             ids = [sid for p in files for sid in self.scoped[p].get(("", name), [])]
             if types_only:
                 ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
-            if ids:
-                return ids, "same-package"
+            if ids:  # the file's own folder first: Kotlin's `expect` beside its `actual`s
+                near = [i for i in ids if _dir(self.symbols[i].path) == _dir(path)]
+                return near or ids, "same-package"
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
             if ids:
@@ -837,6 +877,8 @@ class Resolver:
                 ids, _ = self.top(target, name)
                 if ids:
                     return ids, "re-export"
+            elif imp.name == "*" and (ids := self._imported_members(facts, imp.module, name)):
+                return ids, "import"  # `import static p.Util.*`
         candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
@@ -975,6 +1017,12 @@ class Resolver:
         # `M.area()`: a function of a table this file builds
         if lang == "lua" and (ids := self.lua.field((facts.path, receiver), name)):
             return ids, "module-member", ""
+        if (
+            lang == "java"
+            and receiver.isidentifier()
+            and (ids := self._members_of(self._static_field(facts, receiver), name)[0])
+        ):  # `import static p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`
+            return ids, "typed-receiver", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self._members_of(keys, name)[0]):
@@ -1013,7 +1061,7 @@ class Resolver:
             name = step.removesuffix("()")
             said = next(
                 (
-                    found[0]
+                    (k, found[0])
                     for key in keys
                     for k in self.hierarchy(key)[0]
                     if (
@@ -1026,10 +1074,36 @@ class Resolver:
             )
             if said is None:
                 return []
-            path, text = said
+            owner, (path, text) = said
             if text != SELF_CHAIN:
-                keys = self.type_keys(self.files[path], text.removeprefix(ALIAS))
+                text = text.removeprefix(ALIAS)
+                declared = self.files[path]
+                keys = self._enclosed_type(owner, text, declared.language) or self.type_keys(
+                    declared, text
+                )
         return self._members_of(keys, call.callee)[0] if keys else []
+
+    def _enclosed_type(self, owner: ClassKey, text: str, language: str) -> list[ClassKey]:
+        """A type name written inside a class that names a class nested in it or in a class
+        around it (`Builder` in `Visitor.builder()`'s declaration is `Visitor.Builder`), with
+        every part of it (a C# partial class is declared in several files). Not Rust's: an
+        `impl`'s associated `type Neighbors` is no type its methods name bare."""
+        if not text.isidentifier() or language not in _NESTED_IN:
+            return []
+        scope, qualified = owner
+        while qualified:
+            nested = [
+                sid
+                for sid in self.members.get((scope, qualified), {}).get(text, [])
+                if self.symbols[sid].kind in CLASS_KINDS
+            ]
+            if nested and language == "csharp":
+                names = {self.symbols[sid].qualified_name for sid in nested}
+                return [key for key in self.classes.get(text, []) if key[1] in names]
+            if nested:
+                return [self._key(sid) for sid in nested]
+            qualified = qualified.rpartition(".")[0]
+        return []
 
     def _scala_applied(self, ids: list[str], caller: str) -> list[str]:
         """Scala: calling an object (`os.exists(p)`, `Path(s)`) calls its `apply` (a class's
@@ -1050,10 +1124,10 @@ class Resolver:
         """Scala: `os.remove.all(p)`, `pkg.Obj.f()`: through a package of the project (written
         whole, or inside the file's own package), then its objects."""
         parts = receiver.split(".")
-        own = self.scala_package_of.get(facts.path, "")
+        own = self.package_of.get(facts.path, "")
         for i in range(len(parts), 0, -1):
             written = ".".join(parts[:i])
-            files = self.scala_packages.get(written) or self.scala_packages.get(f"{own}.{written}")
+            files = self.packages.get(written) or self.packages.get(f"{own}.{written}")
             if files:
                 break
         else:

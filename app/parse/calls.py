@@ -266,6 +266,8 @@ _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")
 _CALLED = re.compile(r"\$?\w+(?:\.\w+)*")  # what a RESULT bind may name
 # A call chain's first name and the rest: `sm.Configure().Permit()`, `$this->parser->getStream()`
 _CHAIN = re.compile(r"(\$?\w+)((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)+)")
+# A chain that starts at a constructor call: `new Builder().append()`, PHP's `(new X())->m()`.
+_NEW_ROOT = re.compile(r"\(?new\s+(\w+)\(\)\)?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
@@ -417,8 +419,8 @@ def extract(
         attributes += _haskell_exports(root)
     if language == "lua":
         attributes += _lua_module(root)
-    if language == "scala":
-        attributes += _scala_package(root)
+    if language in _PACKAGE_NODES:
+        attributes += _package(language, root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
 
 
@@ -488,13 +490,33 @@ def _return_type(written: str) -> str:
     return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
 
 
-def _scala_package(root: Node) -> tuple[Attribute, ...]:
-    """The package a Scala file's top-level definitions live in: its package clauses, joined."""
-    names = [
-        _SPACE.sub("", node_text(c).removeprefix("package"))
-        for c in root.children
-        if c.type == "package_clause" and c.child_by_field_name("body") is None
-    ]
+# The node that says which package a file's top-level definitions live in (on the JVM a package
+# spans folders: `src/main/java/p` and `src/test/java/p` are one package).
+_PACKAGE_NODES = {
+    "scala": "package_clause",
+    "java": "package_declaration",
+    "kotlin": "package_header",
+}
+
+
+def _package(language: str, root: Node) -> tuple[Attribute, ...]:
+    """The package of a file's top-level definitions: its package clauses, joined (Scala may
+    write several, `package a` then `package b`; a clause with a body is a scope of its own)."""
+    wanted = _PACKAGE_NODES[language]
+    clauses = [c for c in root.children if c.type == wanted]
+    if language == "scala":
+        names = [
+            _SPACE.sub("", node_text(c).removeprefix("package"))
+            for c in clauses
+            if c.child_by_field_name("body") is None
+        ]
+    else:  # the dotted name alone: Kotlin's header node runs on over the comments after it
+        names = [
+            _SPACE.sub("", node_text(n))
+            for c in clauses[:1]
+            for n in c.named_children[:1]
+            if n.type in ("identifier", "scoped_identifier")
+        ]
     return (Attribute("", ".".join(names), PACKAGE),) if names else ()
 
 
@@ -714,7 +736,15 @@ def _attribute(
             receiver_type = "" if said.startswith(ALIAS) else said
             if said and any(scope.get(said) == TEMPLATE_PARAMETER for scope in scopes):
                 receiver_type = TEMPLATE_PARAMETER  # `H h` in `template <class H>`: `h.combine()`
-        elif receiver and name and "()" in receiver and language in RETURN_TYPES and not literal:
+        elif (
+            receiver
+            and name
+            and language in RETURN_TYPES
+            and not literal
+            and (
+                "()" in receiver or receiver[:1].isupper()  # `Builder.DEFAULT.append()`
+            )
+        ):
             receiver_type = _chain_root(receiver, scopes)
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
@@ -746,6 +776,8 @@ def _arguments_after_a_line_break(call: Node) -> bool:
 def _chain_root(receiver: str, scopes: list[dict[str, str]], self_name: str = "") -> str:
     """CHAINED + the type of a call chain's first name (`sm` bound to a StateMachine, `this`
     or a Go method's receiver name, a capitalised class name), or "" when nothing says."""
+    if made := _NEW_ROOT.fullmatch(receiver):
+        return CHAINED + made.group(1)
     chain = _CHAIN.fullmatch(receiver)
     if chain is None:
         return ""

@@ -3,6 +3,11 @@
 (call_expression (navigation_expression (_) @receiver
   (navigation_suffix (simple_identifier) @callee))) @call
 (import_header) @import
+; Bases: `class A : B(), C`, `interface Channel<E> : SendChannel<E>`, `object O : B()`.
+([(class_declaration (delegation_specifier [(user_type) @base
+    (constructor_invocation (user_type) @base) (explicit_delegation (user_type) @base)]))
+  (object_declaration (delegation_specifier [(user_type) @base
+    (constructor_invocation (user_type) @base) (explicit_delegation (user_type) @base)]))] @class)
 ; Local types: `val c = Calc()` (a capitalised constructor).
 (property_declaration (variable_declaration (simple_identifier) @var)
   (call_expression (simple_identifier) @type)) @bind
