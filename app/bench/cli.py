@@ -162,8 +162,7 @@ def cmd_mcp_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_graph_oracle(args: argparse.Namespace) -> int:
-    from app.bench.oracle import format_report, run_oracle
-    from app.bench.oracle_ts import OracleUnavailable
+    from app.bench.oracle import OracleUnavailable, format_report, run_oracle
     from app.core.literal import literal
     from app.core.settings import load_settings
 
@@ -332,10 +331,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "graph-oracle",
-        help="our call edges per tier against a type-aware resolver (jedi, TypeScript)",
+        help="our call edges per tier against a type-aware resolver (jedi, TypeScript, javac)",
     )
     p.add_argument("path")
-    p.add_argument("--language", choices=("python", "typescript", "javascript"), default="python")
+    p.add_argument(
+        "--language", choices=("python", "typescript", "javascript", "java"), default="python"
+    )
     p.add_argument("--sample", type=int, default=300, help="call sites sampled")
     p.add_argument("--seed", type=int, default=1, help="the sample's random seed")
     p.add_argument(

@@ -1,5 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service) where each goes, and score our edges by tier."""
+resolver (jedi, the TypeScript language service, javac) where each goes, and score our edges
+by tier."""
 
 from __future__ import annotations
 
@@ -19,16 +20,24 @@ ORACLE_LANGUAGES = {
     "python": frozenset({"python"}),
     "typescript": frozenset({"typescript", "tsx"}),
     "javascript": frozenset({"javascript"}),
+    "java": frozenset({"java"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
     "python": {"call": "function"},
     "js": {"call_expression": "function", "new_expression": "constructor"},
+    "java": {"method_invocation": "name", "object_creation_expression": "type"},
 }
 _MEMBER_NAME = {"attribute": "attribute", "member_expression": "property"}
+_NAMES = ("identifier", "property_identifier", "private_property_identifier", "type_identifier")
 # A constructor stands for its class: an edge to either one is the same target.
 _CONSTRUCTORS = ("__init__", "constructor", "__new__")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
+
+
+class OracleUnavailable(Exception):
+    """The oracle's tools are missing (node and its package, a JDK); the message says how to
+    get them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +84,7 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     data = text.encode("utf-8", "surrogateescape")
     tree = get_parser(grammar).parse(data)  # type: ignore[arg-type]
     lines = data.split(b"\n")
-    wanted = _CALL_NODES["python" if language == "python" else "js"]
+    wanted = _CALL_NODES[language if language in ("python", "java") else "js"]
     out: list[Site] = []
     for node in _walk(tree.root_node):
         field_name = wanted.get(node.type)
@@ -84,11 +93,11 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             continue
         if called.type in _MEMBER_NAME:
             called = called.child_by_field_name(_MEMBER_NAME[called.type])
-        if called is None or called.type not in (
-            "identifier",
-            "property_identifier",
-            "private_property_identifier",
-        ):
+        elif called.type == "generic_type":  # Java's `new Box<T>()`
+            called = called.named_children[0] if called.named_children else None
+        if called is not None and called.type == "scoped_type_identifier":  # `new Outer.In()`
+            called = called.named_children[-1] if called.named_children else None
+        if called is None or called.type not in _NAMES:
             continue
         name = (called.text or b"").decode("utf-8", "replace")
         row, column = called.start_point
@@ -472,7 +481,12 @@ def run_oracle(
     from app.store.graph_tables import GRAPH_FILES
     from app.store.store import Store
 
-    if language != "python":  # before minutes of indexing: is the oracle there at all?
+    # Before minutes of indexing: is the oracle there at all?
+    if language == "java":
+        from app.bench.oracle_java import java_setup
+
+        java_setup()
+    elif language != "python":
         from app.bench.oracle_ts import node_setup
 
         node_setup(node_dir)
@@ -498,6 +512,10 @@ def run_oracle(
 
         answers = jedi_answers(service.root, picked)
         name = "jedi"
+    elif language == "java":
+        from app.bench.oracle_java import java_answers
+
+        answers, name = java_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

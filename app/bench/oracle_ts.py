@@ -11,15 +11,12 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-from app.bench.oracle import Site, Target
+from app.bench.oracle import OracleUnavailable, Site, Target
 
 SCRIPT = Path(__file__).with_name("oracle_ts.js")
 TYPESCRIPT = "typescript@5.9.3"  # 5.x is the compiler written in TypeScript, with its JS API
 TIMEOUT_S = 1_800
-
-
-class OracleUnavailable(Exception):
-    """node or the typescript package is missing; the message says how to install it."""
+__all__ = ["OracleUnavailable", "node_setup", "ts_answers"]
 
 
 def default_node_dir() -> Path:

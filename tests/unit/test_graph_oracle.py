@@ -326,3 +326,86 @@ def test_a_call_of_a_local_alias_is_judged_by_what_it_stands_for(
     report = run_oracle(_write(tmp_path / "alias", files), settings, "python", 300, 1)
     assert report.oracle_in_project == 1 and report.ours_not_extracted == 0
     assert report.recall_certain_probable == 1.0
+
+
+TINY_JAVA = {
+    "src/main/java/p/Box.java": (
+        "package p;\n\npublic class Box<T> {\n  public Box() {}\n"
+        "  public T get() { return null; }\n  public static int size() { return 0; }\n}\n"
+    ),
+    "src/main/java/p/Empty.java": "package p;\n\nclass Empty {}\n",
+    "src/test/java/p/BoxTest.java": (
+        "package p;\n\nimport java.util.ArrayList;\nimport static p.Box.size;\n\n"
+        "class BoxTest {\n  void t() {\n\tnew Box<String>().get();\n"
+        '    new ArrayList<String>().add("x");\n    size();\n    new Empty();\n'
+        "    missing.call();\n    new p.Empty();\n  }\n}\n"
+    ),
+}
+
+
+def test_java_call_sites_name_methods_and_constructed_types() -> None:
+    text = TINY_JAVA["src/test/java/p/BoxTest.java"]
+    found = [(s.name, s.name_line, s.name_column) for s in call_sites("B.java", text, "java")]
+    assert sorted(found) == [
+        ("ArrayList", 9, 8),  # `new ArrayList<String>()`: the type, not its arguments
+        ("Box", 8, 5),  # after a tab: columns are characters
+        ("Empty", 11, 8),
+        ("Empty", 13, 10),  # `new p.Empty()`: the last name of the scoped type
+        ("add", 9, 28),
+        ("call", 12, 12),
+        ("get", 8, 19),
+        ("size", 10, 4),
+    ]
+
+
+def _java_or_skip() -> None:
+    from app.bench.oracle import OracleUnavailable
+    from app.bench.oracle_java import java_setup
+
+    try:
+        java_setup()
+    except OracleUnavailable as error:
+        pytest.skip(f"the Java oracle cannot run here: {error}")
+
+
+def test_javac_answers_each_call_with_its_declaration_or_outside(tmp_path: Path) -> None:
+    _java_or_skip()
+    from app.bench.oracle_java import java_answers
+
+    root = _write(tmp_path / "tiny", TINY_JAVA)
+    path = "src/test/java/p/BoxTest.java"
+    sites = call_sites(path, (root / path).read_text(), "java")
+    answers, name = java_answers(root, sites)
+    assert name.startswith("javac (")
+    by_name = {(s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    box = "src/main/java/p/Box.java"
+    assert by_name[("Box", 8)] == [Target(box, 4, "Box")]  # the constructor, by its class
+    assert by_name[("get", 8)] == [Target(box, 5, "get")]
+    assert by_name[("size", 10)] == [Target(box, 6, "size")]  # through the static import
+    assert by_name[("Empty", 11)] == [Target("src/main/java/p/Empty.java", 3, "Empty")]
+    assert by_name[("ArrayList", 9)] == [Target("", 0, "ArrayList")]  # the JDK's
+    assert by_name[("add", 9)] == [Target("", 0, "add")]
+    assert by_name[("call", 12)] == []  # javac cannot resolve it: no answer, not a guess
+
+
+def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settings) -> None:
+    _java_or_skip()
+    report = run_oracle(_write(tmp_path / "tiny", TINY_JAVA), settings, "java", 300, 1)
+    assert report.oracle.startswith("javac")
+    assert report.oracle_in_project == 5  # Box(), get(), size(), both `new Empty()`
+    assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+def test_a_missing_jdk_is_one_line_that_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.bench.cli import main
+
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    root = _write(tmp_path / "tiny", TINY_JAVA)
+    args = ["graph-oracle", str(root), "--language", "java"]
+    code = main([*args, "--index-dir", str(tmp_path / "idx")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("repolens-tui: error: the Java oracle needs a JDK 11 or later")
+    assert not (tmp_path / "idx").exists()  # it said so before indexing anything
