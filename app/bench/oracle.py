@@ -50,6 +50,7 @@ class Site:
     name_line: int
     name_column: int
     name: str
+    receiver: str = ""  # what the call is made on, as the graph writes it (`StringUtils`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     tree-sitter independently of our own queries, so calls those miss count as misses."""
     from tree_sitter_language_pack import get_parser
 
+    from app.parse.call_text import receiver_text
     from app.parse.languages import grammar_for
 
     grammar = grammar_for(language)
@@ -91,7 +93,9 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
         called = node.child_by_field_name(field_name) if field_name else None
         if called is None:
             continue
+        made_on = node.child_by_field_name("object")  # Java's `a.f()`
         if called.type in _MEMBER_NAME:
+            made_on = called.child_by_field_name("object")
             called = called.child_by_field_name(_MEMBER_NAME[called.type])
         elif called.type == "generic_type":  # Java's `new Box<T>()`
             called = called.named_children[0] if called.named_children else None
@@ -103,7 +107,10 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
         row, column = called.start_point
         # Columns are counted in characters by both oracles, tree-sitter counts bytes.
         character = len(lines[row][:column].decode("utf-8", "replace"))
-        out.append(Site(path, node.start_point.row + 1, row + 1, character, name))
+        receiver = (
+            receiver_text(made_on.text.decode("utf-8", "replace"), language) if made_on else ""
+        )
+        out.append(Site(path, node.start_point.row + 1, row + 1, character, name, receiver))
     return out
 
 
@@ -162,6 +169,11 @@ class OurGraph:
 
     def call(self, site: Site) -> OurCall:
         rows = self.at.get((site.path, site.line, site.name), []) or self._renamed(site)
+        # Two calls of one name on a line (`StringUtils.isEmpty(a) || ArrayUtils.isEmpty(b)`):
+        # the one made on what the site's call is made on.
+        if site.receiver and len({r["callee_text"] for r in rows}) > 1:
+            written = f"{site.receiver}.{site.name}"
+            rows = [r for r in rows if r["callee_text"] == written] or rows
         edges = {
             (r["callee"], round(float(r["confidence"]), 3), r["rule"]) for r in rows if r["callee"]
         }

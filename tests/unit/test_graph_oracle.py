@@ -172,6 +172,22 @@ def test_scoring_counts_each_tier_recall_and_false_reasons(tmp_path: Path) -> No
     assert none.examples["wrong probable"] == [] and none.false_reasons == report.false_reasons
 
 
+def test_two_calls_of_one_name_on_a_line_are_told_apart_by_their_receiver() -> None:
+    # `Store.get(a) or cache.get(b)`: the site asked about is judged by its own call's edge,
+    # not also by the other one's.
+    text = "Store.get(1) or cache.get(2)\n"
+    first, second = call_sites("pkg/app.py", text, "python")
+    assert (first.receiver, second.receiver) == ("Store", "cache")
+    graph = _graph(
+        [
+            (1, "Store.get", "pkg/core.py::Store.get", 0.9, "class-member"),
+            (1, "cache.get", "pkg/core.py::helper", 0.7, "unique-method"),
+        ]
+    )
+    assert graph.call(first).edges == (("pkg/core.py::Store.get", 0.9, "class-member"),)
+    assert graph.call(second).edges == (("pkg/core.py::helper", 0.7, "unique-method"),)
+
+
 def test_the_bench_indexes_samples_and_scores_a_real_project(
     tmp_path: Path, settings: Settings
 ) -> None:
