@@ -40,6 +40,8 @@ import java.util.stream.Stream;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -106,7 +108,8 @@ public class OracleJava {
     @Override
     public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
       ExpressionTree select = call.getMethodSelect();
-      record(select, trees.getElement(new TreePath(getCurrentPath(), select)));
+      Element called = trees.getElement(new TreePath(getCurrentPath(), select));
+      record(select, called instanceof ExecutableElement ? called : null); // else javac's guess
       return super.visitMethodInvocation(call, unused);
     }
 
@@ -114,7 +117,12 @@ public class OracleJava {
     public Void visitNewClass(NewClassTree call, Void unused) {
       Tree type = call.getIdentifier();
       if (type instanceof ParameterizedTypeTree) type = ((ParameterizedTypeTree) type).getType();
-      record(type, trees.getElement(getCurrentPath()));
+      Element called = trees.getElement(getCurrentPath());
+      if (call.getClassBody() != null) { // `new Runnable() {...}`: the type it implements
+        Element named = trees.getElement(new TreePath(getCurrentPath(), type));
+        called = named instanceof TypeElement ? named : null;
+      }
+      record(type, called);
       return super.visitNewClass(call, unused);
     }
 
@@ -137,7 +145,13 @@ public class OracleJava {
     }
 
     private String answer(Element called) {
+      if (called instanceof TypeElement && called.asType().getKind() == TypeKind.DECLARED) {
+        return declaration(called, called.getSimpleName().toString()); // an anonymous class's
+      }
       if (called == null || !(called instanceof ExecutableElement)) return "[]";
+      if (called.asType().getKind() == TypeKind.ERROR) return "[]"; // javac could not tell
+      Element owner = called.getEnclosingElement();
+      if (owner == null || owner.asType().getKind() == TypeKind.ERROR) return "[]";
       Element shown = called;
       String name = called.getSimpleName().toString();
       if (called.getKind() == ElementKind.CONSTRUCTOR) {
@@ -148,7 +162,15 @@ public class OracleJava {
         shown = called.getEnclosingElement(); // a default constructor: its class
         declared = trees.getPath(shown);
       }
-      if (declared == null) return "[[\"\", 0, " + quote(name) + "]]";
+      return declared == null ? "[[\"\", 0, " + quote(name) + "]]" : at(declared, name);
+    }
+
+    private String declaration(Element type, String name) {
+      TreePath declared = trees.getPath(type);
+      return declared == null ? "[[\"\", 0, " + quote(name) + "]]" : at(declared, name);
+    }
+
+    private String at(TreePath declared, String name) {
       CompilationUnitTree where = declared.getCompilationUnit();
       Path file = Paths.get(where.getSourceFile().toUri());
       if (!file.startsWith(root)) return "[[\"\", 0, " + quote(name) + "]]";

@@ -91,10 +91,40 @@ _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 # Languages whose `A.B` type is a type nested in the type `A` (their packages are written in
 # lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
 _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
+# Languages whose nested classes call their outer classes' methods by their bare names.
+_OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 # Languages where a type name written inside a class may name a class nested in it.
 _NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
+# The public classes of java.lang (JDK 17), which every Java file imports without a word (JLS
+# 7.3): a receiver of one of these types is no class of the project's.
+_JAVA_LANG = frozenset(
+    {"AbstractMethodError", "Appendable", "ArithmeticException",
+     "ArrayIndexOutOfBoundsException", "ArrayStoreException", "AssertionError", "AutoCloseable",
+     "Boolean", "BootstrapMethodError", "Byte", "CharSequence", "Character", "Class",
+     "ClassCastException", "ClassCircularityError", "ClassFormatError", "ClassLoader",
+     "ClassNotFoundException", "ClassValue", "CloneNotSupportedException", "Cloneable",
+     "Comparable", "Compiler", "Deprecated", "Double", "Enum", "EnumConstantNotPresentException",
+     "Error", "Exception", "ExceptionInInitializerError", "Float", "FunctionalInterface",
+     "IllegalAccessError", "IllegalAccessException", "IllegalArgumentException",
+     "IllegalCallerException", "IllegalMonitorStateException", "IllegalStateException",
+     "IllegalThreadStateException", "IncompatibleClassChangeError", "IndexOutOfBoundsException",
+     "InheritableThreadLocal", "InstantiationError", "InstantiationException", "Integer",
+     "InternalError", "InterruptedException", "Iterable", "LayerInstantiationException",
+     "LinkageError", "Long", "Math", "Module", "ModuleLayer", "NegativeArraySizeException",
+     "NoClassDefFoundError", "NoSuchFieldError", "NoSuchFieldException", "NoSuchMethodError",
+     "NoSuchMethodException", "NullPointerException", "Number", "NumberFormatException",
+     "Object", "OutOfMemoryError", "Override", "Package", "Process", "ProcessBuilder",
+     "ProcessHandle", "Readable", "Record", "ReflectiveOperationException", "Runnable",
+     "Runtime", "RuntimeException", "RuntimePermission", "SafeVarargs", "SecurityException",
+     "SecurityManager", "Short", "StackOverflowError", "StackTraceElement", "StackWalker",
+     "StrictMath", "String", "StringBuffer", "StringBuilder", "StringIndexOutOfBoundsException",
+     "SuppressWarnings", "System", "Thread", "ThreadDeath", "ThreadGroup", "ThreadLocal",
+     "Throwable", "TypeNotPresentException", "UnknownError", "UnsatisfiedLinkError",
+     "UnsupportedClassVersionError", "UnsupportedOperationException", "VerifyError",
+     "VirtualMachineError", "Void"}
+)  # fmt: skip
 # The first names of standard library imports, by language.
 _STANDARD_ROOTS = {
     "rust": _RUST_STD,
@@ -103,6 +133,8 @@ _STANDARD_ROOTS = {
     "scala": frozenset({"java", "javax", "scala"}),
 }
 _CHAIN_STEP = re.compile(r"\.|->|::|\?\.")  # between a call chain's steps
+_DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")  # `p`, `org.apache.commons.lang3.Util`
+_NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")  # a chain's `new p.Builder()`: its root
 _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
 # Languages where a value's type that the project does not define is one from outside, imported
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
@@ -539,6 +571,9 @@ class Resolver:
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
             return self._result_keys(facts, text[len(RESULT) :], caller)
         head, _, name = text.rpartition(".")
+        java_path = head[:1].islower() and facts.language == "java"  # `p.q.Other`: its package's
+        if java_path and (keys := self._imported_class(facts, text)):
+            return keys
         if head and facts.language in _NESTED_SCOPES:  # `CLI::App`, `Shapes::Circle`
             sym = self.symbols.get(symbol_id(facts.path, caller))
             nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
@@ -604,6 +639,26 @@ class Resolver:
             ids = [s for owner in ids for s in self.members.get(self._key(owner), {}).get(part, [])]
         return [self._key(sid) for sid in ids if self.symbols[sid].kind in CLASS_KINDS]
 
+    def _outer_member(self, key: ClassKey, name: str) -> list[str]:
+        """A bare call inside a nested class of a method of a class around it (Java's
+        `TimeZoneNameRule` calling `FastDatePrinter.getTimeZoneDisplay`), nearest first."""
+        scope, qualified = key
+        while "." in qualified:
+            qualified = qualified.rpartition(".")[0]
+            if ids := self.member(self.hierarchy((scope, qualified))[0], name):
+                return ids
+        return []
+
+    @staticmethod
+    def _sees_nested(path: str, caller: str, sym: Symbol) -> bool:
+        """Whether Java code in `caller` sees `sym` by its bare name: a top-level class, or a
+        class nested in one that encloses the caller (`MemberUtils.Executable` is no
+        `Executable` to the rest of the package, which means java.lang.reflect's)."""
+        outer = sym.parent
+        return not outer or (
+            sym.path == path and (caller == outer or caller.startswith(outer + "."))
+        )
+
     def _static_field(self, facts: FileFacts, receiver: str) -> list[ClassKey]:
         """The classes of a field Java imports statically (`import static
         p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`), by its declared type."""
@@ -665,10 +720,13 @@ class Resolver:
     def _is_external(self, facts: FileFacts, type_text: str) -> bool:
         """True when the type's name (or its module) comes from an import outside the project."""
         head = type_text.split(".", 1)[0]
+        lang = facts.language
         for imp in facts.imports:
             if imp.alias == head and self.module_files(facts, imp.module) is None:
-                return facts.language in ("python", "javascript", "typescript", "tsx", "go", "java")
-        return False
+                if lang == "java" and self._imported_class(facts, f"{imp.module}.{imp.name}"):
+                    return False  # `import p.Outer.Inner`: the project's nested class
+                return lang in ("python", "javascript", "typescript", "tsx", "go", "java")
+        return lang == "java" and head in _JAVA_LANG and not self.classes.get(head)
 
     def attribute_type(
         self, facts: FileFacts, caller: str, name: str, depth: int = 0
@@ -870,6 +928,8 @@ class Resolver:
                 return near or ids, "same-package"
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
+            if facts.language == "java":  # a nested class by its bare name: from inside its outer
+                ids = [i for i in ids if self._sees_nested(path, caller, self.symbols[i])]
             if ids:
                 return ids, "same-package"
         for imp in facts.imports:
@@ -938,6 +998,12 @@ class Resolver:
                 if ids := self.member(keys, name):
                     return ids, "super" if receiver == "super" else "self-method", ""
                 if (
+                    not receiver
+                    and lang in _OUTER_MEMBERS
+                    and (ids := self._outer_member(key, name))
+                ):
+                    return ids, "self-method", ""  # a nested class calls its outer class's
+                if (
                     receiver == "self"
                     and lang == "python"
                     and (ids := self._held_by_self(facts, call))
@@ -960,8 +1026,11 @@ class Resolver:
             return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
         if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
-            if ids := self._chained(facts, call, type_text[len(CHAINED) :]):
+            ids, declared = self._chained(facts, call, type_text[len(CHAINED) :])
+            if ids:
                 return ids, "return-type" if "()" in call.receiver else "typed-receiver", ""
+            if declared:
+                return [], "", f"method of {declared}, a type outside the project"
             type_text = ""
         # `c = Client()` earlier in the same function, `self.c = Client()`
         if type_text and not type_text.startswith(EXTENDED):
@@ -1023,6 +1092,12 @@ class Resolver:
             and (ids := self._members_of(self._static_field(facts, receiver), name)[0])
         ):  # `import static p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`
             return ids, "typed-receiver", ""
+        if lang == "java" and receiver[:1].islower() and _DOTTED_NAME.fullmatch(receiver):
+            if in_package := self.packages.get(receiver):  # `new p.Empty()`
+                if ids := self.top(in_package, name)[0]:
+                    return ids, "module-attribute", ""
+            elif ids := self._imported_members(facts, receiver, name):  # `p.Util.helper()`
+                return ids, "class-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self._members_of(keys, name)[0]):
@@ -1047,11 +1122,14 @@ class Resolver:
             return candidates, "unique-method", ""
         return candidates, "ambiguous-method", "no method of that name in the project"
 
-    def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> list[str]:
+    def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> tuple[list[str], str]:
         """The method a call on a call chain calls: from the type of the chain's first name,
         through what each method declares it returns (a fluent `this` keeps the type) and
-        each field's declared type; nothing when a step says nothing."""
-        steps = _CHAIN_STEP.split(call.receiver)[1:]
+        each field's declared type; nothing when a step says nothing. With no method, the
+        type the last step declares when it is one from outside the project (Java's `TimeZone`
+        of `FastTimeZone.getGmtTimeZone(id).getRawOffset()`), else ""."""
+        steps = _CHAIN_STEP.split(_NEW_PREFIX.sub("", call.receiver, count=1))[1:]
+        outside = ""
         if root_type == SELF_CHAIN:
             key = self.class_of(facts, call.caller)
             keys = [key] if key is not None else []
@@ -1073,7 +1151,7 @@ class Resolver:
                 None,
             )
             if said is None:
-                return []
+                return [], ""
             owner, (path, text) = said
             if text != SELF_CHAIN:
                 text = text.removeprefix(ALIAS)
@@ -1081,7 +1159,13 @@ class Resolver:
                 keys = self._enclosed_type(owner, text, declared.language) or self.type_keys(
                     declared, text
                 )
-        return self._members_of(keys, call.callee)[0] if keys else []
+                outside = text if not keys and self._outside_type(declared, text) else ""
+        return (self._members_of(keys, call.callee)[0] if keys else []), outside
+
+    def _outside_type(self, facts: FileFacts, type_text: str) -> bool:
+        """A declared type none of the project's: a builtin one or one imported from outside."""
+        builtin = type_text in BUILTIN_TYPES.get(facts.language, ())
+        return builtin or self._is_external(facts, type_text)
 
     def _enclosed_type(self, owner: ClassKey, text: str, language: str) -> list[ClassKey]:
         """A type name written inside a class that names a class nested in it or in a class

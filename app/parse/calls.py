@@ -267,7 +267,7 @@ _CALLED = re.compile(r"\$?\w+(?:\.\w+)*")  # what a RESULT bind may name
 # A call chain's first name and the rest: `sm.Configure().Permit()`, `$this->parser->getStream()`
 _CHAIN = re.compile(r"(\$?\w+)((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)+)")
 # A chain that starts at a constructor call: `new Builder().append()`, PHP's `(new X())->m()`.
-_NEW_ROOT = re.compile(r"\(?new\s+(\w+)\(\)\)?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
+_NEW_ROOT = re.compile(r"\(?new\s+(\w+(?:\.\w+)*)\(\)\)?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 

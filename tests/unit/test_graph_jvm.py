@@ -58,9 +58,29 @@ public class Other {
 """,
     "src/main/java/p/Visitor.java": """\
 package p;
+import java.util.TimeZone;
 public class Visitor {
   public static class Builder { public Visitor get() { return null; } }
   public static Builder builder() { return new Builder(); }
+  public static TimeZone zone() { return null; }
+  public static class Executable { int getParameterCount() { return 0; } }
+}
+""",
+    "src/main/java/p/Methods.java": """\
+package p;
+import java.lang.reflect.Executable;
+class Methods {
+  int count(Executable e, Thread t) {
+    Visitor.zone().getRawOffset();
+    t.getName();
+    return e.getParameterCount();
+  }
+  static int twice() { return 2; }
+  static class Rule {
+    int apply() { return twice(); }
+    Object make() { return new Visitor.Builder(); }
+    int qualified() { return p.Util.helper() + new p.q.Other().size(); }
+  }
 }
 """,
     "src/test/java/p/UseTest.java": """\
@@ -116,6 +136,29 @@ def test_java_calls_resolve_as_javac_would(tmp_path: Path, settings: Settings) -
         assert found == {(name, True) for name in names}, (line, found)
     [q] = at(rows, "src/test/java/p/q/QTest.java", 3)
     assert q["callee"] == "src/main/java/p/q/Util.java::Util.helper"
+    # Types from outside the project: what a method declares it returns (java.util's
+    # TimeZone), java.lang's, which no file imports, and an imported one that shares its name
+    # with a class nested in another (`Visitor.Executable` is no `Executable` to Methods).
+    methods = "src/main/java/p/Methods.java"
+    for line, targets in (
+        (11, {"src/main/java/p/Methods.java::Methods.twice"}),  # the outer class's method
+        (12, {"src/main/java/p/Visitor.java::Visitor.Builder"}),  # `new Outer.Inner()`
+        (13, {"src/main/java/p/Util.java::Util.helper", "src/main/java/p/q/Other.java::Other",
+              "src/main/java/p/q/Other.java::Other.size"}),  # through packages, spelled out
+    ):  # fmt: skip
+        found = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in at(rows, methods, line)}
+        assert found == {(target, True) for target in targets}, (line, found)
+    for line, called, reason in (
+        (5, "getRawOffset", "method of TimeZone, a type outside the project"),
+        (6, "getName", "method of Thread, a type outside the project"),
+        (7, "getParameterCount", "method of Executable, a type outside the project"),
+    ):
+        found = [
+            (r["callee"], r["rule"])
+            for r in at(rows, methods, line)
+            if r["callee_text"].endswith(f".{called}")
+        ]
+        assert found == [("", reason)], (line, found)
 
 
 KOTLIN = {

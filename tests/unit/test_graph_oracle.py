@@ -354,7 +354,7 @@ TINY_JAVA = {
         "package p;\n\nimport java.util.ArrayList;\nimport static p.Box.size;\n\n"
         "class BoxTest {\n  void t() {\n\tnew Box<String>().get();\n"
         '    new ArrayList<String>().add("x");\n    size();\n    new Empty();\n'
-        "    missing.call();\n    new p.Empty();\n  }\n}\n"
+        "    missing.call();\n    new p.Empty();\n    new Empty() { };\n  }\n}\n"
     ),
 }
 
@@ -367,6 +367,7 @@ def test_java_call_sites_name_methods_and_constructed_types() -> None:
         ("Box", 8, 5),  # after a tab: columns are characters
         ("Empty", 11, 8),
         ("Empty", 13, 10),  # `new p.Empty()`: the last name of the scoped type
+        ("Empty", 14, 8),
         ("add", 9, 28),
         ("call", 12, 12),
         ("get", 8, 19),
@@ -402,13 +403,15 @@ def test_javac_answers_each_call_with_its_declaration_or_outside(tmp_path: Path)
     assert by_name[("ArrayList", 9)] == [Target("", 0, "ArrayList")]  # the JDK's
     assert by_name[("add", 9)] == [Target("", 0, "add")]
     assert by_name[("call", 12)] == []  # javac cannot resolve it: no answer, not a guess
+    # An anonymous class (`new Empty() { }`) is an instance of the type it names.
+    assert by_name[("Empty", 14)] == [Target("src/main/java/p/Empty.java", 3, "Empty")]
 
 
 def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settings) -> None:
     _java_or_skip()
     report = run_oracle(_write(tmp_path / "tiny", TINY_JAVA), settings, "java", 300, 1)
     assert report.oracle.startswith("javac")
-    assert report.oracle_in_project == 5  # Box(), get(), size(), both `new Empty()`
+    assert report.oracle_in_project == 6  # Box(), get(), size(), the three `new Empty()`
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
 
 

@@ -1,8 +1,10 @@
 ; Call sites, imports and bases for the call graph (app/parse/calls.py reads the captures).
 (method_invocation object: (_) @receiver name: (identifier) @callee) @call
 (method_invocation !object name: (identifier) @callee) @call
-(object_creation_expression type: [(type_identifier) (generic_type)] @callee) @call
-(object_creation_expression type: (scoped_type_identifier (type_identifier) @callee .)) @call
+(object_creation_expression type: [(type_identifier) (generic_type (type_identifier))] @callee) @call
+; `new Outer.Inner<T>()`, `new p.Empty()`: made through what the name is qualified by.
+(object_creation_expression type: [(scoped_type_identifier (_) @receiver . (type_identifier) @callee .)
+  (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @callee .))]) @call
 (import_declaration) @import
 (class_declaration superclass: (superclass (_) @base)) @class
 (class_declaration interfaces: (super_interfaces (type_list (_) @base))) @class
