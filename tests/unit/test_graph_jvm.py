@@ -153,12 +153,12 @@ def test_java_calls_resolve_as_javac_would(tmp_path: Path, settings: Settings) -
         (6, "getName", "method of Thread, a type outside the project"),
         (7, "getParameterCount", "method of Executable, a type outside the project"),
     ):
-        found = [
+        said = [
             (r["callee"], r["rule"])
             for r in at(rows, methods, line)
             if r["callee_text"].endswith(f".{called}")
         ]
-        assert found == [("", reason)], (line, found)
+        assert said == [("", reason)], (line, said)
 
 
 KOTLIN = {
