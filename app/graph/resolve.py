@@ -649,15 +649,22 @@ class Resolver:
                 return ids
         return []
 
-    @staticmethod
-    def _sees_nested(path: str, caller: str, sym: Symbol) -> bool:
-        """Whether Java code in `caller` sees `sym` by its bare name: a top-level class, or a
-        class nested in one that encloses the caller (`MemberUtils.Executable` is no
-        `Executable` to the rest of the package, which means java.lang.reflect's)."""
+    def _sees_nested(self, path: str, caller: str, sym: Symbol) -> bool:
+        """Whether Java code in `caller` sees `sym` by its bare name: a top-level class, a
+        class nested in one that encloses the caller, or in a class one of those extends by
+        that name (`State` of `AbstractCircuitBreaker` in its subclass). `MemberUtils.Executable`
+        is no `Executable` to the rest of the package, which means java.lang.reflect's."""
         outer = sym.parent
-        return not outer or (
-            sym.path == path and (caller == outer or caller.startswith(outer + "."))
-        )
+        if not outer or (sym.path == path and (caller == outer or caller.startswith(outer + "."))):
+            return True
+        outer_name = outer.rpartition(".")[2]
+        enclosing = caller
+        while enclosing:
+            bases = self.bases.get((path, enclosing), [])
+            if any(text.rpartition(".")[2] == outer_name for _, text in bases):
+                return True
+            enclosing = enclosing.rpartition(".")[0]
+        return False
 
     def _static_field(self, facts: FileFacts, receiver: str) -> list[ClassKey]:
         """The classes of a field Java imports statically (`import static
@@ -707,6 +714,8 @@ class Resolver:
             for path, text in self.bases.get(current, []):
                 if self.files[path].language == "ruby":  # `< Hash`, `include Extensions::X`
                     found = self._scope_keys(self.nested_name(path, current[1]), text)
+                elif self.files[path].language == "java":  # from inside the class: its nesting
+                    found = self.type_keys(self.files[path], text, current[1])
                 else:
                     found = self.type_keys(self.files[path], text)
                 outside = outside or not found

@@ -46,7 +46,7 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 57: a C++ value of a template parameter's type (`Sink& sink`) is guessed by method name only;
 # 58: a Rust path of no crate (`pub use mutex::Mutex`) prefers the importing module's children;
 # 59: and `crate::x` is no longer narrowed to the crate's own folder (serde's `crate::de`)
-STRATEGY_VERSION = "chunk-61"
+STRATEGY_VERSION = "chunk-62"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -106,6 +106,27 @@ class UseTest {
   }
 }
 """,
+    "src/main/java/p/Breaker.java": """\
+package p;
+public abstract class Breaker {
+  protected enum State { OPEN; State opposite() { return this; } }
+  static class Base { int a() { return 1; } }
+  static class Sub extends Base { int b() { return a(); } }
+}
+""",
+    "src/main/java/p/Counting.java": """\
+package p;
+public class Counting extends Breaker {
+  void flip(State state) { state.opposite(); }
+}
+""",
+    "src/main/java/p/Machine.java": """\
+package p;
+class Machine {  // namesakes of Breaker's nested classes, which only Machine sees
+  enum State { ON; State opposite() { return this; } }
+  static class Base { int a() { return 2; } }
+}
+""",
     "src/test/java/p/q/QTest.java": (
         "package p.q;\nclass QTest {\n  void t() { Util.helper(); }\n}\n"
     ),
@@ -134,6 +155,12 @@ def test_java_calls_resolve_as_javac_would(tmp_path: Path, settings: Settings) -
             for r in at(rows, test, line)
         }
         assert found == {(name, True) for name in names}, (line, found)
+    # A nested class is seen from a subclass of its outer class, and a nested class's base
+    # may be its sibling.
+    found = {(r["callee"], r["rule"]) for r in at(rows, "src/main/java/p/Counting.java", 3)}
+    assert found == {("src/main/java/p/Breaker.java::Breaker.State.opposite", "typed-receiver")}
+    found = {(r["callee"], r["rule"]) for r in at(rows, "src/main/java/p/Breaker.java", 5)}
+    assert found == {("src/main/java/p/Breaker.java::Breaker.Base.a", "self-method")}
     [q] = at(rows, "src/test/java/p/q/QTest.java", 3)
     assert q["callee"] == "src/main/java/p/q/Util.java::Util.helper"
     # Types from outside the project: what a method declares it returns (java.util's
