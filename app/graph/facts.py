@@ -16,6 +16,10 @@ def symbol_id(path: str, qualified: str) -> str:
     return f"{path}::{qualified}"
 
 
+# What a definition's kind says it is: a type whose members calls reach through it.
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
+
+
 def call_text(call: CallSite) -> str:
     """How a call reads in the graph: `receiver.name`, the name alone, Swift's `.init`, or
     the called expression of a call that names nothing (`handlers[k]`)."""

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
 from app.graph.elixir import ElixirRules
-from app.graph.facts import FileFacts, call_text, symbol_id
+from app.graph.facts import CLASS_KINDS, FileFacts, call_text, symbol_id
 from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
+from app.graph.java import JAVA_LANG, JavaRules
 from app.graph.js_modules import JsModules, Reach
 from app.graph.lua import LuaRules, module_names
 from app.parse.call_text import IMPLICIT_MEMBER
@@ -62,7 +63,6 @@ MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
 MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
 MAX_REEXPORT_HOPS = 4
 
-CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "type"})
 _RUBY_SELF_KINDS = CLASS_KINDS | {"module"}
 FREE_KINDS = frozenset({"function", "class", "struct", "interface", "enum", "type", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -97,34 +97,6 @@ _OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 _NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
 _SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
-# The public classes of java.lang (JDK 17), which every Java file imports without a word (JLS
-# 7.3): a receiver of one of these types is no class of the project's.
-_JAVA_LANG = frozenset(
-    {"AbstractMethodError", "Appendable", "ArithmeticException",
-     "ArrayIndexOutOfBoundsException", "ArrayStoreException", "AssertionError", "AutoCloseable",
-     "Boolean", "BootstrapMethodError", "Byte", "CharSequence", "Character", "Class",
-     "ClassCastException", "ClassCircularityError", "ClassFormatError", "ClassLoader",
-     "ClassNotFoundException", "ClassValue", "CloneNotSupportedException", "Cloneable",
-     "Comparable", "Compiler", "Deprecated", "Double", "Enum", "EnumConstantNotPresentException",
-     "Error", "Exception", "ExceptionInInitializerError", "Float", "FunctionalInterface",
-     "IllegalAccessError", "IllegalAccessException", "IllegalArgumentException",
-     "IllegalCallerException", "IllegalMonitorStateException", "IllegalStateException",
-     "IllegalThreadStateException", "IncompatibleClassChangeError", "IndexOutOfBoundsException",
-     "InheritableThreadLocal", "InstantiationError", "InstantiationException", "Integer",
-     "InternalError", "InterruptedException", "Iterable", "LayerInstantiationException",
-     "LinkageError", "Long", "Math", "Module", "ModuleLayer", "NegativeArraySizeException",
-     "NoClassDefFoundError", "NoSuchFieldError", "NoSuchFieldException", "NoSuchMethodError",
-     "NoSuchMethodException", "NullPointerException", "Number", "NumberFormatException",
-     "Object", "OutOfMemoryError", "Override", "Package", "Process", "ProcessBuilder",
-     "ProcessHandle", "Readable", "Record", "ReflectiveOperationException", "Runnable",
-     "Runtime", "RuntimeException", "RuntimePermission", "SafeVarargs", "SecurityException",
-     "SecurityManager", "Short", "StackOverflowError", "StackTraceElement", "StackWalker",
-     "StrictMath", "String", "StringBuffer", "StringBuilder", "StringIndexOutOfBoundsException",
-     "SuppressWarnings", "System", "Thread", "ThreadDeath", "ThreadGroup", "ThreadLocal",
-     "Throwable", "TypeNotPresentException", "UnknownError", "UnsatisfiedLinkError",
-     "UnsupportedClassVersionError", "UnsupportedOperationException", "VerifyError",
-     "VirtualMachineError", "Void"}
-)  # fmt: skip
 # The first names of standard library imports, by language.
 _STANDARD_ROOTS = {
     "rust": _RUST_STD,
@@ -224,6 +196,7 @@ class Resolver:
         self.haskell = HaskellRules(self)
         self.elixir = ElixirRules(self)
         self.lua = LuaRules(self)
+        self.java = JavaRules(self)
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
         self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
 
@@ -572,7 +545,7 @@ class Resolver:
             return self._result_keys(facts, text[len(RESULT) :], caller)
         head, _, name = text.rpartition(".")
         java_path = head[:1].islower() and facts.language == "java"  # `p.q.Other`: its package's
-        if java_path and (keys := self._imported_class(facts, text)):
+        if java_path and (keys := self.java.imported_class(facts, text)):
             return keys
         if head and facts.language in _NESTED_SCOPES:  # `CLI::App`, `Shapes::Circle`
             sym = self.symbols.get(symbol_id(facts.path, caller))
@@ -618,27 +591,6 @@ class Resolver:
             return [(_scope(sym.path, sym.language), sym.parent)] if sym.parent else []
         return self.type_keys(self.files[path], text)
 
-    def _imported_members(self, facts: FileFacts, module: str, name: str) -> list[str]:
-        """Java imports of what a class holds: `import static p.Util.helper` and `import
-        static p.Util.*` (its static members), `import p.Outer.Inner` (a nested class): the
-        members named `name` of the project's class `p.Util` (none when it is not ours)."""
-        return self._members_of(self._imported_class(facts, module), name)[0]
-
-    def _imported_class(self, facts: FileFacts, module: str) -> list[ClassKey]:
-        """The project's class a Java import's dotted path ends at (`p.Util`, `p.Outer.In`)."""
-        parts = module.split(".")
-        if facts.language != "java" or len(parts) < 2:
-            return []
-        for cut in range(len(parts) - 1, 0, -1):  # the longest package the project holds
-            if files := self.module_files(facts, ".".join(parts[:cut])):
-                break
-        else:
-            return []
-        ids = self.top(files, parts[cut])[0]
-        for part in parts[cut + 1 :]:
-            ids = [s for owner in ids for s in self.members.get(self._key(owner), {}).get(part, [])]
-        return [self._key(sid) for sid in ids if self.symbols[sid].kind in CLASS_KINDS]
-
     def _outer_member(self, key: ClassKey, name: str) -> list[str]:
         """A bare call inside a nested class of a method of a class around it (Java's
         `TimeZoneNameRule` calling `FastDatePrinter.getTimeZoneDisplay`), nearest first."""
@@ -647,34 +599,6 @@ class Resolver:
             qualified = qualified.rpartition(".")[0]
             if ids := self.member(self.hierarchy((scope, qualified))[0], name):
                 return ids
-        return []
-
-    def _sees_nested(self, path: str, caller: str, sym: Symbol) -> bool:
-        """Whether Java code in `caller` sees `sym` by its bare name: a top-level class, a
-        class nested in one that encloses the caller, or in a class one of those extends by
-        that name (`State` of `AbstractCircuitBreaker` in its subclass). `MemberUtils.Executable`
-        is no `Executable` to the rest of the package, which means java.lang.reflect's."""
-        outer = sym.parent
-        if not outer or (sym.path == path and (caller == outer or caller.startswith(outer + "."))):
-            return True
-        outer_name = outer.rpartition(".")[2]
-        enclosing = caller
-        while enclosing:
-            bases = self.bases.get((path, enclosing), [])
-            if any(text.rpartition(".")[2] == outer_name for _, text in bases):
-                return True
-            enclosing = enclosing.rpartition(".")[0]
-        return False
-
-    def _static_field(self, facts: FileFacts, receiver: str) -> list[ClassKey]:
-        """The classes of a field Java imports statically (`import static
-        p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`), by its declared type."""
-        for imp in facts.imports:
-            if imp.name not in (receiver, "*"):
-                continue
-            for key in self._imported_class(facts, imp.module):
-                for path, text in self.attributes.get(key, {}).get(receiver, [])[:1]:
-                    return self.type_keys(self.files[path], text.removeprefix(ALIAS))
         return []
 
     def _from_standard_library(self, facts: FileFacts, name: str) -> bool:
@@ -732,10 +656,10 @@ class Resolver:
         lang = facts.language
         for imp in facts.imports:
             if imp.alias == head and self.module_files(facts, imp.module) is None:
-                if lang == "java" and self._imported_class(facts, f"{imp.module}.{imp.name}"):
+                if lang == "java" and self.java.imported_class(facts, f"{imp.module}.{imp.name}"):
                     return False  # `import p.Outer.Inner`: the project's nested class
                 return lang in ("python", "javascript", "typescript", "tsx", "go", "java")
-        return lang == "java" and head in _JAVA_LANG and not self.classes.get(head)
+        return lang == "java" and head in JAVA_LANG and not self.classes.get(head)
 
     def attribute_type(
         self, facts: FileFacts, caller: str, name: str, depth: int = 0
@@ -912,7 +836,7 @@ class Resolver:
         for imp in facts.imports:
             if imp.alias == name and imp.name:
                 target = self.module_files(facts, imp.module)
-                if target is None and (ids := self._imported_members(facts, imp.module, name)):
+                if target is None and (ids := self.java.imported_members(facts, imp.module, name)):
                     return ids, "import"  # `import static p.Util.helper`, `import p.Outer.In`
                 if target is None:
                     return [], "external"
@@ -938,7 +862,7 @@ class Resolver:
         if facts.language in PACKAGE_LANGUAGES:
             ids = self.dir_top[_dir(path)].get(name, [])
             if facts.language == "java":  # a nested class by its bare name: from inside its outer
-                ids = [i for i in ids if self._sees_nested(path, caller, self.symbols[i])]
+                ids = [i for i in ids if self.java.sees_nested(path, caller, self.symbols[i])]
             if ids:
                 return ids, "same-package"
         for imp in facts.imports:
@@ -946,7 +870,7 @@ class Resolver:
                 ids, _ = self.top(target, name)
                 if ids:
                     return ids, "re-export"
-            elif imp.name == "*" and (ids := self._imported_members(facts, imp.module, name)):
+            elif imp.name == "*" and (ids := self.java.imported_members(facts, imp.module, name)):
                 return ids, "import"  # `import static p.Util.*`
         candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
@@ -1098,14 +1022,14 @@ class Resolver:
         if (
             lang == "java"
             and receiver.isidentifier()
-            and (ids := self._members_of(self._static_field(facts, receiver), name)[0])
+            and (ids := self._members_of(self.java.static_field(facts, receiver), name)[0])
         ):  # `import static p.CSVFormat.RFC4180` ... `RFC4180.getCommentMarker()`
             return ids, "typed-receiver", ""
         if lang == "java" and receiver[:1].islower() and _DOTTED_NAME.fullmatch(receiver):
             if in_package := self.packages.get(receiver):  # `new p.Empty()`
                 if ids := self.top(in_package, name)[0]:
                     return ids, "module-attribute", ""
-            elif ids := self._imported_members(facts, receiver, name):  # `p.Util.helper()`
+            elif ids := self.java.imported_members(facts, receiver, name):  # `p.Util.helper()`
                 return ids, "class-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)
