@@ -21,8 +21,11 @@ from app.parse.calls import (
     BUILTIN_METHODS,
     BUILTIN_TYPES,
     CHAINED,
+    ELEMENT,
+    ELEMENT_STEP,
     EXTENDED,
     GLOBAL,
+    GO_CONTAINER,
     MODULE_EXPORTS,
     NEW,
     PACKAGE,
@@ -33,6 +36,7 @@ from app.parse.calls import (
     SELF_CHAIN,
     TEMPLATE_PARAMETER,
     TRUNCATED,
+    VIA,
 )
 from app.parse.manifests import CARGO, GO_MODULE
 
@@ -106,7 +110,9 @@ _STANDARD_ROOTS = {
 }
 _CHAIN_STEP = re.compile(r"\.|->|::|\?\.")  # between a call chain's steps
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")  # `p`, `org.apache.commons.lang3.Util`
-_NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")  # a chain's `new p.Builder()`: its root
+# A chain's root when it is a value made there: `new p.Builder()`, Go's `new(T)`, `T{}`, `&T{}`.
+_NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
+_GO_NEW_PREFIX = re.compile(r"^(?:new\(\*?[\w.]+\)|\(?&?[\w.]+\{\}\)?)")
 _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
 # Languages where a value's type that the project does not define is one from outside, imported
 # or not (Scala's `scala._` and `Predef` are imported by every file): `val fmt = new
@@ -159,6 +165,7 @@ class Resolver:
         # keep the namespace apart (`Widget`, parent `App.Models`), imports spell it out.
         self.namespaces: dict[str, dict[str, str]] = {}
         self.classes: dict[str, list[ClassKey]] = defaultdict(list)  # name -> keys
+        self.class_kinds: dict[ClassKey, str] = {}
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
         # class -> attribute -> (path, type text) it is bound to there
@@ -236,6 +243,7 @@ class Resolver:
                 key = (_scope(path, lang), s.qualified_name)
                 if key not in self.classes[s.name]:
                     self.classes[s.name].append(key)
+                self.class_kinds.setdefault(key, s.kind)
             if s.parent and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS):
                 self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
         for b in facts.bases:
@@ -538,7 +546,8 @@ class Resolver:
 
     def type_keys(self, facts: FileFacts, text: str, caller: str = "") -> list[ClassKey]:
         """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
-        `caller`, whose local classes it sees)."""
+        `caller`, whose local classes it sees); Go's `[]Route` (an index elided) means Route."""
+        text = text.lstrip(GO_CONTAINER) if facts.language == "go" else text
         if facts.language == "lua":
             return self.lua.tables(facts, text)
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
@@ -958,10 +967,13 @@ class Resolver:
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
         owner, type_text = self._attribute_receiver(facts, call)
+        if lang == "go" and not type_text.startswith(CHAINED):
+            type_text = type_text.lstrip(GO_CONTAINER)  # `routes[0].Match()`: a Route's
         if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
             ids, declared = self._chained(facts, call, type_text[len(CHAINED) :])
             if ids:
-                return ids, "return-type" if "()" in call.receiver else "typed-receiver", ""
+                through_call = "()" in call.receiver or "()" in type_text.partition(VIA)[2]
+                return ids, "return-type" if through_call else "typed-receiver", ""
             if declared:
                 return [], "", f"method of {declared}, a type outside the project"
             type_text = ""
@@ -1061,14 +1073,26 @@ class Resolver:
         each field's declared type; nothing when a step says nothing. With no method, the
         type the last step declares when it is one from outside the project (Java's `TimeZone`
         of `FastTimeZone.getGmtTimeZone(id).getRawOffset()`), else ""."""
-        steps = _CHAIN_STEP.split(_NEW_PREFIX.sub("", call.receiver, count=1))[1:]
+        root_type, _, walked = root_type.partition(VIA)  # a variable bound to a chain
+        made = _GO_NEW_PREFIX if facts.language == "go" else _NEW_PREFIX
+        steps = (
+            _CHAIN_STEP.split(walked)[1:]
+            + _CHAIN_STEP.split(made.sub("", call.receiver, count=1))[1:]
+        )
         outside = ""
+        held = root_type  # the last step's type as written: Go's `[]Route` holds Routes
         if root_type == SELF_CHAIN:
             key = self.class_of(facts, call.caller)
             keys = [key] if key is not None else []
         else:
             keys = self.type_keys(facts, root_type, call.caller)
         for step in steps:
+            if step == ELEMENT_STEP[1:]:  # Go's `range`: an element of the value so far
+                if held.startswith(GO_CONTAINER):
+                    held = held.removeprefix(GO_CONTAINER)
+                else:
+                    keys, held = self._elements(keys), ""
+                continue
             name = step.removesuffix("()")
             said = next(
                 (
@@ -1086,6 +1110,7 @@ class Resolver:
             if said is None:
                 return [], ""
             owner, (path, text) = said
+            held = text
             if text != SELF_CHAIN:
                 text = text.removeprefix(ALIAS)
                 declared = self.files[path]
@@ -1094,6 +1119,19 @@ class Resolver:
                 )
                 outside = text if not keys and self._outside_type(declared, text) else ""
         return (self._members_of(keys, call.callee)[0] if keys else []), outside
+
+    def _elements(self, keys: list[ClassKey]) -> list[ClassKey]:
+        """What ranging over a value of these Go types gives when no container was written
+        (`[]Route`): a named container type's (`type nodes []*node`) ELEMENT attribute, else
+        the type itself (a method's declared return keeps no container)."""
+        out: list[ClassKey] = []
+        for key in keys:
+            if self.class_kinds.get(key) != "type":
+                out.append(key)
+            elif said := self.attributes.get(key, {}).get(ELEMENT):
+                path, text = said[0]
+                out += self.type_keys(self.files[path], text)
+        return out
 
     def _outside_type(self, facts: FileFacts, type_text: str) -> bool:
         """A declared type none of the project's: a builtin one or one imported from outside."""

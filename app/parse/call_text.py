@@ -35,6 +35,9 @@ _NAME = re.compile(r"[^\W\d]\w*")
 IMPLICIT_MEMBER = "."
 # Names that call no definition of their own when called bare (`super(props)`, `self(...)`).
 _NOT_CALLEES = frozenset({"super", "self", "this", "Self", "base", "parent", "static"})
+# Go's `new(T)`, whose argument is a type the receiver keeps (`new(Route).Host()`).
+_GO_NEW = re.compile(r"(?:^|[^\w.])new$")
+_GO_TYPE = re.compile(r"\*?[^\W\d]\w*(?:\.[^\W\d]\w*)?")
 
 
 def elide(text: str, language: str = "") -> str:
@@ -115,8 +118,17 @@ def _elide(text: str, language: str) -> str:
             i = _string_end(text, i)
         elif ch in _OPEN:
             end = _group_end(text, i, language)
-            before = "".join(out).rstrip()[-1:]
-            if ch == "(" and not (before.isalnum() or (before and before in "_)]}>?!")):
+            written = "".join(out).rstrip()
+            before = written[-1:]
+            inner = text[i + 1 : end - 1].strip()
+            if (
+                ch == "("
+                and language == "go"
+                and _GO_NEW.search(written)
+                and _GO_TYPE.fullmatch(inner)
+            ):
+                out.append("(" + inner + ")")  # Go's `new(Route)`: the type is no argument
+            elif ch == "(" and not (before.isalnum() or (before and before in "_)]}>?!")):
                 # `(slot as Slot).m()`: a parenthesised receiver, not arguments
                 out.append("(" + _elide(text[i + 1 : end - 1], language).strip() + ")")
             else:

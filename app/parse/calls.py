@@ -256,6 +256,20 @@ CHAINED = "(chain)"
 # as written (`NewRouter`, `mux.NewRouter`, `$this.parser.getStream`); the resolver finds the
 # function and what it declares it returns.
 RESULT = "(result of)"
+# What a variable bound to an expression's value holds when it is no single call of a name:
+# VALUE + the expression as a receiver reads (`r.NewRoute().Subrouter()`, Go's `range r.routes`,
+# whose element reads as the slice: a slice's or map's type is written as its element's).
+VALUE = "(value of)"
+# Between a chain's first name's type and the steps the resolver walks before the receiver's
+# own: CHAINED + `Router` + VIA + `.NewRoute().Subrouter()` (a variable bound to a chain).
+VIA = " via "
+# A step of those: an element of the value so far (Go's `range`). A Go container type's text
+# reads as its element's (`[]*Route`, `map[string]*Route`: `Route`), so the resolver keeps a
+# struct or interface as it is and reads a named container's (`type nodes []*node`) ELEMENT
+# attribute.
+ELEMENT_STEP = ".[]"
+ELEMENT = "(element)"
+GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
 RETURN_TYPES = frozenset({"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go"})
@@ -265,9 +279,14 @@ _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")
 _CALLED = re.compile(r"\$?\w+(?:\.\w+)*")  # what a RESULT bind may name
 # A call chain's first name and the rest: `sm.Configure().Permit()`, `$this->parser->getStream()`
-_CHAIN = re.compile(r"(\$?\w+)((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)+)")
+# The first name may be a call (`NewRouter().NewRoute()`): the chain starts at what it returns.
+_CHAIN = re.compile(r"(\$?\w+)(\(\))?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
 # A chain that starts at a constructor call: `new Builder().append()`, PHP's `(new X())->m()`.
 _NEW_ROOT = re.compile(r"\(?new\s+(\w+(?:\.\w+)*)\(\)\)?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
+# Go's values of a named type: `new(Route)`, `Route{}`, `&Route{}` (then the chain, if any).
+# A Go channel type's head (`chan T`, `<-chan T`, `chan<- T`).
+_GO_CHANNEL = re.compile(r"(?:<-\s*chan|chan\s*<-|chan\b)\s*")
+_GO_ROOT = re.compile(r"(?:new\(\*?([\w.]+)\)|\(?&?([\w.]+)\{\}\)?)((?:\.\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
@@ -318,13 +337,23 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     if result := captures.get("result"):
         called = receiver_text(node_text(result[0]), language)
         name = called.removesuffix("()").replace("->", ".").replace("::", ".").replace("?.", ".")
-        return RESULT + name if called.endswith("()") and _CALLED.fullmatch(name) else ""
+        if not called.endswith("()"):
+            return ""
+        if _CALLED.fullmatch(name):
+            return RESULT + name
+        return VALUE + called if _CHAIN.fullmatch(called) or _GO_ROOT.fullmatch(called) else ""
+    if of := captures.get("value_of"):  # Go's `nn := n`
+        return VALUE + node_text(of[0])
+    if of := captures.get("element_of"):  # Go's `for _, r := range x.routes`, `r := rs[i]`
+        return VALUE + receiver_text(node_text(of[0]), language) + ELEMENT_STEP
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if language == "rust":
         type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
+    if language == "go":
+        type_text = go_type(written)
     if language == "python" and any(c in written for c in "[|"):
         return ""  # Optional[T], A | B: no single class to claim
     if type_text in BUILTIN_TYPES.get(language, ()):
@@ -380,6 +409,7 @@ def extract(
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
     params: list[tuple[int, str]] = []  # (where, parameter name)
     returned: list[Attribute] = []  # what methods return
+    elements: list[Attribute] = []  # what Go's named container types hold
     closures: list[Closure] = []  # function literals: scopes for variables, never callers
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
@@ -399,6 +429,9 @@ def extract(
                 returned.append(
                     Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
                 )
+        elif (container := captures.get("container")) and (element := captures.get("element")):
+            held = go_type(node_text(element[0])).removeprefix(GO_CONTAINER)
+            elements.append(Attribute(node_text(container[0]), ELEMENT, held))
         elif (cls := captures.get("class")) and (base := captures.get("base")):
             owner = by_core.get((cls[0].start_byte, cls[0].type))
             if owner is not None:
@@ -413,6 +446,7 @@ def extract(
     calls = _attribute(language, raw, scopes, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
+    attributes += tuple(elements)
     if language == "elixir":
         attributes += _elixir_private(defs)
     if language == "haskell":
@@ -477,6 +511,35 @@ def _lua_module(root: Node) -> tuple[Attribute, ...]:
                     Attribute(node_text(table), node_text(field), ALIAS + node_text(values[0]))
                 )
     return tuple(out)
+
+
+def go_type(written: str) -> str:
+    """A Go type as the graph reads it: GO_CONTAINER once per container around the element
+    (a slice, an array, a map's values, a channel, variadic `...T`), then the element's name,
+    pointers gone: `[]*Route` -> `[]Route`, `map[string][]T` -> `[][]T`, `*Mux` -> `Mux`."""
+    text, layers = written.strip(), 0
+    while True:
+        text = text.lstrip("*& \t")
+        if text.startswith("..."):
+            text = text[3:]
+        elif text.startswith(("[", "map[")):
+            text = text[_bracket_end(text, text.index("[")) :]
+        elif channel := _GO_CHANNEL.match(text):
+            text = text[channel.end() :]
+        else:
+            break
+        layers += 1
+    return GO_CONTAINER * layers + _clean(text).lstrip("*&").replace("::", ".")
+
+
+def _bracket_end(text: str, start: int) -> int:
+    """The index just past the `]` that closes the `[` at `start`."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"[": 1, "]": -1}.get(text[i], 0)
+        if depth == 0:
+            return i + 1
+    return len(text)
 
 
 def _return_type(written: str) -> str:
@@ -665,16 +728,19 @@ def _class_attributes(
     out = [
         Attribute("", var, said)
         for var, said in types.get(0, {}).items()
-        if (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
-        or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
-        or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
+        if not said.startswith(VALUE)  # an expression's value is read where it is used
+        and (
+            (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
+            or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
+            or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
+        )
     ]
     for d in defs:
         if d.kind not in CLASS_LIKE:
             continue
         for var, type_text in types.get(id(d), {}).items():
             name = var.removeprefix("self.").removeprefix("this.")
-            if type_text and name.isidentifier():
+            if type_text and name.isidentifier() and not type_text.startswith(VALUE):
                 out.append(Attribute(d.qualified, name, type_text))
     return tuple(dict.fromkeys(out))  # `self.x` and a declared `x` may both say it
 
@@ -692,8 +758,15 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
             if not where:
                 continue
         scope = types.setdefault(id(where[-1]) if where else 0, {})
-        if scope.get(var, type_text) != type_text:
-            type_text = ""  # rebound to another type: no claim
+        held = scope.get(var, type_text)
+        if held != type_text:
+            # An expression's value says less than a type: a variable bound to both keeps the
+            # type (`$twig = new Environment()` ... `$twig = $this->getMock()`); otherwise a
+            # variable rebound to another type says nothing.
+            if type_text.startswith(VALUE) and held and not held.startswith(VALUE):
+                continue
+            if not (held.startswith(VALUE) and type_text):
+                type_text = ""
         scope[var] = type_text
     return types
 
@@ -719,6 +792,9 @@ def _attribute(
         caller = next((d for d in reversed(stack) if not isinstance(d, Closure)), None)
         receiver_type = literal
         scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
+        self_name = ""
+        if language == "go" and caller is not None and caller.kind == "method":
+            self_name = _go_receiver_name(caller.core)
         if name and not receiver:
             said = next((scope[name] for scope in scopes if name in scope), "")
             if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
@@ -734,6 +810,11 @@ def _attribute(
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
+            said = _local_result(said, scopes, self_name)
+            if language == "go" and said.startswith(ALIAS):  # `m := r.tree`: the field's value
+                said = VALUE + said[len(ALIAS) :]
+            if said.startswith(VALUE):
+                receiver_type = _value_type(said, scopes, self_name, language)
             if said and any(scope.get(said) == TEMPLATE_PARAMETER for scope in scopes):
                 receiver_type = TEMPLATE_PARAMETER  # `H h` in `template <class H>`: `h.combine()`
         elif (
@@ -742,15 +823,14 @@ def _attribute(
             and language in RETURN_TYPES
             and not literal
             and (
-                "()" in receiver or receiver[:1].isupper()  # `Builder.DEFAULT.append()`
+                "()" in receiver
+                or receiver[:1].isupper()  # `Builder.DEFAULT.append()`
+                or (language == "go" and _GO_ROOT.fullmatch(receiver) is not None)  # `new(T)`
             )
         ):
-            receiver_type = _chain_root(receiver, scopes)
-        self_name = ""
-        if language == "go" and caller is not None and caller.kind == "method":
-            self_name = _go_receiver_name(caller.core)
-            if self_name and receiver.startswith(self_name + ".") and not receiver_type:
-                receiver_type = _chain_root(receiver, [{}], self_name)  # `mx.tree.Insert()`
+            receiver_type = _chain_root(receiver, scopes, self_name, language)
+        if self_name and receiver.startswith(self_name + ".") and not receiver_type:
+            receiver_type = _chain_root(receiver, [{}], self_name)  # `mx.tree.Insert()`
         receiver = _receiver(language, receiver, self_name) if receiver and name else receiver
         qualified = caller.qualified if caller else ""
         out.append(CallSite(qualified, name, receiver, line, receiver_type))
@@ -773,21 +853,95 @@ def _arguments_after_a_line_break(call: Node) -> bool:
     )
 
 
-def _chain_root(receiver: str, scopes: list[dict[str, str]], self_name: str = "") -> str:
+def _chain_root(
+    receiver: str,
+    scopes: list[dict[str, str]],
+    self_name: str = "",
+    language: str = "",
+    depth: int = 0,
+) -> str:
     """CHAINED + the type of a call chain's first name (`sm` bound to a StateMachine, `this`
-    or a Go method's receiver name, a capitalised class name), or "" when nothing says."""
+    or a Go method's receiver name, a capitalised class name, `new X()`, Go's `new(X)` and
+    `X{}`; RESULT + a function's name when the chain starts with a call of it), or "" when
+    nothing says."""
+    return _chain_parts(receiver, scopes, self_name, language, depth)[0]
+
+
+def _chain_parts(
+    receiver: str, scopes: list[dict[str, str]], self_name: str, language: str, depth: int
+) -> tuple[str, str]:
+    """`_chain_root`'s answer and the chain's steps after its first name (`.NewRoute()`)."""
     if made := _NEW_ROOT.fullmatch(receiver):
-        return CHAINED + made.group(1)
+        return CHAINED + made.group(1), made.group(2)
+    if language == "go" and (made := _GO_ROOT.fullmatch(receiver)):
+        return CHAINED + (made.group(1) or made.group(2)), made.group(3)
     chain = _CHAIN.fullmatch(receiver)
-    if chain is None:
-        return ""
-    root = chain.group(1)
+    if chain is None or not (chain.group(2) or chain.group(3)):
+        return "", ""  # a name alone is no chain
+    root, steps = chain.group(1), chain.group(3)
+    if chain.group(2):  # `NewRouter().NewRoute()`: what NewRouter declares it returns
+        return CHAINED + RESULT + root, steps
     if root in _SELF_WORDS or (self_name and root == self_name):
-        return CHAINED + SELF_CHAIN
-    said = next((scope[root] for scope in scopes if root in scope), "")
+        return CHAINED + SELF_CHAIN, steps
+    said = _local_result(
+        next((scope[root] for scope in scopes if root in scope), ""), scopes, self_name
+    )
+    if language == "go" and said.startswith(ALIAS):  # `m := r.tree` ... `m.find().x()`
+        said = VALUE + said[len(ALIAS) :]
+    if said.startswith(VALUE):  # `sub := r.PathPrefix("/a").Subrouter()` ... `sub.Path()`
+        typed = _value_type(said, scopes, self_name, language, depth + 1)
+        return (typed if not typed or typed.startswith(CHAINED) else CHAINED + typed), steps
     if said and not said.startswith(ALIAS):
-        return CHAINED + said
-    return CHAINED + root if root[:1].isupper() and not said else ""
+        return CHAINED + said, steps
+    return (CHAINED + root if root[:1].isupper() and not said else ""), steps
+
+
+def _local_result(said: str, scopes: list[dict[str, str]], self_name: str) -> str:
+    """A variable bound to a method's call on another local variable (`route :=
+    sub.NewRoute()`) holds that expression's value, which `_value_type` reads through the
+    other variable's type; any other binding is as said."""
+    root, dot, _ = said[len(RESULT) :].partition(".")
+    if not said.startswith(RESULT) or not dot:
+        return said
+    held = next((scope[root] for scope in scopes if root in scope), "")
+    if root == self_name or (held and not held.startswith(ALIAS)):
+        return VALUE + said[len(RESULT) :] + "()"
+    return said
+
+
+def _value_type(
+    said: str, scopes: list[dict[str, str]], self_name: str, language: str, depth: int = 0
+) -> str:
+    """The receiver type of a variable bound to an expression's value (VALUE + its text, maybe
+    ending in ELEMENT_STEPs): a name's own type, else CHAINED + its first name's type + VIA +
+    the steps after it, for the resolver to walk; "" when nothing says (or past two bindings
+    deep)."""
+    expression = said[len(VALUE) :]
+    elements = ""
+    while expression.endswith(ELEMENT_STEP):
+        expression, elements = expression[: -len(ELEMENT_STEP)], elements + ELEMENT_STEP
+    if depth > 2:
+        return ""
+    if self_name and expression == self_name:  # Go's `range hr` over a method's receiver
+        held = CHAINED + SELF_CHAIN
+    elif expression.isidentifier():
+        held = next((scope[expression] for scope in scopes if expression in scope), "")
+        if held.startswith(VALUE):
+            held = _value_type(held, scopes, self_name, language, depth + 1)
+        elif held.startswith(ALIAS):
+            held = ""
+    else:
+        root, steps = _chain_parts(expression, scopes, self_name, language, depth)
+        held = _then(root, steps) if root else ""
+    return _then(held, elements) if held else ""
+
+
+def _then(typed: str, steps: str) -> str:
+    """A receiver type with more steps for the resolver to walk after it."""
+    if not steps:
+        return typed
+    head, _, walked = (typed if typed.startswith(CHAINED) else CHAINED + typed).partition(VIA)
+    return head + VIA + walked + steps
 
 
 def _labelled_class(stack: list[Any], label: str) -> str:

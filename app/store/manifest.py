@@ -45,8 +45,11 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # name is its library's root (`use petgraph::Graph`), an inline `pub mod x { }` a Rust module;
 # 57: a C++ value of a template parameter's type (`Sink& sink`) is guessed by method name only;
 # 58: a Rust path of no crate (`pub use mutex::Mutex`) prefers the importing module's children;
-# 59: and `crate::x` is no longer narrowed to the crate's own folder (serde's `crate::de`)
-STRATEGY_VERSION = "chunk-62"
+# 59: and `crate::x` is no longer narrowed to the crate's own folder (serde's `crate::de`);
+# 60-62: the JVM's packages, static imports and nested classes; 63: a call chain may start
+# with a function's call (`NewRouter().NewRoute()`) or Go's `new(T)`, `T{}`, `&T{}`; a variable
+# bound to a chain is typed through it; Go's `range` and `x[i]` give an element
+STRATEGY_VERSION = "chunk-63"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -409,3 +409,137 @@ def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:
     assert manifest_imports(CARGO, '[workspace]\nmembers = ["a"]\n') == ()
     assert manifest_imports(CARGO, "[package\nname = ") == ()  # broken: nothing, no error
     assert manifest_imports(CARGO, "[package]\nname = 3\n") == ()
+
+
+GO_VALUES = {
+    "route.go": """\
+package mux
+
+type Router struct {
+	routes []*Route
+	named  map[string]*Route
+}
+type Route struct{}
+type Other struct{}
+
+func NewRouter() *Router { return &Router{} }
+func (r *Router) NewRoute() *Route { return &Route{} }
+func (r *Router) Match() bool { return false }
+func (r *Route) Host(h string) *Route { return r }
+func (r *Route) Subrouter() *Router { return &Router{} }
+func (r *Route) Match() bool { return true }
+func (o *Other) Host(h string) *Other { return o }
+func (o *Other) Match() bool { return true }
+
+type Routes []*Route
+type Table map[string]Routes
+
+func (rs Routes) All() {}
+func (t Table) All()   {}
+""",
+    "use.go": """\
+package mux
+
+func (r *Router) each() {
+	for _, route := range r.routes {
+		route.Match()
+	}
+	for _, named := range r.named {
+		named.Host("b")
+	}
+}
+
+func use() {
+	new(Route).Host("a").Match()
+	(&Route{}).Match()
+	Route{}.Host("a")
+	router := new(Router)
+	router.Match()
+	NewRouter().NewRoute().Match()
+	sub := router.NewRoute().Host("a").Subrouter()
+	sub.Match()
+	route := sub.NewRoute()
+	route.Host("c").Match()
+}
+
+func (t Table) walk() {
+	for _, rs := range t {
+		for _, r := range rs {
+			r.Match()
+		}
+		same := rs
+		same.All()
+		one := rs[0]
+		one.Host("d")
+	}
+}
+""",
+}
+
+
+def test_go_values_made_in_place_and_variables_bound_to_chains_are_typed(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, GO_VALUES)
+    route, router = "route.go::Route", "route.go::Router"
+    expected = {  # line: (the call as the graph writes it, its one certain callee)
+        5: ("route.Match", f"{route}.Match"),  # range over a slice field: its element
+        8: ("named.Host", f"{route}.Host"),  # range over a map field: its value
+        13: ("new(Route).Host().Match", f"{route}.Match"),
+        14: ("(&Route{}).Match", f"{route}.Match"),
+        15: ("Route{}.Host", f"{route}.Host"),
+        17: ("router.Match", f"{router}.Match"),  # router := new(Router)
+        18: ("NewRouter().NewRoute", f"{router}.NewRoute"),  # a chain from a function's call
+        20: ("sub.Match", f"{router}.Match"),  # sub bound to a chain
+        22: ("route.Host().Match", f"{route}.Match"),  # bound to a variable bound to a chain
+        28: ("r.Match", f"{route}.Match"),  # a named map's element, then a named slice's
+        31: ("same.All", "route.go::Routes.All"),  # `same := rs`: the same value
+        33: ("one.Host", f"{route}.Host"),  # `one := rs[0]`: an element
+    }
+    for line, (written, callee) in expected.items():
+        found = [r for r in at(rows, "use.go", line) if r["callee_text"] == written]
+        edges = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in found}
+        assert edges == {(callee, True)}, at(rows, "use.go", line)
+
+
+BOUND_TO_CHAINS = {
+    "src/Env.php": """\
+<?php
+class Compiler {
+    public function getEnvironment(): Environment { return new Environment(); }
+}
+class Environment {
+    public function load(): Wrapper { return new Wrapper(); }
+    public function render() {}
+}
+class Wrapper {
+    public function render() {}
+}
+class Use {
+    public function run(Compiler $compiler) {
+        $env = $compiler->getEnvironment();
+        $env->render();
+        $template = $env->load();
+        $template->render();
+        $twig = new Environment();
+        $twig = $this->getMockBuilder()->getMock();
+        $twig->render();
+    }
+}
+""",
+}
+
+
+def test_a_variable_bound_to_a_chain_is_typed_where_it_is_used(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, BOUND_TO_CHAINS)
+    expected = {
+        15: "src/Env.php::Environment.render",  # `$env = $compiler->getEnvironment()`
+        17: "src/Env.php::Wrapper.render",  # `$template = $env->load()`: through `$env`
+        20: "src/Env.php::Environment.render",  # a type and a chain's value: the type stays
+    }
+    for line, callee in expected.items():
+        assert edges_at(rows, "src/Env.php", line) == {(callee, True)}, at(
+            rows, "src/Env.php", line
+        )

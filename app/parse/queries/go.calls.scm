@@ -13,6 +13,23 @@
 (short_var_declaration left: (expression_list . (identifier) @var)
   right: (expression_list . (unary_expression operand: (composite_literal type: (_) @type)))) @bind
 (var_spec name: (identifier) @var type: (_) @type) @bind
+; `r := new(Router)`: a new Router.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (call_expression function: (identifier) @_new
+    arguments: (argument_list . (_) @type .)))
+  (#eq? @_new "new")) @bind
+; `for _, route := range r.routes`: the value of each element (a slice's type reads as its
+; element's, calls.py).
+(range_clause left: (expression_list (_) . (identifier) @var .) right: (_) @element_of) @bind
+; `nn := n`: the same value.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (identifier) @value_of .)) @bind
+; `nds := n.children[typ]`: an element too.
+(short_var_declaration left: (expression_list . (identifier) @var)
+  right: (expression_list . (index_expression operand: (_) @element_of))) @bind
+; `type nodes []*node`: an element of a nodes is a node (calls.py ELEMENT).
+(type_spec name: (type_identifier) @container
+  type: [(slice_type) (array_type) (map_type) (channel_type)] @element)
 ; A struct's fields: `tree *node` types `mx.tree` in the methods of its type.
 (field_declaration name: (field_identifier) @var type: (_) @type) @bind
 (parameter_declaration name: (identifier) @var type: (_) @type) @bind
