@@ -1,6 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service, javac) where each goes, and score our edges
-by tier."""
+resolver (jedi, the TypeScript language service, javac, go/types) where each goes, and score
+our edges by tier."""
 
 from __future__ import annotations
 
@@ -21,23 +21,35 @@ ORACLE_LANGUAGES = {
     "typescript": frozenset({"typescript", "tsx"}),
     "javascript": frozenset({"javascript"}),
     "java": frozenset({"java"}),
+    "go": frozenset({"go"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
     "python": {"call": "function"},
     "js": {"call_expression": "function", "new_expression": "constructor"},
     "java": {"method_invocation": "name", "object_creation_expression": "type"},
+    "go": {"call_expression": "function"},
 }
-_MEMBER_NAME = {"attribute": "attribute", "member_expression": "property"}
-_NAMES = ("identifier", "property_identifier", "private_property_identifier", "type_identifier")
+_MEMBER_NAME = {
+    "attribute": "attribute",
+    "member_expression": "property",
+    "selector_expression": "field",
+}
+_NAMES = (
+    "identifier",
+    "property_identifier",
+    "private_property_identifier",
+    "type_identifier",
+    "field_identifier",
+)
 # A constructor stands for its class: an edge to either one is the same target.
 _CONSTRUCTORS = ("__init__", "constructor", "__new__")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
 
 
 class OracleUnavailable(Exception):
-    """The oracle's tools are missing (node and its package, a JDK); the message says how to
-    get them."""
+    """The oracle's tools are missing (node and its package, a JDK, a Go toolchain); the
+    message says how to get them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +98,7 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     data = text.encode("utf-8", "surrogateescape")
     tree = get_parser(grammar).parse(data)  # type: ignore[arg-type]
     lines = data.split(b"\n")
-    wanted = _CALL_NODES[language if language in ("python", "java") else "js"]
+    wanted = _CALL_NODES[language if language in ("python", "java", "go") else "js"]
     out: list[Site] = []
     for node in _walk(tree.root_node):
         field_name = wanted.get(node.type)
@@ -95,7 +107,9 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             continue
         made_on = node.child_by_field_name("object")  # Java's `a.f()`
         if called.type in _MEMBER_NAME:
-            made_on = called.child_by_field_name("object")
+            made_on = called.child_by_field_name("object") or called.child_by_field_name(
+                "operand"  # Go's `a.f()`
+            )
             called = called.child_by_field_name(_MEMBER_NAME[called.type])
         elif called.type == "generic_type":  # Java's `new Box<T>()`
             called = called.named_children[0] if called.named_children else None
@@ -498,6 +512,10 @@ def run_oracle(
         from app.bench.oracle_java import java_setup
 
         java_setup()
+    elif language == "go":
+        from app.bench.oracle_go import go_setup
+
+        go_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -528,6 +546,10 @@ def run_oracle(
         from app.bench.oracle_java import java_answers
 
         answers, name = java_answers(service.root, picked)
+    elif language == "go":
+        from app.bench.oracle_go import go_answers
+
+        answers, name = go_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

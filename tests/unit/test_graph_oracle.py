@@ -428,3 +428,82 @@ def test_a_missing_jdk_is_one_line_that_says_what_to_install(
     assert code == 1 and err.count("\n") == 1
     assert err.startswith("repolens-tui: error: the Java oracle needs a JDK 11 or later")
     assert not (tmp_path / "idx").exists()  # it said so before indexing anything
+
+
+TINY_GO = {
+    "go.mod": "module example.com/tiny\n\ngo 1.18\n",
+    "box/box.go": (
+        "package box\n\ntype Box struct{ items []*Item }\ntype Item struct{}\n"
+        "type Sizer interface{ Size() int }\n\n"
+        "func New() *Box { return &Box{} }\nfunc (b *Box) Size() int { return len(b.items) }\n"
+        "func (i *Item) Size() int { return 1 }\n"
+    ),
+    "main.go": (
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/tiny/box"\n\t"other.org/lib"\n)\n\n'
+        "func main() {\n\tb := box.New()\n\tb.Size()\n\tvar s box.Sizer = b\n"
+        '\ts.Size()\n\tfmt.Println("é", new(box.Item).Size())\n\tlib.Run()\n'
+        "\tf := b.Size\n\tf()\n}\n"
+    ),
+}
+
+
+def test_go_call_sites_name_functions_methods_and_columns_in_characters() -> None:
+    found = [
+        (s.name, s.name_line, s.name_column, s.receiver)
+        for s in call_sites("main.go", TINY_GO["main.go"], "go")
+    ]
+    assert ("New", 11, 10, "box") in found
+    assert ("Size", 12, 3, "b") in found
+    assert ("Size", 15, 32, "new(box.Item)") in found  # after `é`: characters, not bytes
+    assert ("f", 18, 1, "") in found
+
+
+def _go_or_skip() -> None:
+    from app.bench.oracle import OracleUnavailable
+    from app.bench.oracle_go import go_setup
+
+    try:
+        go_setup()
+    except OracleUnavailable as error:
+        pytest.skip(f"the Go oracle cannot run here: {error}")
+
+
+def test_go_types_answers_each_call_with_its_declaration_or_outside(tmp_path: Path) -> None:
+    _go_or_skip()
+    from app.bench.oracle_go import go_answers
+
+    root = _write(tmp_path / "tiny", TINY_GO)
+    sites = call_sites("main.go", (root / "main.go").read_text(), "go")
+    answers, name = go_answers(root, sites)
+    assert name.startswith("go/types (go version")
+    by_name = {(s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    assert by_name[("New", 11)] == [Target("box/box.go", 7, "New")]  # through the go.mod path
+    assert by_name[("Size", 12)] == [Target("box/box.go", 8, "Size")]
+    assert by_name[("Size", 14)] == [Target("box/box.go", 5, "Size")]  # the interface's method
+    assert by_name[("Size", 15)] == [Target("box/box.go", 9, "Size")]  # new(box.Item)
+    assert by_name[("Println", 15)][0].path == ""  # the standard library's
+    assert by_name[("Run", 16)] == []  # a module that is not here: no answer, not a guess
+    assert by_name[("f", 18)] == []  # a variable: go/types knows its type, not its value
+
+
+def test_graph_oracle_scores_go_against_go_types(tmp_path: Path, settings: Settings) -> None:
+    _go_or_skip()
+    report = run_oracle(_write(tmp_path / "tiny", TINY_GO), settings, "go", 300, 1)
+    assert report.oracle.startswith("go/types")
+    assert report.oracle_in_project == 3  # New, b.Size, new(box.Item).Size
+    assert report.oracle_project_other == 1  # Sizer.Size: an interface's method, no symbol
+    assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+def test_a_missing_go_toolchain_is_one_line_that_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.bench.cli import main
+
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    root = _write(tmp_path / "tiny", TINY_GO)
+    code = main(["graph-oracle", str(root), "--language", "go", "--index-dir", str(tmp_path / "i")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("repolens-tui: error: the Go oracle needs a Go toolchain 1.18")
+    assert not (tmp_path / "i").exists()
