@@ -112,6 +112,7 @@ _CHAIN_STEP = re.compile(r"\.|->|::|\?\.")  # between a call chain's steps
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")  # `p`, `org.apache.commons.lang3.Util`
 # A chain's root when it is a value made there: `new p.Builder()`, Go's `new(T)`, `T{}`, `&T{}`.
 _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
+_SELF_ATTRIBUTE = re.compile(r"self\.\w+")  # Python's `self.x`, as a binding may say
 _GO_NEW_PREFIX = re.compile(r"^(?:new\(\*?[\w.]+\)|\(?&?[\w.]+\{\}\)?)")
 _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
 # Languages where a value's type that the project does not define is one from outside, imported
@@ -206,6 +207,7 @@ class Resolver:
         self.java = JavaRules(self)
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
         self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
+        self._asked_results: set[tuple[str, str, str]] = set()  # _result_keys in progress
 
     def _index_file(self, path: str, facts: FileFacts) -> None:
         kinds = {s.qualified_name: s.kind for s in facts.symbols}
@@ -552,6 +554,11 @@ class Resolver:
             return self.lua.tables(facts, text)
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
             return self._result_keys(facts, text[len(RESULT) :], caller)
+        if facts.language == "python" and _SELF_ATTRIBUTE.fullmatch(text):  # a chain's root
+            owner, held = self.attribute_type(facts, caller, text[5:])
+            if held.startswith(ALIAS):
+                return self.type_keys(owner, held[len(ALIAS) :])
+            return [] if held else self._result_keys(facts, text, caller)
         head, _, name = text.rpartition(".")
         java_path = head[:1].islower() and facts.language == "java"  # `p.q.Other`: its package's
         if java_path and (keys := self.java.imported_class(facts, text)):
@@ -583,10 +590,18 @@ class Resolver:
 
     def _result_keys(self, facts: FileFacts, called: str, caller: str) -> list[ClassKey]:
         """The class a call's value is: the one function the call certainly calls, then the
-        type that function declares it returns (a class called is its own instance)."""
+        type that function declares it returns (a class called is its own instance); nothing
+        for a value that is typed through itself (`self.a = self.b.f()`, `self.b = self.a.g()`)."""
+        asked = (facts.path, caller, called)
+        if asked in self._asked_results:
+            return []
         receiver, _, name = called.rpartition(".")
         receiver = "self" if receiver in ("this", "$this") else receiver
-        ids, rule, _ = self._cascade(facts, CallSite(caller, name, receiver, 0))
+        self._asked_results.add(asked)
+        try:
+            ids, rule, _ = self._cascade(facts, CallSite(caller, name, receiver, 0))
+        finally:
+            self._asked_results.discard(asked)
         if len(ids) != 1 or RULES.get(rule, 0) < 0.9:
             return []
         sym = self.symbols[ids[0]]
@@ -699,7 +714,10 @@ class Resolver:
             return owner, text.removeprefix(ALIAS)  # a class held itself: its members
         if text.startswith("self."):  # `c = self.client_class()`: an instance of what it holds
             owner, held = self.attribute_type(facts, call.caller, text[5:])
-            return (owner, held[len(ALIAS) :]) if held.startswith(ALIAS) else (facts, "")
+            if held.startswith(ALIAS):
+                return owner, held[len(ALIAS) :]
+            # `r = self._send(req)`: what the method declares it returns
+            return facts, "" if held else RESULT + text
         return facts, text
 
     def _undefined(self, facts: FileFacts, name: str) -> str:

@@ -272,7 +272,9 @@ ELEMENT = "(element)"
 GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
-RETURN_TYPES = frozenset({"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go"})
+RETURN_TYPES = frozenset(
+    {"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go", "python"}
+)
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
@@ -360,6 +362,11 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return type_text
     if language == "python" and _SELF_ATTRIBUTE.fullmatch(type_text):
         return type_text  # `self.client_class()`: whatever class that attribute holds
+    around = captures["type"][0].parent
+    if language == "python" and around is not None and around.type == "call":
+        lowercase = not type_text.rsplit(".", 1)[-1][:1].isupper()
+        if lowercase and _CALLED.fullmatch(type_text):  # `r = client.send(req)`
+            return RESULT + type_text
     if language in _DECLARED_TYPES or type_text.rsplit(".", 1)[-1][:1].isupper():
         return type_text
     return ""
@@ -410,6 +417,7 @@ def extract(
     params: list[tuple[int, str]] = []  # (where, parameter name)
     returned: list[Attribute] = []  # what methods return
     elements: list[Attribute] = []  # what Go's named container types hold
+    properties: list[Attribute] = []  # Python's `@property` methods, as attributes
     closures: list[Closure] = []  # function literals: scopes for variables, never callers
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
@@ -423,6 +431,11 @@ def extract(
             import_nodes.append(imp[0])
         elif closure := captures.get("closure"):
             closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
+        elif (prop := captures.get("property")) and (returns := captures.get("returns")):
+            owner = by_core.get((prop[0].start_byte, prop[0].type))
+            if owner is not None and (said := _return_type(node_text(returns[0]))):
+                # A property reads as an attribute of the type it declares (`resp.headers`).
+                properties.append(Attribute(owner.qualified.rpartition(".")[0], owner.name, said))
         elif (method := captures.get("method")) and (returns := captures.get("returns")):
             owner = by_core.get((method[0].start_byte, method[0].type))
             if owner is not None and (said := _return_type(node_text(returns[0]))):
@@ -446,7 +459,7 @@ def extract(
     calls = _attribute(language, raw, scopes, types, params)
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
-    attributes += tuple(elements)
+    attributes += tuple(elements) + tuple(properties)
     if language == "elixir":
         attributes += _elixir_private(defs)
     if language == "haskell":
@@ -547,6 +560,7 @@ def _return_type(written: str) -> str:
     `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
     (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word)."""
     text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
+    text = text.strip("'\"")  # Python's forward reference `-> "Response"`
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
     if text in ("self", "static", "this", "Self", "$this"):
         return SELF_CHAIN
@@ -745,6 +759,11 @@ def _class_attributes(
     return tuple(dict.fromkeys(out))  # `self.x` and a declared `x` may both say it
 
 
+def _weak(said: str) -> bool:
+    """A binding the resolver must work out (a call's result, an expression's value)."""
+    return said.startswith((RESULT, VALUE))
+
+
 def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
     """id(definition) or 0 (module) -> variable -> its type (or ALIAS + a name); a variable
     bound to two different things says nothing."""
@@ -760,12 +779,13 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
         scope = types.setdefault(id(where[-1]) if where else 0, {})
         held = scope.get(var, type_text)
         if held != type_text:
-            # An expression's value says less than a type: a variable bound to both keeps the
-            # type (`$twig = new Environment()` ... `$twig = $this->getMock()`); otherwise a
+            # A call's result or an expression's value says less than a type or an alias: a
+            # variable bound to both keeps that (`$twig = new Environment()` ... `$twig =
+            # $this->getMock()`, `q = QueryParams()` ... `q = q.remove("a")`); otherwise a
             # variable rebound to another type says nothing.
-            if type_text.startswith(VALUE) and held and not held.startswith(VALUE):
+            if _weak(type_text) and held and not _weak(held):
                 continue
-            if not (held.startswith(VALUE) and type_text):
+            if not (_weak(held) and type_text):
                 type_text = ""
         scope[var] = type_text
     return types
@@ -826,6 +846,7 @@ def _attribute(
                 "()" in receiver
                 or receiver[:1].isupper()  # `Builder.DEFAULT.append()`
                 or (language == "go" and _GO_ROOT.fullmatch(receiver) is not None)  # `new(T)`
+                or _bound_root(receiver, scopes)  # `response.headers.update()`
             )
         ):
             receiver_type = _chain_root(receiver, scopes, self_name, language)
@@ -894,6 +915,16 @@ def _chain_parts(
     if said and not said.startswith(ALIAS):
         return CHAINED + said, steps
     return (CHAINED + root if root[:1].isupper() and not said else ""), steps
+
+
+def _bound_root(receiver: str, scopes: list[dict[str, str]]) -> bool:
+    """A dotted receiver whose first name is a variable some binding of the function types
+    (`response.headers`, `r.routes`), not `self`/`this` (the class's own attributes)."""
+    chain = _CHAIN.fullmatch(receiver)
+    if chain is None or not chain.group(3) or chain.group(1) in _SELF_WORDS:
+        return False
+    said = next((scope[chain.group(1)] for scope in scopes if chain.group(1) in scope), "")
+    return bool(said) and not said.startswith(ALIAS)
 
 
 def _local_result(said: str, scopes: list[dict[str, str]], self_name: str) -> str:

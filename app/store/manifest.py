@@ -48,8 +48,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 59: and `crate::x` is no longer narrowed to the crate's own folder (serde's `crate::de`);
 # 60-62: the JVM's packages, static imports and nested classes; 63: a call chain may start
 # with a function's call (`NewRouter().NewRoute()`) or Go's `new(T)`, `T{}`, `&T{}`; a variable
-# bound to a chain is typed through it; Go's `range` and `x[i]` give an element
-STRATEGY_VERSION = "chunk-63"
+# bound to a chain is typed through it; Go's `range` and `x[i]` give an element; 64: Python's
+# return annotations and properties type receivers; a dotted receiver on a typed variable
+STRATEGY_VERSION = "chunk-64"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -543,3 +543,62 @@ def test_a_variable_bound_to_a_chain_is_typed_where_it_is_used(
         assert edges_at(rows, "src/Env.php", line) == {(callee, True)}, at(
             rows, "src/Env.php", line
         )
+
+
+PYTHON_RETURNS = {
+    "pkg/models.py": """\
+class Headers:
+    def update(self, x): pass
+
+class URL:
+    def copy_with(self, **kw) -> "URL": return self
+
+class Response:
+    @property
+    def headers(self) -> Headers:
+        return Headers()
+    def close(self) -> None: ...
+
+class Other:
+    def close(self) -> None: ...
+    def update(self, x): pass
+    def copy_with(self): pass
+""",
+    "pkg/client.py": """\
+from pkg.models import URL, Response
+
+class Client:
+    @property
+    def base_url(self) -> URL: ...
+    def _send(self, request) -> Response: ...
+    def build(self) -> Response: ...
+    def send(self, request):
+        response = self._send(request)
+        response.close()
+        response.headers.update({})
+        self.base_url.copy_with(path="/")
+
+def use(client: Client):
+    resp = client.build()
+    resp.close()
+    client.build().headers.update({})
+""",
+}
+
+
+def test_python_return_annotations_and_properties_type_receivers(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PYTHON_RETURNS)
+    models = "pkg/models.py::"
+    expected = {  # line: (the call as the graph writes it, its one certain callee)
+        10: ("response.close", f"{models}Response.close"),  # `r = self._send(req)`
+        11: ("response.headers.update", f"{models}Headers.update"),  # a property's type
+        12: ("self.base_url.copy_with", f"{models}URL.copy_with"),
+        16: ("resp.close", f"{models}Response.close"),  # `resp = client.build()`
+        17: ("client.build().headers.update", f"{models}Headers.update"),
+    }
+    for line, (written, callee) in expected.items():
+        found = [r for r in at(rows, "pkg/client.py", line) if r["callee_text"] == written]
+        edges = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in found}
+        assert edges == {(callee, True)}, at(rows, "pkg/client.py", line)

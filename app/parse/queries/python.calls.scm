@@ -27,3 +27,11 @@
 (parameters (typed_parameter (identifier) @param))
 (parameters (default_parameter name: (identifier) @param))
 (parameters (typed_default_parameter name: (identifier) @param))
+; What a function declares it returns (`-> Response`) types a call chain's next receiver and a
+; variable bound to its call; a property's (`@property def headers(self) -> Headers`) reads as
+; an attribute of that type.
+(function_definition return_type: (type) @returns) @method
+(decorated_definition
+  (decorator [(identifier) (attribute attribute: (identifier))] @_decorator)
+  definition: (function_definition return_type: (type) @returns) @property
+  (#match? @_decorator "(^|[.])(property|cached_property)$"))
