@@ -1002,8 +1002,11 @@ class Resolver:
                 ids, outside = self._members_of(keys, name)
                 if ids:
                     return ids, "typed-receiver", ""
-                if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
-                    return [], "", f"no method {name} on {type_text}"
+                # Lua: maybe its metatable's `__index`; a Go interface's methods are no symbols
+                interface = lang == "go" and self.class_kinds.get(keys[0]) == "interface"
+                if lang != "lua" and not interface:
+                    why = "inherited from a class outside the project" if outside else "no method"
+                    return [], "", f"{why} {name} on {type_text}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 return [], "", f"builtin receiver: {type_text}"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:

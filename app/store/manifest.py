@@ -49,8 +49,11 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 60-62: the JVM's packages, static imports and nested classes; 63: a call chain may start
 # with a function's call (`NewRouter().NewRoute()`) or Go's `new(T)`, `T{}`, `&T{}`; a variable
 # bound to a chain is typed through it; Go's `range` and `x[i]` give an element; 64: Python's
-# return annotations and properties type receivers; a dotted receiver on a typed variable
-STRATEGY_VERSION = "chunk-64"
+# return annotations and properties type receivers; a dotted receiver on a typed variable;
+# 65: a Python generic base (`Base[T]`) is a base, `X = Base[T]` an alias of Base; a typed
+# receiver's method found in no project class of its hierarchy, with a base from outside, is
+# the outside base's (no guess by name)
+STRATEGY_VERSION = "chunk-65"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

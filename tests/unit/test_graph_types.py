@@ -253,3 +253,56 @@ def test_a_method_of_a_class_named_through_a_module_is_found_in_its_bases(
     }
     rows = graph(tmp_path, settings, files)
     assert edges_at(rows, "app/urls.py", 3) == {("app/base.py::View.as_view", True)}
+
+
+GENERICS = {
+    "base.py": """\
+import typing
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Base(Generic[T]):
+    def start(self) -> None: ...
+
+
+class Other(Generic[T]):
+    def start(self) -> None: ...
+
+
+class Runner(Base[int]):
+    def go(self):
+        self.start()
+
+
+class Headers(typing.MutableMapping[str, str]):
+    def keys(self): ...
+
+
+class Manager(Generic[T]):
+    def __init__(self, x): ...
+
+
+Alias = Manager[int]
+
+
+def use(h: Headers):
+    Runner().start()
+    Alias(1)
+    h.pop("a")
+""",
+}
+
+
+def test_a_generic_base_is_a_base_and_a_generic_alias_its_class(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, GENERICS)
+    assert edges_at(rows, "base.py", 17) == {("base.py::Base.start", True)}  # self.start()
+    assert ("base.py::Base.start", True) in edges_at(rows, "base.py", 32)  # Runner().start()
+    assert edges_at(rows, "base.py", 33) == {("base.py::Manager", True)}  # `Alias = Manager[int]`
+    # A method of typing's MutableMapping: outside the project, never a guess by its name.
+    assert [r["rule"] for r in at(rows, "base.py", 34)] == [
+        "inherited from a class outside the project pop on Headers"
+    ]

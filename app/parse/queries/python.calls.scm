@@ -5,6 +5,11 @@
 (import_statement) @import
 (import_from_statement) @import
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @class
+; A generic base (`class AppRunner(BaseRunner[Request])`) is the base itself; typing's
+; `Generic[T]` and `Protocol[T]` only declare type parameters.
+(class_definition superclasses: (argument_list
+  (subscript value: [(identifier) (attribute)] @base))
+  (#not-match? @base "^(typing[.])?(Generic|Protocol)$")) @class
 ; Local types: `c = Client(...)`, `with Client() as c`, `def f(c: Client)`.
 (assignment left: (identifier) @var right: (call function: [(identifier) (attribute)] @type)) @bind
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @type)
@@ -19,6 +24,11 @@
 (dictionary_splat_pattern (identifier) @var) @literal @bind
 (list_splat_pattern (identifier) @var) @literal @bind
 (assignment left: (identifier) @var right: [(attribute) (identifier)] @alias) @bind
+; `_RequestContextManager = _BaseRequestContextManager[ClientResponse]`: the generic itself
+; (not typing's forms: `X = Annotated[int, ...]` makes no X to call).
+(assignment left: (identifier) @var
+  right: (subscript value: [(attribute) (identifier)] @alias)
+  (#not-match? @alias "^(typing[.]|t[.])?(Annotated|Union|Optional|Literal|Callable|ClassVar|Final|Type|type|Tuple|tuple|List|list|Dict|dict|Set|set)$")) @bind
 ; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
