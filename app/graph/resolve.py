@@ -3,6 +3,7 @@ the rule that decided it; what resolves to nothing stays as an explicit unresolv
 
 from __future__ import annotations
 
+import builtins
 import posixpath
 import re
 from collections import defaultdict
@@ -112,6 +113,16 @@ _CHAIN_STEP = re.compile(r"\.|->|::|\?\.")  # between a call chain's steps
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")  # `p`, `org.apache.commons.lang3.Util`
 # A chain's root when it is a value made there: `new p.Builder()`, Go's `new(T)`, `T{}`, `&T{}`.
 _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
+# Languages where a class's methods are those its hierarchy declares: a method no project class
+# of a typed receiver's hierarchy has is an outside base's. Not where a method may be added
+# from elsewhere (Kotlin, Swift and C# extensions, Rust traits' blanket impls, Go interfaces,
+# whose methods are no symbols, Ruby reopened classes, TypeScript declaration merging, PHP's
+# `__call`).
+_CLASSES_HOLD_METHODS = frozenset({"python", "java"})
+# Python's own classes a class may derive from without an import (`Exception`, `dict`).
+_PYTHON_BUILTIN_CLASSES = frozenset(
+    name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
+)
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")  # Python's `self.x`, as a binding may say
 _GO_NEW_PREFIX = re.compile(r"^(?:new\(\*?[\w.]+\)|\(?&?[\w.]+\{\}\)?)")
 _SCOPE_KINDS = frozenset({"module", "class", "struct"})  # what such a path may name
@@ -611,7 +622,11 @@ class Resolver:
         if not said:
             return []
         path, text = said[0]
-        if text == SELF_CHAIN:
+        if text == SELF_CHAIN:  # `-> Self`: the class it is called on, else its own
+            if receiver == "self" and (key := self.class_of(facts, caller)) is not None:
+                return [key]
+            if receiver[:1].isupper() and (keys := self.type_keys(facts, receiver, caller)):
+                return keys  # `HtmlResponse.model_validate(...)` is an HtmlResponse
             return [(_scope(sym.path, sym.language), sym.parent)] if sym.parent else []
         return self.type_keys(self.files[path], text)
 
@@ -660,12 +675,7 @@ class Resolver:
             current = order[i]
             i += 1
             for path, text in self.bases.get(current, []):
-                if self.files[path].language == "ruby":  # `< Hash`, `include Extensions::X`
-                    found = self._scope_keys(self.nested_name(path, current[1]), text)
-                elif self.files[path].language == "java":  # from inside the class: its nesting
-                    found = self.type_keys(self.files[path], text, current[1])
-                else:
-                    found = self.type_keys(self.files[path], text)
+                found = self._base_keys(current, path, text)
                 outside = outside or not found
                 for base in found:
                     if base not in seen:
@@ -673,6 +683,29 @@ class Resolver:
                         order.append(base)
         self._hierarchies[key] = (order, outside)
         return order, outside
+
+    def _base_keys(self, key: ClassKey, path: str, text: str) -> list[ClassKey]:
+        """The project classes a base written in `path` names."""
+        if self.files[path].language == "ruby":  # `< Hash`, `include Extensions::X`
+            return self._scope_keys(self.nested_name(path, key[1]), text)
+        if self.files[path].language == "java":  # from inside the class: its nesting
+            return self.type_keys(self.files[path], text, key[1])
+        return self.type_keys(self.files[path], text)
+
+    def _bases_known_outside(self, keys: list[ClassKey]) -> bool:
+        """Every base of these classes' hierarchies that is no project class is one the
+        language gives or a file imports from outside the project (`typing.MutableMapping`,
+        `Exception`, Java's `Number`), not one the graph could not follow (a package's lazy
+        `__getattr__` export): then a method no project class of them defines is that base's."""
+        for key in keys:
+            for k in self.hierarchy(key)[0]:
+                for path, text in self.bases.get(k, []):
+                    if self._base_keys(k, path, text):
+                        continue
+                    facts = self.files[path]
+                    if not (self._is_external(facts, text) or _language_base(facts, text)):
+                        return False
+        return True
 
     def _is_external(self, facts: FileFacts, type_text: str) -> bool:
         """True when the type's name (or its module) comes from an import outside the project."""
@@ -1002,10 +1035,10 @@ class Resolver:
                 ids, outside = self._members_of(keys, name)
                 if ids:
                     return ids, "typed-receiver", ""
-                # Lua: maybe its metatable's `__index`; a Go interface's methods are no symbols
-                interface = lang == "go" and self.class_kinds.get(keys[0]) == "interface"
-                if lang != "lua" and not interface:
-                    why = "inherited from a class outside the project" if outside else "no method"
+                if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
+                    return [], "", f"no method {name} on {type_text}"
+                if outside and lang in _CLASSES_HOLD_METHODS and self._bases_known_outside(keys):
+                    why = "inherited from a class outside the project"
                     return [], "", f"{why} {name} on {type_text}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 return [], "", f"builtin receiver: {type_text}"
@@ -1264,3 +1297,8 @@ class Resolver:
             if ids := scoped.get((sym.qualified_name, name)):
                 return ids
         return []
+
+
+def _language_base(facts: FileFacts, text: str) -> bool:
+    """A base the language itself gives: Python's builtins (`Exception`, `dict`)."""
+    return facts.language == "python" and text in _PYTHON_BUILTIN_CLASSES

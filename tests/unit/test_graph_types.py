@@ -306,3 +306,35 @@ def test_a_generic_base_is_a_base_and_a_generic_alias_its_class(
     assert [r["rule"] for r in at(rows, "base.py", 34)] == [
         "inherited from a class outside the project pop on Headers"
     ]
+
+
+SELF_RETURNS = {
+    "models.py": """\
+from typing import Self
+
+
+class Base:
+    @classmethod
+    def validate(cls, data) -> Self: ...
+
+
+class Page(Base):
+    def render(self): ...
+
+
+class Other(Base):
+    def render(self): ...
+
+
+def use():
+    page = Page.validate({})
+    page.render()
+""",
+}
+
+
+def test_a_method_returning_self_returns_the_class_it_is_called_on(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SELF_RETURNS)
+    assert edges_at(rows, "models.py", 19) == {("models.py::Page.render", True)}

@@ -25,10 +25,12 @@
 (list_splat_pattern (identifier) @var) @literal @bind
 (assignment left: (identifier) @var right: [(attribute) (identifier)] @alias) @bind
 ; `_RequestContextManager = _BaseRequestContextManager[ClientResponse]`: the generic itself
-; (not typing's forms: `X = Annotated[int, ...]` makes no X to call).
+; (a class's name, not `d[key]` or `CODES[key]`, nor typing's forms: `X = Annotated[int, ...]`
+; makes no X to call).
 (assignment left: (identifier) @var
   right: (subscript value: [(attribute) (identifier)] @alias)
-  (#not-match? @alias "^(typing[.]|t[.])?(Annotated|Union|Optional|Literal|Callable|ClassVar|Final|Type|type|Tuple|tuple|List|list|Dict|dict|Set|set)$")) @bind
+  (#match? @alias "(^|[.])_*[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
+  (#not-match? @alias "^(typing[.]|t[.])?(Annotated|Union|Optional|Literal|Callable|ClassVar|Final|Type|Tuple|List|Dict|Set)$")) @bind
 ; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
