@@ -358,6 +358,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         type_text = go_type(written)
     if language == "python" and any(c in written for c in "[|"):
         return ""  # Optional[T], A | B: no single class to claim
+    if language == "python" and type_text in ("Any", "typing.Any", "t.Any"):
+        return ""  # any value at all: no type to claim
     if type_text in BUILTIN_TYPES.get(language, ()):
         return type_text
     if language == "python" and _SELF_ATTRIBUTE.fullmatch(type_text):
@@ -773,6 +775,11 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
         if (len(stack) == 1 and stack[0].qualified == var) or var == MODULE_EXPORTS:
             where = []  # `export const X: T = make(...)` is itself a definition: a module name
         if "." in var and var != MODULE_EXPORTS:  # `self.client = Client()`: in every method
+            if type_text.startswith(VALUE):  # `self._payload = payload`: the parameter's type
+                local = types.get(id(stack[-1]), {}) if stack else {}
+                type_text = local.get(type_text[len(VALUE) :], "")
+                if not type_text or type_text.startswith((ALIAS, VALUE)):
+                    continue
             where = [d for d in stack if d.kind in CLASS_LIKE][-1:]
             if not where:
                 continue

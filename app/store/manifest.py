@@ -53,8 +53,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 65: a Python generic base (`Base[T]`) is a base, `X = Base[T]` an alias of Base; a typed
 # receiver's method found in no project class of its hierarchy, with a base from outside, is
 # the outside base's (no guess by name); 66: that only in Python and Java, only when the outside
-# bases are known (imported or builtin); `-> Self` is the class it is called on
-STRATEGY_VERSION = "chunk-66"
+# bases are known (imported or builtin); `-> Self` is the class it is called on; 67: Python's
+# `self.x = param` has the parameter's annotated type (`Any` is none)
+STRATEGY_VERSION = "chunk-67"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -338,3 +338,40 @@ def test_a_method_returning_self_returns_the_class_it_is_called_on(
 ) -> None:
     rows = graph(tmp_path, settings, SELF_RETURNS)
     assert edges_at(rows, "models.py", 19) == {("models.py::Page.render", True)}
+
+
+PARAMETER_ATTRIBUTES = {
+    "writer.py": """\
+from typing import Any
+
+
+class Payload:
+    def close(self): ...
+
+
+class Other:
+    def close(self): ...
+
+
+class Writer:
+    def __init__(self, payload: Payload, other, value: Any):
+        self._payload = payload
+        self._other = other
+        self._value = value
+
+    def finish(self):
+        self._payload.close()
+        self._other.close()
+        self._value.close()
+""",
+}
+
+
+def test_an_attribute_set_from_an_annotated_parameter_has_its_type(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PARAMETER_ATTRIBUTES)
+    assert edges_at(rows, "writer.py", 19) == {("writer.py::Payload.close", True)}
+    # No annotation, or `Any`: no type, so a guess by name (never certain).
+    for line in (20, 21):
+        assert not any(certain for _, certain in edges_at(rows, "writer.py", line))

@@ -34,6 +34,9 @@
 ; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
+; `self._payload = payload`: the type the method's parameter is annotated with.
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
+  right: (identifier) @value_of (#eq? @_self "self")) @bind
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (parameters (identifier) @param)
 (parameters (typed_parameter (identifier) @param))
