@@ -358,8 +358,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         type_text = go_type(written)
     if language == "python" and any(c in written for c in "[|"):
         return ""  # Optional[T], A | B: no single class to claim
-    if language == "python" and type_text in ("Any", "typing.Any", "t.Any"):
-        return ""  # any value at all: no type to claim
+    if language == "python" and type_text.rpartition(".")[2] in ("Any", "Final", "ClassVar"):
+        return ""  # any value at all, or a qualifier (`x: Final = Wrapper()`): no type here
     if type_text in BUILTIN_TYPES.get(language, ()):
         return type_text
     if language == "python" and _SELF_ATTRIBUTE.fullmatch(type_text):

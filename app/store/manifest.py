@@ -54,8 +54,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # receiver's method found in no project class of its hierarchy, with a base from outside, is
 # the outside base's (no guess by name); 66: that only in Python and Java, only when the outside
 # bases are known (imported or builtin); `-> Self` is the class it is called on; 67: Python's
-# `self.x = param` has the parameter's annotated type (`Any` is none)
-STRATEGY_VERSION = "chunk-67"
+# `self.x = param` has the parameter's annotated type (`Any` is none); 68: annotated names
+# (`x: Foo = ...`, a dataclass's fields) have their annotations' types
+STRATEGY_VERSION = "chunk-68"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -375,3 +375,43 @@ def test_an_attribute_set_from_an_annotated_parameter_has_its_type(
     # No annotation, or `Any`: no type, so a guess by name (never certain).
     for line in (20, 21):
         assert not any(certain for _, certain in edges_at(rows, "writer.py", line))
+
+
+ANNOTATED_NAMES = {
+    "app.py": """\
+from dataclasses import dataclass
+
+
+class Client:
+    def send(self): ...
+
+
+class Other:
+    def send(self): ...
+
+
+@dataclass
+class Config:
+    client: Client
+
+    def run(self):
+        self.client.send()
+
+
+def make(): ...
+
+
+def use(config: Config):
+    client: Client = make()
+    client.send()
+    config.client.send()
+""",
+}
+
+
+def test_annotated_names_and_dataclass_fields_have_their_types(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ANNOTATED_NAMES)
+    for line in (17, 25, 26):  # a field through self, an annotated local, a field of a param
+        assert edges_at(rows, "app.py", line) == {("app.py::Client.send", True)}, line
