@@ -402,7 +402,7 @@ def make(): ...
 
 
 def use(config: Config):
-    client: Client = make()
+    client: Client = None
     client.send()
     config.client.send()
 """,

@@ -15,8 +15,11 @@
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @type)
   alias: (as_pattern_target (identifier) @var))) @bind
 (typed_parameter (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
-; Annotated names: `resp: Response = ...`, a class body's `client: Client` (a dataclass's field).
-(assignment left: (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
+; Annotated names: a class body's `client: Client` (a dataclass's field), `resp: Response =
+; await ...`, `x: Foo = None`; with a call on the right the call says (`names: SetStr = set()`).
+(assignment left: (identifier) @var type: (type [(identifier) (attribute)] @type) !right) @bind
+(assignment left: (identifier) @var type: (type [(identifier) (attribute)] @type)
+  right: [(await) (none)]) @bind
 (typed_default_parameter name: (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
 (typed_parameter (identifier) @var type: (type (generic_type (identifier) @type))) @bind
 (typed_default_parameter name: (identifier) @var type: (type (generic_type (identifier) @type))) @bind
@@ -36,9 +39,10 @@
 ; Attributes of the instance: `self.client = Client(...)` types `self.client` in every method.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
-; `self.client: Client = make()`: the annotation.
+; `self.client: Client = client`, `= None`, `= await ...`: the annotation.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
-  type: (type [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
+  type: (type [(identifier) (attribute)] @type) right: [(identifier) (await) (none)]
+  (#eq? @_self "self")) @bind
 ; `self._payload = payload`: the type the method's parameter is annotated with.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (identifier) @value_of (#eq? @_self "self")) @bind
