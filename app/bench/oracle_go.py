@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -11,9 +10,9 @@ import tempfile
 from pathlib import Path
 
 from app.bench.oracle import OracleUnavailable, Site, Target
+from app.bench.oracle_process import ask
 
 SCRIPT = Path(__file__).with_name("OracleGo.go")
-TIMEOUT_S = 1_800
 
 
 def go_setup() -> tuple[str, str]:
@@ -33,29 +32,9 @@ def go_answers(root: Path, sites: list[Site]) -> tuple[list[list[Target] | None]
     """One answer per site, in order (None: no called name stands there), and the oracle's
     name."""
     go, version = go_setup()
-    asked = [s for s in sites if "\t" not in s.path and "\n" not in s.path]
-    request = "\n".join(
-        [str(root.resolve()), *(f"{s.path}\t{s.name_line}\t{s.name_column}" for s in asked)]
-    )
     # Outside any module, with no network and no toolchain switch: the script needs only
     # the standard library.
     env = {**os.environ, "GOTOOLCHAIN": "local", "GOPROXY": "off", "GOFLAGS": "", "GOWORK": "off"}
     with tempfile.TemporaryDirectory(prefix="repolens-go-oracle-") as work:
-        done = subprocess.run(
-            [go, "run", str(SCRIPT)],
-            input=request + "\n",
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-            cwd=work,
-            env=env,
-        )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise OracleUnavailable(f"the Go oracle failed (exit {done.returncode}): {last}")
-    found: dict[Site, list[Target] | None] = {}
-    for site, line in zip(asked, done.stdout.splitlines(), strict=True):
-        raw = json.loads(line)
-        found[site] = None if raw is None else [Target(p, int(n), str(name)) for p, n, name in raw]
-    return [found.get(site) for site in sites], f"go/types ({version})"
+        answers = ask([go, "run", str(SCRIPT)], root, sites, "Go", cwd=work, env=env)
+    return answers, f"go/types ({version})"

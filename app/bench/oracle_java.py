@@ -3,15 +3,14 @@ run in source-file mode), which names the method or constructor each call invoke
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 from app.bench.oracle import OracleUnavailable, Site, Target
+from app.bench.oracle_process import ask
 
 SCRIPT = Path(__file__).with_name("OracleJava.java")
-TIMEOUT_S = 1_800
 
 
 def java_setup() -> tuple[str, str]:
@@ -31,23 +30,5 @@ def java_setup() -> tuple[str, str]:
 def java_answers(root: Path, sites: list[Site]) -> tuple[list[list[Target] | None], str]:
     """One answer per site, in order (None: javac saw no call there), and the oracle's name."""
     java, version = java_setup()
-    asked = [s for s in sites if "\t" not in s.path and "\n" not in s.path]
-    request = "\n".join(
-        [str(root.resolve()), *(f"{s.path}\t{s.name_line}\t{s.name_column}" for s in asked)]
-    )
-    done = subprocess.run(
-        [java, "-Xmx3g", str(SCRIPT)],
-        input=request + "\n",
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise OracleUnavailable(f"the Java oracle failed (exit {done.returncode}): {last}")
-    found: dict[Site, list[Target] | None] = {}
-    for site, line in zip(asked, done.stdout.splitlines(), strict=True):
-        raw = json.loads(line)
-        found[site] = None if raw is None else [Target(p, int(n), str(name)) for p, n, name in raw]
-    return [found.get(site) for site in sites], f"javac ({version})"
+    answers = ask([java, "-Xmx3g", str(SCRIPT)], root, sites, "Java")
+    return answers, f"javac ({version})"
