@@ -257,16 +257,15 @@ CHAINED = "(chain)"
 # function and what it declares it returns.
 RESULT = "(result of)"
 # What a variable bound to an expression's value holds when it is no single call of a name:
-# VALUE + the expression as a receiver reads (`r.NewRoute().Subrouter()`, Go's `range r.routes`,
-# whose element reads as the slice: a slice's or map's type is written as its element's).
+# VALUE + the expression as a receiver reads (`r.NewRoute().Subrouter()`, Go's `nn := n`), then
+# an ELEMENT_STEP for Go's `range r.routes` and `r.routes[i]`.
 VALUE = "(value of)"
 # Between a chain's first name's type and the steps the resolver walks before the receiver's
 # own: CHAINED + `Router` + VIA + `.NewRoute().Subrouter()` (a variable bound to a chain).
 VIA = " via "
-# A step of those: an element of the value so far (Go's `range`). A Go container type's text
-# reads as its element's (`[]*Route`, `map[string]*Route`: `Route`), so the resolver keeps a
-# struct or interface as it is and reads a named container's (`type nodes []*node`) ELEMENT
-# attribute.
+# A step of those: an element of the value so far. A Go type's text keeps a GO_CONTAINER per
+# container around its element (`[]*Route`: `[]Route`, `map[string][]T`: `[][]T`), which the
+# step takes away; a named container type (`type nodes []*node`) gives its ELEMENT attribute.
 ELEMENT_STEP = ".[]"
 ELEMENT = "(element)"
 GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
@@ -285,9 +284,9 @@ _CALLED = re.compile(r"\$?\w+(?:\.\w+)*")  # what a RESULT bind may name
 _CHAIN = re.compile(r"(\$?\w+)(\(\))?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
 # A chain that starts at a constructor call: `new Builder().append()`, PHP's `(new X())->m()`.
 _NEW_ROOT = re.compile(r"\(?new\s+(\w+(?:\.\w+)*)\(\)\)?((?:(?:\.|->|::|\?\.)\w+(?:\(\))?)*)")
-# Go's values of a named type: `new(Route)`, `Route{}`, `&Route{}` (then the chain, if any).
 # A Go channel type's head (`chan T`, `<-chan T`, `chan<- T`).
 _GO_CHANNEL = re.compile(r"(?:<-\s*chan|chan\s*<-|chan\b)\s*")
+# Go's values of a named type: `new(Route)`, `Route{}`, `&Route{}` (then the chain, if any).
 _GO_ROOT = re.compile(r"(?:new\(\*?([\w.]+)\)|\(?&?([\w.]+)\{\}\)?)((?:\.\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
@@ -837,9 +836,7 @@ def _attribute(
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
-            said = _local_result(said, scopes, self_name)
-            if language == "go" and said.startswith(ALIAS):  # `m := r.tree`: the field's value
-                said = VALUE + said[len(ALIAS) :]
+            said = _held(said, scopes, self_name, language)
             if said.startswith(VALUE):
                 receiver_type = _value_type(said, scopes, self_name, language)
             if said and any(scope.get(said) == TEMPLATE_PARAMETER for scope in scopes):
@@ -911,11 +908,9 @@ def _chain_parts(
         return CHAINED + RESULT + root, steps
     if root in _SELF_WORDS or (self_name and root == self_name):
         return CHAINED + SELF_CHAIN, steps
-    said = _local_result(
-        next((scope[root] for scope in scopes if root in scope), ""), scopes, self_name
+    said = _held(
+        next((scope[root] for scope in scopes if root in scope), ""), scopes, self_name, language
     )
-    if language == "go" and said.startswith(ALIAS):  # `m := r.tree` ... `m.find().x()`
-        said = VALUE + said[len(ALIAS) :]
     if said.startswith(VALUE):  # `sub := r.PathPrefix("/a").Subrouter()` ... `sub.Path()`
         typed = _value_type(said, scopes, self_name, language, depth + 1)
         return (typed if not typed or typed.startswith(CHAINED) else CHAINED + typed), steps
@@ -932,6 +927,15 @@ def _bound_root(receiver: str, scopes: list[dict[str, str]]) -> bool:
         return False
     said = next((scope[chain.group(1)] for scope in scopes if chain.group(1) in scope), "")
     return bool(said) and not said.startswith(ALIAS)
+
+
+def _held(said: str, scopes: list[dict[str, str]], self_name: str, language: str) -> str:
+    """What a variable's binding says it holds, a call on another local variable and a Go
+    variable bound to a field (`m := r.tree`) read as that expression's value."""
+    said = _local_result(said, scopes, self_name)
+    if language == "go" and said.startswith(ALIAS):
+        return VALUE + said[len(ALIAS) :]
+    return said
 
 
 def _local_result(said: str, scopes: list[dict[str, str]], self_name: str) -> str:
