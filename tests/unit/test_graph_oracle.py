@@ -375,18 +375,20 @@ def test_java_call_sites_name_methods_and_constructed_types() -> None:
     ]
 
 
-def _java_or_skip() -> None:
+def _or_skip(language: str) -> None:
+    """Skip where the oracle's tool is not installed (a JDK, a Go toolchain), saying why."""
     from app.bench.oracle import OracleUnavailable
+    from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
 
     try:
-        java_setup()
+        {"java": java_setup, "go": go_setup}[language]()
     except OracleUnavailable as error:
-        pytest.skip(f"the Java oracle cannot run here: {error}")
+        pytest.skip(f"the {language} oracle cannot run here: {error}")
 
 
 def test_javac_answers_each_call_with_its_declaration_or_outside(tmp_path: Path) -> None:
-    _java_or_skip()
+    _or_skip("java")
     from app.bench.oracle_java import java_answers
 
     root = _write(tmp_path / "tiny", TINY_JAVA)
@@ -408,25 +410,36 @@ def test_javac_answers_each_call_with_its_declaration_or_outside(tmp_path: Path)
 
 
 def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settings) -> None:
-    _java_or_skip()
+    _or_skip("java")
     report = run_oracle(_write(tmp_path / "tiny", TINY_JAVA), settings, "java", 300, 1)
     assert report.oracle.startswith("javac")
     assert report.oracle_in_project == 6  # Box(), get(), size(), the three `new Empty()`
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
 
 
-def test_a_missing_jdk_is_one_line_that_says_what_to_install(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("java", "the Java oracle needs a JDK 11 or later"),
+        ("go", "the Go oracle needs a Go toolchain 1.18 or later"),
+    ],
+)
+def test_a_missing_tool_is_one_line_that_says_what_to_install(
+    language: str,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from app.bench.cli import main
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
-    root = _write(tmp_path / "tiny", TINY_JAVA)
-    args = ["graph-oracle", str(root), "--language", "java"]
+    root = _write(tmp_path / "tiny", TINY_JAVA if language == "java" else TINY_GO)
+    args = ["graph-oracle", str(root), "--language", language]
     code = main([*args, "--index-dir", str(tmp_path / "idx")])
     err = capsys.readouterr().err
     assert code == 1 and err.count("\n") == 1
-    assert err.startswith("repolens-tui: error: the Java oracle needs a JDK 11 or later")
+    assert err.startswith(f"repolens-tui: error: {said}")
     assert not (tmp_path / "idx").exists()  # it said so before indexing anything
 
 
@@ -458,18 +471,8 @@ def test_go_call_sites_name_functions_methods_and_columns_in_characters() -> Non
     assert ("f", 18, 1, "") in found
 
 
-def _go_or_skip() -> None:
-    from app.bench.oracle import OracleUnavailable
-    from app.bench.oracle_go import go_setup
-
-    try:
-        go_setup()
-    except OracleUnavailable as error:
-        pytest.skip(f"the Go oracle cannot run here: {error}")
-
-
 def test_go_types_answers_each_call_with_its_declaration_or_outside(tmp_path: Path) -> None:
-    _go_or_skip()
+    _or_skip("go")
     from app.bench.oracle_go import go_answers
 
     root = _write(tmp_path / "tiny", TINY_GO)
@@ -487,23 +490,9 @@ def test_go_types_answers_each_call_with_its_declaration_or_outside(tmp_path: Pa
 
 
 def test_graph_oracle_scores_go_against_go_types(tmp_path: Path, settings: Settings) -> None:
-    _go_or_skip()
+    _or_skip("go")
     report = run_oracle(_write(tmp_path / "tiny", TINY_GO), settings, "go", 300, 1)
     assert report.oracle.startswith("go/types")
     assert report.oracle_in_project == 3  # New, b.Size, new(box.Item).Size
     assert report.oracle_project_other == 1  # Sizer.Size: an interface's method, no symbol
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
-
-
-def test_a_missing_go_toolchain_is_one_line_that_says_what_to_install(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from app.bench.cli import main
-
-    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
-    root = _write(tmp_path / "tiny", TINY_GO)
-    code = main(["graph-oracle", str(root), "--language", "go", "--index-dir", str(tmp_path / "i")])
-    err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1
-    assert err.startswith("repolens-tui: error: the Go oracle needs a Go toolchain 1.18")
-    assert not (tmp_path / "i").exists()
