@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
+from app.core.paths import is_test_path
 from app.graph.elixir import ElixirRules
 from app.graph.facts import CLASS_KINDS, FileFacts, call_text, symbol_id
 from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
@@ -56,6 +57,9 @@ RULES = {
     "same-module": 0.9,
     "same-package": 0.9,
     "unique-name": 0.75,
+    # C: of one name's definitions in several folders (one per platform), the build links
+    # the one beside the caller more often than not.
+    "nearest-name": 0.7,
     "extended-receiver": 0.75,
     # Ruby's `Hashie::Utils.safe_dup`: the module's method of that name, but the facts do not
     # tell `def self.x` (what `Mod.x` calls) from an instance method `def x`.
@@ -119,6 +123,9 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # whose methods are no symbols, Ruby reopened classes, TypeScript declaration merging, PHP's
 # `__call`).
 _CLASSES_HOLD_METHODS = frozenset({"python", "java"})
+# Languages whose build, not an import, picks which of a name's definitions a call reaches,
+# and where one name is one function (C++'s overloads are several: no folder tells them apart).
+_LINKED = frozenset({"c"})
 # Python's own classes a class may derive from without an import (`Exception`, `dict`).
 _PYTHON_BUILTIN_CLASSES = frozenset(
     name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
@@ -203,8 +210,14 @@ class Resolver:
             lambda: defaultdict(list)
         )
         self._crates: list[tuple[str, str]] = []  # (a crate's name, its library's root file)
+        # C++ classes, and the (folder, class) of members defined outside their class's file
+        # and folder (`double Square::area() {...}` in src/, the class in include/).
+        self._cpp_classes: set[ClassKey] = set()
+        self._outside_members: set[ClassKey] = set()
+        self._joined: dict[ClassKey, ClassKey] = {}  # such a (folder, class) -> its class
         for path, facts in files.items():
             self._index_file(path, facts)
+        self._join_outside_members()
         self.crate_roots = {crate: root for crate, root in self._crates if root in files}
         for crate, root in self.crate_roots.items():
             self.rust_modules[crate].append(root)
@@ -259,6 +272,10 @@ class Resolver:
                 self.class_kinds.setdefault(key, s.kind)
             if s.parent and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS):
                 self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
+            if lang == "cpp" and s.kind in CLASS_KINDS:
+                self._cpp_classes.add((_scope(path, lang), s.qualified_name))
+            elif lang == "cpp" and s.kind in FUNCTION_KINDS and s.parent and s.parent not in kinds:
+                self._outside_members.add((_scope(path, lang), s.parent))
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
         for a in facts.attributes:
@@ -575,8 +592,7 @@ class Resolver:
         if java_path and (keys := self.java.imported_class(facts, text)):
             return keys
         if head and facts.language in _NESTED_SCOPES:  # `CLI::App`, `Shapes::Circle`
-            sym = self.symbols.get(symbol_id(facts.path, caller))
-            nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
+            nesting = self.nesting(facts.path, caller)
             if keys := self._scope_keys(nesting, text):
                 return keys
         if head:  # mod.Base: the module's own definition
@@ -665,8 +681,30 @@ class Resolver:
         sym = self.symbols[sid]
         return (_scope(sym.path, sym.language), sym.qualified_name)
 
+    def _join_outside_members(self) -> None:
+        """C++ members defined outside their class (`double Square::area() {...}`) in a
+        folder that does not hold the class (a .cpp under src/, its header under include/)
+        belong to it, when the project has one C++ class of that name: its members list
+        them, and their own calls (`this`, the class's other members) read the class."""
+        for key in self._outside_members:
+            if key in self._cpp_classes:
+                continue  # the class is in the same folder: one class already
+            name = key[1].rsplit(".", 1)[-1]
+            found = [
+                k
+                for k in self.classes.get(name, [])
+                if k in self._cpp_classes and (k[1] == key[1] or k[1].endswith(f".{key[1]}"))
+            ]
+            if len(found) != 1:
+                continue
+            self._joined[key] = found[0]
+            members = self.members[found[0]]
+            for member, sids in self.members.get(key, {}).items():
+                members[member].extend(sid for sid in sids if sid not in members[member])
+
     def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its bases, breadth first, bounded; True when a base is outside."""
+        key = self._joined.get(key, key)
         if (known := self._hierarchies.get(key)) is not None:
             return known
         order, seen, outside = [key], {key}, False
@@ -805,28 +843,49 @@ class Resolver:
 
     def _scope_member(self, facts: FileFacts, caller: str, written: str, name: str) -> list[str]:
         """`name` in the module, class or namespace `written` (`Hashie.Utils`) names from
-        inside `caller`: Ruby and C++ look in each enclosing one, innermost first."""
-        sym = self.symbols.get(symbol_id(facts.path, caller))
-        nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
-        for key in self._scope_keys(nesting, written):
-            if ids := self.member(self.hierarchy(key)[0], name):
-                return ids
-        return []
+        inside `caller`: Ruby and C++ look in each enclosing one, innermost first. A C++
+        namespace is every block written under its name, in any file: `shapes::scale` is each
+        block's `scale` (a header's inline overload and a .cpp's definition alike), but
+        for code outside the tests, never a test file's block (a test's specialization)."""
+        found: list[str] = []
+        for key in self._scope_keys(self.nesting(facts.path, caller), written):
+            found.extend(s for s in self.member(self.hierarchy(key)[0], name) if s not in found)
+        if is_test_path(facts.path):
+            return found
+        return [s for s in found if not is_test_path(self.symbols[s].path)] or found
 
     def _ruby_new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
         """Ruby's `Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited),
         else the class itself."""
-        sym = self.symbols.get(symbol_id(facts.path, call.caller))
-        nesting = self.nested_name(facts.path, sym.parent) if sym is not None else ""
         keys = [
             k
-            for k in self._scope_keys(nesting, written)
+            for k in self._scope_keys(self.nesting(facts.path, call.caller), written)
             if self.symbols.get(symbol_id(*k)) is not None
             and self.symbols[symbol_id(*k)].kind == "class"
         ]
         if not keys:
             return []
         return self._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
+
+    def nesting(self, path: str, caller: str) -> str:
+        """Where the definition `caller` is written, as `_scope_keys` reads it: its parent's
+        nested name. A member defined outside its class (C++'s `ConfigBase::from_config`
+        inside `namespace CLI {`, its class declared in another file) is also inside the
+        namespaces written around it: `CLI.ConfigBase`."""
+        sym = self.symbols.get(symbol_id(path, caller))
+        if sym is None or not sym.parent:
+            return ""
+        if symbol_id(path, sym.parent) in self.symbols:
+            return self.nested_name(path, sym.parent)
+        around = [
+            s
+            for s in self.files[path].symbols
+            if s.kind == "module" and s.start_line <= sym.start_line <= sym.end_line <= s.end_line
+        ]
+        if not around:
+            return sym.parent
+        inner = max(around, key=lambda s: s.start_line)
+        return f"{self.nested_name(path, inner.qualified_name)}.{sym.parent}"
 
     def nested_name(self, path: str, qualified: str) -> str:
         """A definition's name with every module or namespace it is written in (Ruby, C++):
@@ -937,7 +996,27 @@ class Resolver:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
         if len(candidates) == 1:
             return candidates, "unique-name"
+        if facts.language in _LINKED and (near := self._nearest(path, candidates)):
+            return near, "nearest-name"
         return candidates, "ambiguous-name" if candidates else ""
+
+    def _nearest(self, path: str, candidates: list[str]) -> list[str]:
+        """The one candidate whose folder is nearer the caller's than every other's (C's
+        `uv_mutex_lock` from `src/unix/loop.c`: `src/unix/thread.c`, not `src/win/thread.c`),
+        else none."""
+        mine = _dir(path).split("/")
+
+        def shared(sid: str) -> int:
+            theirs = _dir(self.symbols[sid].path).split("/")
+            pairs = zip(mine, theirs, strict=False)  # folders in common, from the root down
+            return next(
+                (i for i, (a, b) in enumerate(pairs) if a != b), min(len(mine), len(theirs))
+            )
+
+        depth = {sid: shared(sid) for sid in candidates}
+        best = max(depth.values(), default=0)
+        near = [sid for sid, d in depth.items() if d == best]
+        return near if len(near) == 1 else []
 
     def resolve(self, facts: FileFacts, call: CallSite) -> tuple[list[Edge], Unresolved | None]:
         caller = symbol_id(facts.path, call.caller)
@@ -1017,6 +1096,8 @@ class Resolver:
             )
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
+        if lang == "cpp" and receiver.split("::", 1)[0] == "std" and not self.named_scopes["std"]:
+            return [], "", f"external module std (the C++ standard library's {name})"
         owner, type_text = self._attribute_receiver(facts, call)
         if lang == "go" and not type_text.startswith(CHAINED):
             type_text = type_text.lstrip(GO_CONTAINER)  # `routes[0].Match()`: a Route's

@@ -272,7 +272,7 @@ GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
 RETURN_TYPES = frozenset(
-    {"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go", "python"}
+    {"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go", "python", "cpp"}
 )
 _SPACE = re.compile(r"\s+")
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`

@@ -23,6 +23,15 @@
 (for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind  ; for (const Calc& c : calcs)
+; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`.
+(field_declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
+  declarator: [(field_identifier) (pointer_declarator declarator: (field_identifier))
+  (reference_declarator (field_identifier))] @var) @bind
+; What a function or method returns (`Option *get_option(...)`, `App *App::add_subcommand(...)`):
+; a call chain's next receiver.
+(function_definition type: [(type_identifier) (qualified_identifier name: (type_identifier))] @returns
+  declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
+  (reference_declarator (function_declarator))]) @method
 ; A template's type parameters, inside what it declares: `Policy::value(x)` in `template <class
 ; Policy>` calls whatever type the template is given.
 (template_declaration parameters: (template_parameter_list [
