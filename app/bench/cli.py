@@ -332,11 +332,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "graph-oracle",
         help="our call edges per tier against a type-aware resolver (jedi, TypeScript, javac, "
-        "go/types)",
+        "go/types, GCC)",
     )
     p.add_argument("path")
     p.add_argument(
-        "--language", choices=("python", "typescript", "javascript", "java", "go"), default="python"
+        "--language",
+        choices=("python", "typescript", "javascript", "java", "go", "c", "cpp"),
+        default="python",
     )
     p.add_argument("--sample", type=int, default=300, help="call sites sampled")
     p.add_argument("--seed", type=int, default=1, help="the sample's random seed")

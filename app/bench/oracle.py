@@ -1,6 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service, javac, go/types) where each goes, and score
-our edges by tier."""
+resolver (jedi, the TypeScript language service, javac, go/types, GCC) where each goes, and
+score our edges by tier."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ ORACLE_LANGUAGES = {
     "javascript": frozenset({"javascript"}),
     "java": frozenset({"java"}),
     "go": frozenset({"go"}),
+    "c": frozenset({"c"}),
+    "cpp": frozenset({"cpp"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -29,11 +31,14 @@ _CALL_NODES = {
     "js": {"call_expression": "function", "new_expression": "constructor"},
     "java": {"method_invocation": "name", "object_creation_expression": "type"},
     "go": {"call_expression": "function"},
+    "c": {"call_expression": "function"},
+    "cpp": {"call_expression": "function"},
 }
 _MEMBER_NAME = {
     "attribute": "attribute",
     "member_expression": "property",
     "selector_expression": "field",
+    "field_expression": "field",  # C and C++: `a.f()`, `a->f()`
 }
 _NAMES = (
     "identifier",
@@ -42,6 +47,8 @@ _NAMES = (
     "type_identifier",
     "field_identifier",
 )
+# C++'s names made of parts: the part that names the function.
+_NAMED_BY_PART = ("qualified_identifier", "template_function", "template_method")
 # A constructor stands for its class: an edge to either one is the same target.
 _CONSTRUCTORS = ("__init__", "constructor", "__new__")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
@@ -98,7 +105,7 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     data = text.encode("utf-8", "surrogateescape")
     tree = get_parser(grammar).parse(data)  # type: ignore[arg-type]
     lines = data.split(b"\n")
-    wanted = _CALL_NODES[language if language in ("python", "java", "go") else "js"]
+    wanted = _CALL_NODES.get(language) or _CALL_NODES["js"]
     out: list[Site] = []
     for node in _walk(tree.root_node):
         field_name = wanted.get(node.type)
@@ -107,12 +114,18 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             continue
         made_on = node.child_by_field_name("object")  # Java's `a.f()`
         if called.type in _MEMBER_NAME:
-            made_on = called.child_by_field_name("object") or called.child_by_field_name(
-                "operand"  # Go's `a.f()`
+            made_on = (
+                called.child_by_field_name("object")
+                or called.child_by_field_name("operand")  # Go's `a.f()`
+                or called.child_by_field_name("argument")  # C's `a->f()`
             )
             called = called.child_by_field_name(_MEMBER_NAME[called.type])
         elif called.type == "generic_type":  # Java's `new Box<T>()`
             called = called.named_children[0] if called.named_children else None
+        while called is not None and called.type in _NAMED_BY_PART:  # `ns::f`, `f<int>`
+            if called.type == "qualified_identifier" and made_on is None:
+                made_on = called.child_by_field_name("scope")
+            called = called.child_by_field_name("name")
         if called is not None and called.type == "scoped_type_identifier":  # `new Outer.In()`
             called = called.named_children[-1] if called.named_children else None
         if called is None or called.type not in _NAMES:
@@ -260,6 +273,16 @@ class OurGraph:
             return str(min(named, key=_span)["id"])
         if aliased := self._alias_of(target):  # `const stringType = ZodString.create;`
             return aliased
+        # C++ overloads share one id and one row, which holds the first overload's lines
+        # only (and a reopened namespace's row its first block): the file's one definition
+        # of that name is the one the compiler picked an overload of.
+        named_here = {
+            row["id"]
+            for row in self.by_path.get(target.path, [])
+            if row["name"] == target.name and row.get("language") in ("c", "cpp")
+        }
+        if len(named_here) == 1:
+            return named_here.pop()
         # An overload signature the oracle picked for this call (`write(line: string): void;`
         # above `write(arg: any) {...}`): the same function as its implementation.
         container = min(holding, key=_span)["qualified_name"] if holding else ""
@@ -516,6 +539,10 @@ def run_oracle(
         from app.bench.oracle_go import go_setup
 
         go_setup()
+    elif language in ("c", "cpp"):
+        from app.bench.oracle_gcc import gcc_setup
+
+        gcc_setup(language)
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -550,6 +577,10 @@ def run_oracle(
         from app.bench.oracle_go import go_answers
 
         answers, name = go_answers(service.root, picked)
+    elif language in ("c", "cpp"):
+        from app.bench.oracle_gcc import gcc_answers
+
+        answers, name = gcc_answers(service.root, picked, language, [p for p, _ in files])
     else:
         from app.bench.oracle_ts import ts_answers
 

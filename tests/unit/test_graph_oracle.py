@@ -84,6 +84,26 @@ def _symbol(
     }  # fmt: skip
 
 
+def test_a_cpp_overload_maps_to_the_one_row_its_overloads_share() -> None:
+    # Overloads share one id and one row, which holds the first overload's lines; the
+    # reopened namespace's row holds only its first block.
+    rows = [
+        _symbol("t.hpp", "CLI", "module", 1, 900),
+        _symbol("t.hpp", "detail", "module", 3, 10, "CLI"),
+        _symbol("t.hpp", "lexical_cast", "function", 20, 25, "CLI.detail"),
+        _symbol("t.hpp", "Other", "class", 30, 40),
+        _symbol("t.hpp", "get", "method", 32, 33, "Other"),
+        _symbol("t.hpp", "get", "function", 50, 52),
+    ]
+    for row in rows:
+        row["language"] = "cpp"
+    graph = OurGraph(rows, [])
+    # the compiler's pick, the third overload on line 880
+    assert graph.symbol_at(Target("t.hpp", 880, "lexical_cast")) == "t.hpp::CLI.detail.lexical_cast"
+    assert graph.symbol_at(Target("t.hpp", 880, "missing")) == ""
+    assert graph.symbol_at(Target("t.hpp", 880, "get")) == ""  # two definitions: which one?
+
+
 def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
     tmp_path: Path,
 ) -> None:
@@ -378,11 +398,15 @@ def test_java_call_sites_name_methods_and_constructed_types() -> None:
 def _or_skip(language: str) -> None:
     """Skip where the oracle's tool is not installed (a JDK, a Go toolchain), saying why."""
     from app.bench.oracle import OracleUnavailable
+    from app.bench.oracle_gcc import gcc_setup
     from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
 
     try:
-        {"java": java_setup, "go": go_setup}[language]()
+        if language in ("c", "cpp"):
+            gcc_setup(language)
+        else:
+            {"java": java_setup, "go": go_setup}[language]()
     except OracleUnavailable as error:
         pytest.skip(f"the {language} oracle cannot run here: {error}")
 
@@ -422,6 +446,7 @@ def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settin
     [
         ("java", "the Java oracle needs a JDK 11 or later"),
         ("go", "the Go oracle needs a Go toolchain 1.18 or later"),
+        ("cpp", "the C/C++ oracle needs GCC 10 or later (g++ on PATH)"),
     ],
 )
 def test_a_missing_tool_is_one_line_that_says_what_to_install(
@@ -434,7 +459,8 @@ def test_a_missing_tool_is_one_line_that_says_what_to_install(
     from app.bench.cli import main
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
-    root = _write(tmp_path / "tiny", TINY_JAVA if language == "java" else TINY_GO)
+    tiny = {"java": TINY_JAVA, "go": TINY_GO, "cpp": TINY_CPP}[language]
+    root = _write(tmp_path / "tiny", tiny)
     args = ["graph-oracle", str(root), "--language", language]
     code = main([*args, "--index-dir", str(tmp_path / "idx")])
     err = capsys.readouterr().err
@@ -496,3 +522,81 @@ def test_graph_oracle_scores_go_against_go_types(tmp_path: Path, settings: Setti
     assert report.oracle_in_project == 3  # New, b.Size, new(box.Item).Size
     assert report.oracle_project_other == 1  # Sizer.Size: an interface's method, no symbol
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+TINY_CPP = {
+    "include/shapes.hpp": (
+        "#include <string>\n"
+        "namespace shapes {\n"
+        "struct Shape { virtual double area() const { return 0; } };\n"
+        "struct Square : Shape { double side = 1; double area() const override; };\n"
+        "double scale(double x);\n"
+        "inline double scale(double x, double by) { return x * by; }\n"
+        "}  // namespace shapes\n"
+    ),
+    "src/shapes.cpp": (
+        '#include "shapes.hpp"\n'
+        "namespace shapes {\n"
+        "double Square::area() const { return side * side; }\n"
+        "double scale(double x) { return scale(x, 2.0); }\n"
+        "}  // namespace shapes\n"
+    ),
+    "src/main.cpp": (
+        '#include "shapes.hpp"\n'
+        "int main() {\n"
+        "    shapes::Square sq;\n"
+        "    const shapes::Shape &s = sq;\n"
+        "    double a = sq.area() + s.area();\n"
+        "    std::string n = std::to_string(shapes::scale(a));\n"
+        "    return int(shapes::scale(a, n.size()));\n"
+        "}\n"
+    ),
+}
+
+
+def test_gcc_names_a_function_from_its_demangled_label() -> None:
+    from app.bench.oracle_gcc import short_name
+
+    assert short_name("int ns::helper(int)") == "helper"
+    assert short_name("local") == "local"
+    assert short_name("T twice(T) [with T = int]") == "twice"
+    assert short_name("virtual double shapes::Square::area() const") == "area"
+    assert (
+        short_name("std::vector<_Tp, _Alloc>::size_type std::vector<_Tp>::size() const") == "size"
+    )
+    assert short_name("shapes::Square::Square()") == "Square"
+    assert short_name("void f<std::pair<int, int> >(int)") == "f"
+
+
+def test_gcc_answers_each_call_with_its_definition_or_outside(tmp_path: Path) -> None:
+    _or_skip("cpp")
+    from app.bench.oracle_gcc import gcc_answers
+
+    root = _write(tmp_path / "tiny", TINY_CPP)
+    sites = call_sites("src/main.cpp", (root / "src/main.cpp").read_text(), "cpp")
+    files = sorted(TINY_CPP)
+    answers, name = gcc_answers(root, sites, "cpp", files)
+    assert name.startswith("g++") and name.endswith("(2 of 2 units)")  # the two sources
+    by_name: dict[tuple[str, int], list[list[Target] | None]] = {}
+    for site, answer in zip(sites, answers, strict=True):
+        by_name.setdefault((site.name, site.name_line), []).append(answer)
+    # Declared in the header, defined in another unit: the definition. `s.area()` is a
+    # virtual call through a reference: GCC names no target, and neither does the oracle.
+    assert by_name[("area", 5)] == [[Target("src/shapes.cpp", 3, "area")], []]
+    assert by_name[("scale", 6)] == [[Target("src/shapes.cpp", 4, "scale")]]
+    assert by_name[("scale", 7)] == [[Target("include/shapes.hpp", 6, "scale")]]  # the overload
+    assert [a[0].path for a in by_name[("to_string", 6)] if a] == [""]  # the standard library's
+    assert [a[0].path for a in by_name[("size", 7)] if a] == [""]
+
+
+def test_graph_oracle_scores_cpp_against_gcc(tmp_path: Path, settings: Settings) -> None:
+    _or_skip("cpp")
+    report = run_oracle(_write(tmp_path / "tiny", TINY_CPP), settings, "cpp", 300, 1)
+    assert report.oracle.startswith("g++")
+    # `sq.area()`, both `scale`s, and `scale(x, 2.0)` in shapes.cpp; `s.area()` is a virtual
+    # call, which GCC leaves unresolved, so it is not judged.
+    assert report.oracle_in_project == 4
+    # `Square::area` is defined in src/, its class in include/: one class, a certain edge.
+    # Which `scale` overload a call picks takes its arguments' types: every overload, uncertain.
+    assert report.edges_by_tier["certain"] == 1 and report.precision["certain"] == 1.0
+    assert report.edges_by_tier["probable"] == 0 and report.recall_all == 1.0
