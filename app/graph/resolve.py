@@ -123,6 +123,8 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # whose methods are no symbols, Ruby reopened classes, TypeScript declaration merging, PHP's
 # `__call`).
 _CLASSES_HOLD_METHODS = frozenset({"python", "java"})
+# Languages whose types may have members defined in another folder than the type.
+_JOINED_ACROSS_FOLDERS = frozenset({"cpp", "rust"})
 # Languages whose build, not an import, picks which of a name's definitions a call reaches,
 # and where one name is one function (C++'s overloads are several: no folder tells them apart).
 _LINKED = frozenset({"c"})
@@ -148,6 +150,26 @@ def _family(language: str) -> str:
 
 def _dir(path: str) -> str:
     return posixpath.dirname(path)
+
+
+def _trait_impl_methods(path: str, facts: FileFacts) -> list[str]:
+    """The ids of the methods a Rust file defines in an `impl Trait for Type` block: the
+    blocks whose first lines name a trait for their type."""
+    traits = [(b.child, b.line) for b in facts.bases]
+    blocks = [
+        s
+        for s in facts.symbols
+        if s.kind == "impl"
+        and any(
+            c == s.qualified_name and s.start_line <= at <= s.start_line + 3 for c, at in traits
+        )
+    ]
+    return [
+        symbol_id(path, m.qualified_name)
+        for m in facts.symbols
+        if m.kind in FUNCTION_KINDS
+        and any(b.start_line < m.start_line and m.end_line <= b.end_line for b in blocks)
+    ]
 
 
 def _scope(path: str, language: str) -> str:
@@ -210,11 +232,18 @@ class Resolver:
             lambda: defaultdict(list)
         )
         self._crates: list[tuple[str, str]] = []  # (a crate's name, its library's root file)
-        # C++ classes, and the (folder, class) of members defined outside their class's file
-        # and folder (`double Square::area() {...}` in src/, the class in include/).
-        self._cpp_classes: set[ClassKey] = set()
-        self._outside_members: set[ClassKey] = set()
-        self._joined: dict[ClassKey, ClassKey] = {}  # such a (folder, class) -> its class
+        # C++ and Rust types, by language, and the (folder, type) of every member, to join
+        # the members defined in another folder than their type (`double Square::area()`
+        # in src/, its class in include/; `impl Build for Graph` in src/data.rs, the struct in
+        # src/graph_impl/).
+        self._types: dict[str, set[ClassKey]] = defaultdict(set)
+        self._member_keys: dict[str, set[ClassKey]] = defaultdict(set)
+        self._joined: dict[ClassKey, ClassKey] = {}  # such a (folder, type) -> its type
+        self._trait_methods: set[str] = set()  # Rust methods of an `impl Trait for Type`
+        # Rust's `type X = Y<T>;`: the alias's (folder, name) -> (its file, `Y`); a chain of
+        # them is followed once per alias.
+        self._rust_aliases: dict[ClassKey, tuple[str, str]] = {}
+        self._aliasing: set[ClassKey] = set()
         for path, facts in files.items():
             self._index_file(path, facts)
         self._join_outside_members()
@@ -272,10 +301,18 @@ class Resolver:
                 self.class_kinds.setdefault(key, s.kind)
             if s.parent and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS):
                 self.members[(_scope(path, lang), s.parent)][s.name].append(sid)
-            if lang == "cpp" and s.kind in CLASS_KINDS:
-                self._cpp_classes.add((_scope(path, lang), s.qualified_name))
-            elif lang == "cpp" and s.kind in FUNCTION_KINDS and s.parent and s.parent not in kinds:
-                self._outside_members.add((_scope(path, lang), s.parent))
+            if lang in _JOINED_ACROSS_FOLDERS and s.kind in CLASS_KINDS and s.kind != "impl":
+                self._types[lang].add((_scope(path, lang), s.qualified_name))
+            elif lang in _JOINED_ACROSS_FOLDERS and s.kind in FUNCTION_KINDS and s.parent:
+                self._member_keys[lang].add((_scope(path, lang), s.parent))
+        if lang == "rust":
+            self._trait_methods.update(_trait_impl_methods(path, facts))
+            aliases = {a.name: a.type_text for a in facts.attributes if not a.owner}
+            for s in facts.symbols:
+                said = aliases.get(s.name, "") if s.kind == "type" and not s.parent else ""
+                if said.startswith(ALIAS):
+                    key = (_scope(path, lang), s.qualified_name)
+                    self._rust_aliases[key] = (path, said[len(ALIAS) :])
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
         for a in facts.attributes:
@@ -353,6 +390,9 @@ class Resolver:
         if lang == "rust":
             if module.split("::", 1)[0] in _RUST_STD:  # `std::process`: never the project's
                 return None
+            relative = module.split("::", 1)[0] in ("self", "super")
+            if relative and (own := self._rust_relative(facts.path, module.split("::"))):
+                return own
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             found = self.rust_modules.get(parts[-1]) if parts else None
             return self._preferred_modules(facts.path, module.split("::", 1)[0], found)
@@ -381,6 +421,42 @@ class Resolver:
                     return found
             return None
         return None
+
+    def _rust_relative(self, path: str, parts: list[str]) -> list[str] | None:
+        """The file of a Rust path that starts from the importing module (`super::x`,
+        `self::a::b`): `src/graph_impl/stable_graph/mod.rs`'s `super` is
+        `src/graph_impl/mod.rs`, `src/algo/mod.rs`'s is `src/lib.rs`; None when no file is
+        that module (an inline `mod x { ... }`, a name the parent module imports)."""
+        stem = posixpath.basename(path).removesuffix(".rs")
+        folder = _dir(path) if stem in ("mod", "lib", "main") else path.removesuffix(".rs")
+        for part in parts:
+            if part == "super":
+                folder = _dir(folder)
+            elif part != "self":
+                folder = f"{folder}/{part}" if folder else part
+        for candidate in (
+            f"{folder}/mod.rs",
+            f"{folder}.rs",
+            f"{folder}/lib.rs",
+            f"{folder}/main.rs",
+        ):
+            if candidate in self.files:
+                return [candidate]
+        return None
+
+    def _rust_inline_module(self, facts: FileFacts, receiver: str, name: str) -> list[str]:
+        """`matching::try_match()` or `self::matching::try_match()` where the calling file
+        itself holds `mod matching { ... }`: that module's function, before any file named
+        after the module elsewhere in the crate."""
+        parts = receiver.split("::")
+        if parts[0] == "self":
+            parts = parts[1:]
+        if len(parts) != 1:
+            return []
+        module = self.symbols.get(symbol_id(facts.path, parts[0]))
+        if module is None or module.kind != "module":
+            return []
+        return self.scoped[facts.path].get((parts[0], name), [])
 
     def _preferred_modules(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
         """Of the modules a Rust path's last name finds, those of the crate it names
@@ -611,9 +687,33 @@ class Resolver:
         if rule == "external" and self._from_standard_library(facts, name):
             return []  # `use std::process::Command`: not the project's `Command`
         if not ids or RULES.get(rule, 0) < 0.9:
-            keys = self.classes.get(name, [])
+            if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
+                name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
+            keys = [k for k in self.classes.get(name, []) if k not in self._rust_aliases]
             return keys if len(keys) == 1 else []
-        return [self._key(sid) for sid in ids]
+        keys = [self._key(sid) for sid in ids]
+        if facts.language == "rust" and any(k in self._rust_aliases for k in keys):
+            return self._aliased(keys)
+        return keys
+
+    def _aliased(self, keys: list[ClassKey]) -> list[ClassKey]:
+        """Rust's `type NodeIndex<Ix> = GraphNodeIndex<Ix>;`: the type the alias names (through
+        at most a few aliases), where it names one."""
+        out: list[ClassKey] = []
+        for key in keys:
+            path, written = self._rust_aliases.get(key, ("", ""))
+            if not written:
+                out.append(key)
+                continue
+            if key in self._aliasing:  # back at the alias: a type of that name in its
+                out.append(key)  # folder (Rust's folder-wide keys), or a cycle of aliases
+                continue
+            self._aliasing.add(key)
+            try:
+                out.extend(k for k in self.type_keys(self.files[path], written) if k not in out)
+            finally:
+                self._aliasing.discard(key)
+        return out
 
     def _result_keys(self, facts: FileFacts, called: str, caller: str) -> list[ClassKey]:
         """The class a call's value is: the one function the call certainly calls, then the
@@ -682,25 +782,28 @@ class Resolver:
         return (_scope(sym.path, sym.language), sym.qualified_name)
 
     def _join_outside_members(self) -> None:
-        """C++ members defined outside their class (`double Square::area() {...}`) in a
-        folder that does not hold the class (a .cpp under src/, its header under include/)
-        belong to it, when the project has one C++ class of that name: its members list
-        them, and their own calls (`this`, the class's other members) read the class."""
-        for key in self._outside_members:
-            if key in self._cpp_classes:
-                continue  # the class is in the same folder: one class already
-            name = key[1].rsplit(".", 1)[-1]
-            found = [
-                k
-                for k in self.classes.get(name, [])
-                if k in self._cpp_classes and (k[1] == key[1] or k[1].endswith(f".{key[1]}"))
-            ]
-            if len(found) != 1:
-                continue
-            self._joined[key] = found[0]
-            members = self.members[found[0]]
-            for member, sids in self.members.get(key, {}).items():
-                members[member].extend(sid for sid in sids if sid not in members[member])
+        """Members defined in another folder than their type (C++'s `double Square::area()
+        {...}` in a .cpp under src/, the class in a header under include/; Rust's `impl
+        Build for Graph` in src/data.rs, the struct in src/graph_impl/) belong to it, when the
+        project has one type of that name in the language: its members list them, its bases
+        gain the impl's traits, and their own calls (`this`, `self`) read the type."""
+        for lang, keys in self._member_keys.items():
+            types = self._types[lang]
+            for key in keys - types:
+                name = key[1].rsplit(".", 1)[-1]
+                found = [
+                    k
+                    for k in self.classes.get(name, [])
+                    if k in types and (k[1] == key[1] or k[1].endswith(f".{key[1]}"))
+                ]
+                if len(found) != 1:
+                    continue
+                self._joined[key] = found[0]
+                members = self.members[found[0]]
+                for member, sids in self.members.get(key, {}).items():
+                    members[member].extend(sid for sid in sids if sid not in members[member])
+                bases = self.bases[found[0]]
+                bases.extend(b for b in self.bases.get(key, []) if b not in bases)
 
     def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its bases, breadth first, bounded; True when a base is outside."""
@@ -927,7 +1030,9 @@ class Resolver:
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
-                return ids
+                # Rust: a type's own method of a name comes before its traits' (`self.add_node()`
+                # in `impl Build for Graph` calls Graph's inherent `add_node`).
+                return [i for i in ids if i not in self._trait_methods] or ids
         return []
 
     # -- names -------------------------------------------------------------------------------
@@ -1151,6 +1256,8 @@ class Resolver:
             if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""
         if lang == "rust" and ("::" in receiver or receiver.islower()):  # util::square
+            if ids := self._rust_inline_module(facts, receiver, name):
+                return ids, "module-attribute", ""
             target = self.module_files(facts, receiver)
             if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""

@@ -17,6 +17,9 @@
   function: (scoped_identifier path: (identifier) @type))) @bind
 (let_declaration pattern: (identifier) @var value: (struct_expression name: (type_identifier) @type)) @bind
 (parameter pattern: (identifier) @var type: (_) @type) @bind
+; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex.
+(type_item name: (type_identifier) @var type: [(type_identifier)
+  (generic_type type: (type_identifier))] @alias) @bind
 ; Local aliases: `let f = util::square;` then `f(2)`.
 (let_declaration pattern: (identifier) @var value: (scoped_identifier) @alias) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.

@@ -1,8 +1,9 @@
-"""C and C++ calls the compiler's own call graph showed us resolving wrongly or not at all
-(`graph-oracle --language c|cpp`, RESULTS 2026-12-06): a member defined outside its class
-inside a namespace, the standard library's `std::`, one name defined once per platform
-folder, and receivers typed through fields and what methods return. Real tree-sitter, the
-index and the resolver."""
+"""C, C++ and Rust calls the compilers' own answers showed us resolving wrongly or not at all
+(`graph-oracle --language c|cpp|rust`, RESULTS 2026-12-06): a member defined outside its
+class inside a namespace, the standard library's `std::`, one name defined once per platform
+folder, receivers typed through fields and what methods return, a Rust impl in another
+module than its type, `super::` and inline modules. Real tree-sitter, the index and the
+resolver."""
 
 from __future__ import annotations
 
@@ -153,3 +154,100 @@ def test_a_class_in_include_and_its_members_defined_in_src_are_one_class(
     assert edges_at(rows, "src/main.cpp", 4) == {("src/square.cpp::Square.area", True)}
     # Inside `Square::area`, `side()` is the class's member, declared in the header.
     assert edges_at(rows, "src/square.cpp", 3) == {("include/shapes/square.hpp::Square.side", True)}
+
+
+RUST = {
+    "Cargo.toml": '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod data;\npub mod graph_impl;\n",
+    "src/graph_impl/stable.rs": """\
+use super::index_twice;
+pub fn pair(v: &mut Vec<u32>) -> u32 {
+    index_twice(v, 0, 1)
+}
+""",
+    "src/algo/matching.rs": "pub fn try_match() -> bool { false }\n",
+    "src/algo/iso.rs": """\
+mod matching {
+    pub fn try_match() -> bool { true }
+}
+pub fn is_isomorphic() -> bool {
+    self::matching::try_match() && matching::try_match()
+}
+""",
+    "src/graph_impl/mod.rs": """\
+pub struct Graph { nodes: Vec<u32> }
+impl Graph {
+    pub fn add_node(&mut self, w: u32) -> usize { self.nodes.push(w); self.nodes.len() - 1 }
+}
+pub fn index_twice(v: &mut Vec<u32>, a: usize, b: usize) -> u32 { v[a] + v[b] }
+""",
+    "src/data.rs": """\
+use crate::graph_impl::Graph;
+pub trait Build { fn add_node(&mut self, w: u32) -> usize; fn grow(&mut self) -> usize; }
+impl Build for Graph {
+    fn add_node(&mut self, w: u32) -> usize {
+        self.add_node(w)
+    }
+    fn grow(&mut self) -> usize { Build::add_node(self, 0) }
+}
+pub fn build(g: &mut Graph) -> usize { g.grow() }
+""",
+}
+
+
+def test_a_rust_impl_in_another_module_joins_its_type_and_its_own_methods_come_first(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RUST)
+    # Inside `impl Build for Graph` (src/data.rs, the struct in src/graph_impl/),
+    # `self.add_node(w)` is Graph's own method, not the trait method it is written in.
+    inherent = "src/graph_impl/mod.rs::Graph.add_node"
+    assert edges_at(rows, "src/data.rs", 5) == {(inherent, True)}
+    # `g.grow()` on a `&mut Graph`: the trait impl's method, now a member of Graph.
+    assert edges_at(rows, "src/data.rs", 9) == {("src/data.rs::Graph.grow", True)}
+
+
+def test_rust_super_and_an_inline_module_are_the_modules_they_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RUST)
+    # `use super::index_twice;` in src/graph_impl/stable.rs: src/graph_impl/mod.rs's.
+    assert edges_at(rows, "src/graph_impl/stable.rs", 3) == {
+        ("src/graph_impl/mod.rs::index_twice", True)
+    }
+    # `mod matching { ... }` in the calling file, not src/algo/matching.rs.
+    assert edges_at(rows, "src/algo/iso.rs", 5) == {("src/algo/iso.rs::matching.try_match", True)}
+
+
+ALIASES = {
+    "Cargo.toml": '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod graph;\npub mod matrix;\n",
+    "src/graph.rs": """\
+pub struct NodeIndex(usize);
+impl NodeIndex {
+    pub fn index(&self) -> usize { self.0 }
+}
+pub struct EdgeIndex(usize);
+impl EdgeIndex {
+    pub fn index(&self) -> usize { self.0 }
+}
+""",
+    "src/matrix.rs": """\
+use crate::graph::NodeIndex as GraphNodeIndex;
+pub type NodeIndex<Ix = usize> = GraphNodeIndex<Ix>;
+type Index = NodeIndex;
+pub fn position(a: NodeIndex, b: Index) -> usize {
+    a.index() + b.index()
+}
+""",
+}
+
+
+def test_a_rust_type_alias_types_its_values_as_the_type_it_names(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ALIASES)
+    # `a: NodeIndex`, an alias of an imported alias of graph::NodeIndex; `b: Index`, an alias
+    # of that alias: both NodeIndex's `index`, not EdgeIndex's.
+    found = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in at(rows, "src/matrix.rs", 5)}
+    assert found == {("src/graph.rs::NodeIndex.index", True)}
