@@ -1,6 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service, javac, go/types, GCC) where each goes, and
-score our edges by tier."""
+resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc) where each goes,
+and score our edges by tier."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ ORACLE_LANGUAGES = {
     "go": frozenset({"go"}),
     "c": frozenset({"c"}),
     "cpp": frozenset({"cpp"}),
+    "rust": frozenset({"rust"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -33,6 +34,7 @@ _CALL_NODES = {
     "go": {"call_expression": "function"},
     "c": {"call_expression": "function"},
     "cpp": {"call_expression": "function"},
+    "rust": {"call_expression": "function"},
 }
 _MEMBER_NAME = {
     "attribute": "attribute",
@@ -48,7 +50,13 @@ _NAMES = (
     "field_identifier",
 )
 # C++'s names made of parts: the part that names the function.
-_NAMED_BY_PART = ("qualified_identifier", "template_function", "template_method")
+_NAMED_BY_PART = (
+    "qualified_identifier",
+    "template_function",
+    "template_method",
+    "scoped_identifier",  # Rust's `Graph::new`
+    "generic_function",  # Rust's `toposort::<G>`
+)
 # A constructor stands for its class: an edge to either one is the same target.
 _CONSTRUCTORS = ("__init__", "constructor", "__new__")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
@@ -118,14 +126,15 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
                 called.child_by_field_name("object")
                 or called.child_by_field_name("operand")  # Go's `a.f()`
                 or called.child_by_field_name("argument")  # C's `a->f()`
+                or called.child_by_field_name("value")  # Rust's `a.f()`
             )
             called = called.child_by_field_name(_MEMBER_NAME[called.type])
         elif called.type == "generic_type":  # Java's `new Box<T>()`
             called = called.named_children[0] if called.named_children else None
         while called is not None and called.type in _NAMED_BY_PART:  # `ns::f`, `f<int>`
-            if called.type == "qualified_identifier" and made_on is None:
-                made_on = called.child_by_field_name("scope")
-            called = called.child_by_field_name("name")
+            if called.type in ("qualified_identifier", "scoped_identifier") and made_on is None:
+                made_on = called.child_by_field_name("scope") or called.child_by_field_name("path")
+            called = called.child_by_field_name("name") or called.child_by_field_name("function")
         if called is not None and called.type == "scoped_type_identifier":  # `new Outer.In()`
             called = called.named_children[-1] if called.named_children else None
         if called is None or called.type not in _NAMES:
@@ -273,13 +282,14 @@ class OurGraph:
             return str(min(named, key=_span)["id"])
         if aliased := self._alias_of(target):  # `const stringType = ZodString.create;`
             return aliased
-        # C++ overloads share one id and one row, which holds the first overload's lines
-        # only (and a reopened namespace's row its first block): the file's one definition
-        # of that name is the one the compiler picked an overload of.
+        # C++ overloads, and a Rust type's methods of one name in several impl blocks (its
+        # own and a trait's), share one id and one row, which holds the first one's lines
+        # only (a reopened namespace's row its first block): the file's one definition of
+        # that name is the one the compiler picked.
         named_here = {
             row["id"]
             for row in self.by_path.get(target.path, [])
-            if row["name"] == target.name and row.get("language") in ("c", "cpp")
+            if row["name"] == target.name and row.get("language") in ("c", "cpp", "rust")
         }
         if len(named_here) == 1:
             return named_here.pop()
@@ -543,6 +553,10 @@ def run_oracle(
         from app.bench.oracle_gcc import gcc_setup
 
         gcc_setup(language)
+    elif language == "rust":
+        from app.bench.oracle_rust import rust_setup
+
+        rust_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -581,6 +595,10 @@ def run_oracle(
         from app.bench.oracle_gcc import gcc_answers
 
         answers, name = gcc_answers(service.root, picked, language, [p for p, _ in files])
+    elif language == "rust":
+        from app.bench.oracle_rust import rust_answers
+
+        answers, name = rust_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

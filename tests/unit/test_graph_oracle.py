@@ -401,12 +401,13 @@ def _or_skip(language: str) -> None:
     from app.bench.oracle_gcc import gcc_setup
     from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
+    from app.bench.oracle_rust import rust_setup
 
     try:
         if language in ("c", "cpp"):
             gcc_setup(language)
         else:
-            {"java": java_setup, "go": go_setup}[language]()
+            {"java": java_setup, "go": go_setup, "rust": rust_setup}[language]()
     except OracleUnavailable as error:
         pytest.skip(f"the {language} oracle cannot run here: {error}")
 
@@ -447,6 +448,7 @@ def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settin
         ("java", "the Java oracle needs a JDK 11 or later"),
         ("go", "the Go oracle needs a Go toolchain 1.18 or later"),
         ("cpp", "the C/C++ oracle needs GCC 10 or later (g++ on PATH)"),
+        ("rust", "the Rust oracle needs cargo and rustc on PATH"),
     ],
 )
 def test_a_missing_tool_is_one_line_that_says_what_to_install(
@@ -459,7 +461,7 @@ def test_a_missing_tool_is_one_line_that_says_what_to_install(
     from app.bench.cli import main
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
-    tiny = {"java": TINY_JAVA, "go": TINY_GO, "cpp": TINY_CPP}[language]
+    tiny = {"java": TINY_JAVA, "go": TINY_GO, "cpp": TINY_CPP, "rust": TINY_RUST}[language]
     root = _write(tmp_path / "tiny", tiny)
     args = ["graph-oracle", str(root), "--language", language]
     code = main([*args, "--index-dir", str(tmp_path / "idx")])
@@ -600,3 +602,75 @@ def test_graph_oracle_scores_cpp_against_gcc(tmp_path: Path, settings: Settings)
     # Which `scale` overload a call picks takes its arguments' types: every overload, uncertain.
     assert report.edges_by_tier["certain"] == 1 and report.precision["certain"] == 1.0
     assert report.edges_by_tier["probable"] == 0 and report.recall_all == 1.0
+
+
+TINY_RUST = {
+    "Cargo.toml": (
+        '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        '[dev-dependencies]\nnot-on-this-machine = "9"\n'  # a library build needs none
+    ),
+    "src/lib.rs": (
+        "pub struct Graph { n: Vec<u32> }\n"
+        "pub trait Visit { fn visit(&self) -> u32; }\n"
+        "impl Graph {\n"
+        "    pub fn new() -> Self { Graph { n: Vec::new() } }\n"
+        "    pub fn size(&self) -> usize { self.n.len() }\n"
+        "}\n"
+        "impl Visit for Graph { fn visit(&self) -> u32 { self.size() as u32 } }\n"
+        "pub fn walk<V: Visit>(v: &V) -> u32 { v.visit() }\n"
+        "pub fn run() -> u32 {\n"
+        "    let g = Graph::new();\n"
+        "    let d: &dyn Visit = &g;\n"
+        "    d.visit() + walk(&g) + g.visit()\n"
+        "}\n"
+    ),
+    "tests/t.rs": "#[test]\nfn t() { tiny::run(); }\n",
+}
+
+
+def test_rustc_paths_lose_their_generics_and_name_their_definitions() -> None:
+    from app.bench.oracle_rust import targets_of, without_generics
+
+    assert without_generics("Graph::<N, E, Ty, Ix>::remove_node") == "Graph::remove_node"
+    assert without_generics("<MinScored<K, T> as Ord>::cmp") == "<MinScored as Ord>::cmp"
+    assert without_generics("<K as Hash>::hash::<__H>") == "<K as Hash>::hash"
+    keys = {
+        ("Graph", "", "remove_node"): [("src/graph.rs", 40, "graph")],
+        ("EdgeReference", "EdgeRef", "source"): [
+            ("src/adj.rs", 9, "adj"),
+            ("src/csr.rs", 7, "csr"),
+        ],
+        ("", "algo::toposort", "toposort"): [("src/algo/mod.rs", 3, "algo::toposort")],
+    }
+    assert targets_of("Graph::<N, E>::remove_node", keys) == [
+        Target("src/graph.rs", 40, "remove_node")
+    ]
+    assert targets_of("<adj::EdgeReference<'_, E, Ix> as EdgeRef>::source", keys) == [
+        Target("src/adj.rs", 9, "source")  # the module rustc names picks one of the two
+    ]
+    assert targets_of("algo::toposort::<&G>", keys) == [Target("src/algo/mod.rs", 3, "toposort")]
+    assert targets_of("<G as IntoNeighbors>::neighbors", keys) == []  # whatever G is
+    assert targets_of("<dyn Visit as Visit>::visit", keys) == []
+    assert targets_of("Vec::<u32>::push", keys) == [Target("", 0, "push")]  # the standard's
+
+
+def test_rustc_answers_each_library_call_with_its_definition_or_outside(tmp_path: Path) -> None:
+    _or_skip("rust")
+    from app.bench.oracle_rust import rust_answers
+
+    root = _write(tmp_path / "tiny", TINY_RUST)
+    sites = call_sites("src/lib.rs", (root / "src/lib.rs").read_text(), "rust")
+    sites += call_sites("tests/t.rs", (root / "tests/t.rs").read_text(), "rust")
+    answers, name = rust_answers(root, sites)
+    assert name.startswith("rustc ") and name.endswith(" MIR")
+    by_name: dict[tuple[str, int], list[list[Target] | None]] = {}
+    for site, answer in zip(sites, answers, strict=True):
+        by_name.setdefault((site.name, site.name_line), []).append(answer)
+    assert by_name[("new", 10)] == [[Target("src/lib.rs", 4, "new")]]
+    assert by_name[("size", 7)] == [[Target("src/lib.rs", 5, "size")]]
+    # `d.visit()` through a trait object and `v.visit()` on a type parameter: no one function.
+    assert by_name[("visit", 8)] == [[]]
+    assert by_name[("visit", 12)] == [[], [Target("src/lib.rs", 7, "visit")]]  # `g.visit()`
+    assert by_name[("walk", 12)] == [[Target("src/lib.rs", 8, "walk")]]
+    assert by_name[("len", 5)] == [[Target("", 0, "len")]]  # Vec's
+    assert by_name[("run", 2)] == [None]  # a test: only the library is built
