@@ -244,6 +244,10 @@ class Resolver:
         # them is followed once per alias.
         self._rust_aliases: dict[ClassKey, tuple[str, str]] = {}
         self._aliasing: set[ClassKey] = set()
+        # C++'s `using X = Y;` and `typedef Y X;` by name, project-wide (headers are seen
+        # wherever they are included, which the graph does not follow).
+        self._cpp_aliases: dict[str, set[str]] = defaultdict(set)
+        self._aliasing_names: set[str] = set()
         for path, facts in files.items():
             self._index_file(path, facts)
         self._join_outside_members()
@@ -305,6 +309,10 @@ class Resolver:
                 self._types[lang].add((_scope(path, lang), s.qualified_name))
             elif lang in _JOINED_ACROSS_FOLDERS and s.kind in FUNCTION_KINDS and s.parent:
                 self._member_keys[lang].add((_scope(path, lang), s.parent))
+        if lang == "cpp":
+            for a in facts.attributes:
+                if not a.owner and a.type_text.startswith(ALIAS):
+                    self._cpp_aliases[a.name].add(a.type_text[len(ALIAS) :])
         if lang == "rust":
             self._trait_methods.update(_trait_impl_methods(path, facts))
             aliases = {a.name: a.type_text for a in facts.attributes if not a.owner}
@@ -687,6 +695,8 @@ class Resolver:
         if rule == "external" and self._from_standard_library(facts, name):
             return []  # `use std::process::Command`: not the project's `Command`
         if not ids or RULES.get(rule, 0) < 0.9:
+            if facts.language == "cpp" and (keys := self._cpp_aliased(facts, name, caller)):
+                return keys  # `using Option_p = std::unique_ptr<Option>;`: an Option
             if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
                 name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
             keys = [k for k in self.classes.get(name, []) if k not in self._rust_aliases]
@@ -695,6 +705,19 @@ class Resolver:
         if facts.language == "rust" and any(k in self._rust_aliases for k in keys):
             return self._aliased(keys)
         return keys
+
+    def _cpp_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
+        """The classes a C++ type alias names (`using Option_p = std::unique_ptr<Option>;`,
+        `typedef Foo Bar;`), when the project's aliases of that name all name one type and
+        no class has that name."""
+        targets = self._cpp_aliases.get(name, set())
+        if len(targets) != 1 or name in self._aliasing_names or self.classes.get(name):
+            return []  # several, or a class of that name somewhere: which one is meant?
+        self._aliasing_names.add(name)
+        try:
+            return self.type_keys(facts, next(iter(targets)), caller)
+        finally:
+            self._aliasing_names.discard(name)
 
     def _aliased(self, keys: list[ClassKey]) -> list[ClassKey]:
         """Rust's `type NodeIndex<Ix> = GraphNodeIndex<Ix>;`: the type the alias names (through

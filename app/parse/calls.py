@@ -351,6 +351,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
     type_text = _clean(written).lstrip("*&").replace("::", ".")
+    if language == "cpp" and "<" in written:  # a smart pointer's target, or no claim
+        return cpp_type(written)  # (`std::vector<Option_p>`: the graph reads no elements)
     if language == "rust":
         type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
     if language == "go":
@@ -443,6 +445,10 @@ def extract(
                 returned.append(
                     Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
                 )
+        elif (named := captures.get("type_alias")) and (aliased := captures.get("aliased")):
+            target = "" if _in_a_body(named[0]) else cpp_type(node_text(aliased[0]))
+            if target:  # `using Option_p = ...;` where includers see it, not in a function
+                elements.append(Attribute("", node_text(named[0]), ALIAS + target))
         elif (container := captures.get("container")) and (element := captures.get("element")):
             held = go_type(node_text(element[0])).removeprefix(GO_CONTAINER)
             elements.append(Attribute(node_text(container[0]), ELEMENT, held))
@@ -525,6 +531,31 @@ def _lua_module(root: Node) -> tuple[Attribute, ...]:
                     Attribute(node_text(table), node_text(field), ALIAS + node_text(values[0]))
                 )
     return tuple(out)
+
+
+def _in_a_body(node: Node) -> bool:
+    """Whether a C++ declaration is inside a function's body (seen there only)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("compound_statement", "lambda_expression"):
+            return True
+        parent = parent.parent
+    return False
+
+
+# C++'s smart pointers: `->` on one reaches what it points to.
+_CPP_POINTER = re.compile(r"(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr)\s*<(.+)>")
+
+
+def cpp_type(written: str) -> str:
+    """A C++ type as the graph reads it: what a smart pointer points to (`std::unique_ptr<Option>`
+    -> `Option`), qualifiers, pointers and template arguments gone (`const ns::App *` ->
+    `ns.App`); "" for no single named type (`std::function<...>`, a builtin)."""
+    text = re.sub(r"\b(?:const|volatile|typename|struct|class)\b", " ", written).strip()
+    while (pointer := _CPP_POINTER.fullmatch(text.rstrip("*& "))) is not None:
+        text = pointer.group(1).strip()
+    text = _clean(text).strip("*&").replace("::", ".")
+    return text if _DOTTED_NAME.fullmatch(text) and not text.startswith("std.") else ""
 
 
 def go_type(written: str) -> str:

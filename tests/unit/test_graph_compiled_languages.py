@@ -251,3 +251,44 @@ def test_a_rust_type_alias_types_its_values_as_the_type_it_names(
     # of that alias: both NodeIndex's `index`, not EdgeIndex's.
     found = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in at(rows, "src/matrix.rs", 5)}
     assert found == {("src/graph.rs::NodeIndex.index", True)}
+
+
+CPP_ALIASES = {
+    "include/cli/Option.hpp": """\
+namespace cli {
+class Option;
+using Option_p = std::unique_ptr<Option>;
+typedef Option *OptionPtr;
+class Option {
+  public:
+    int count() const { return 0; }
+};
+class App {
+    std::vector<Option_p> options_;
+    std::shared_ptr<Option> help_;
+  public:
+    int count() const { return 0; }
+    int total() {
+        int n = 0;
+        for (const Option_p &opt : options_) { n += opt->count(); }
+        OptionPtr first = nullptr;
+        return n + first->count() + help_->count();
+    }
+};
+}  // namespace cli
+""",
+    # An alias inside a function is that function's own: it names nothing elsewhere.
+    "bench/sizes.cpp": "int sizes() {\n    using Option_p = Other;\n    return 0;\n}\n",
+}
+
+
+def test_cpp_type_aliases_and_smart_pointers_type_their_values(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, CPP_ALIASES)
+    path = "include/cli/Option.hpp"
+    # `Option_p` is a `std::unique_ptr<Option>`, `OptionPtr` an `Option *`, `help_` a
+    # `std::shared_ptr<Option>`: each `->count()` is Option's, not the App's own `count`.
+    assert edges_at(rows, path, 16) == {(f"{path}::Option.count", True)}
+    on_18 = [(r["callee"], r["rule"]) for r in at(rows, path, 18)]
+    assert on_18 == [(f"{path}::Option.count", "typed-receiver")] * 2

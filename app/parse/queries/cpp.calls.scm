@@ -23,8 +23,10 @@
 (for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind  ; for (const Calc& c : calcs)
-; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`.
-(field_declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
+; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`,
+; `std::shared_ptr<Formatter> fmt_;` (what a smart pointer points to).
+(field_declaration type: [(type_identifier) (qualified_identifier name: [(type_identifier)
+  (template_type)]) (template_type)] @type
   declarator: [(field_identifier) (pointer_declarator declarator: (field_identifier))
   (reference_declarator (field_identifier))] @var) @bind
 ; What a function or method returns (`Option *get_option(...)`, `App *App::add_subcommand(...)`):
@@ -32,6 +34,10 @@
 (function_definition type: [(type_identifier) (qualified_identifier name: (type_identifier))] @returns
   declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
   (reference_declarator (function_declarator))]) @method
+; Type aliases: `using Option_p = std::unique_ptr<Option>;`, `typedef Foo Bar;`.
+(alias_declaration name: (type_identifier) @type_alias type: (type_descriptor) @aliased)
+(type_definition type: (_) @aliased declarator: [(type_identifier) @type_alias
+  (pointer_declarator declarator: (type_identifier) @type_alias)])
 ; A template's type parameters, inside what it declares: `Policy::value(x)` in `template <class
 ; Policy>` calls whatever type the template is given.
 (template_declaration parameters: (template_parameter_list [
