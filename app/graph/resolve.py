@@ -902,8 +902,19 @@ class Resolver:
 
     def _attribute_receiver(self, facts: FileFacts, call: CallSite) -> tuple[FileFacts, str]:
         """The type of a call's receiver and the file that names it: the call's own evidence,
-        else what the class hierarchy says of a `self.x` receiver (Python)."""
+        else what the class hierarchy says of a `self.x` receiver (Python; Rust, whose
+        struct declares the field its `impl` blocks, maybe in other files, use)."""
         text = call.receiver_type
+        if facts.language == "rust" and not text and call.receiver.startswith("self."):
+            owner, held = self.attribute_type(facts, call.caller, call.receiver[5:])
+            if held in BUILTIN_TYPES["rust"]:
+                return owner, held  # `self.nodes: Vec<Node>`: Vec's own method
+            # A field's type when it has the method: a type of that name without it (one
+            # `MetricsBatch` of several, each behind a `#[cfg]`) says less than a guess
+            keys = self.type_keys(owner, held) if held and not held.startswith(ALIAS) else []
+            if keys and self._members_of(keys, call.callee)[0]:
+                return owner, held
+            return facts, ""
         if facts.language != "python":
             return facts, text
         if not text and call.receiver.startswith("self.") and call.receiver[5:].isidentifier():
@@ -1242,6 +1253,10 @@ class Resolver:
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 ids, outside = self._members_of(keys, name)
+                if ids and lang == "rust" and not any(k in self._types[lang] for k in keys):
+                    # `impl<T> Nullable for Option<T>`: the project's trait on an outside type,
+                    # whose own methods of that name (`Option::as_ref`) come first
+                    return ids, "extended-receiver", ""
                 if ids:
                     return ids, "typed-receiver", ""
                 if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`

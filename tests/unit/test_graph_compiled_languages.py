@@ -292,3 +292,36 @@ def test_cpp_type_aliases_and_smart_pointers_type_their_values(
     assert edges_at(rows, path, 16) == {(f"{path}::Option.count", True)}
     on_18 = [(r["callee"], r["rule"]) for r in at(rows, path, 18)]
     assert on_18 == [(f"{path}::Option.count", "typed-receiver")] * 2
+
+
+FIELDS = {
+    "src/lib.rs": """\
+pub struct Label;
+impl Label { pub fn is_inner(&self) -> bool { true } }
+pub struct Other;
+impl Other { pub fn is_inner(&self) -> bool { false } }
+pub struct Matching { first: Label, rest: Vec<Label> }
+impl Matching {
+    pub fn check(&self) -> usize {
+        if self.first.is_inner() { self.rest.len() } else { 0 }
+    }
+}
+pub trait Nullable { fn as_ref(&self) -> bool; }
+impl<T> Nullable for Option<T> { fn as_ref(&self) -> bool { true } }
+pub fn peek(o: Option<Label>) -> bool { o.as_ref() }
+""",
+}
+
+
+def test_a_rust_struct_field_types_the_calls_made_through_it(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, FIELDS)
+    on_8 = {(r["callee"], r["rule"]) for r in at(rows, "src/lib.rs", 8)}
+    # `self.first.is_inner()`: Label's, not Other's; `self.rest.len()`: Vec's, none of ours.
+    assert ("src/lib.rs::Label.is_inner", "typed-receiver") in on_8
+    assert all(callee != "src/lib.rs::Other.is_inner" for callee, _ in on_8)
+    # The project's trait on std's `Option`: its `as_ref` only if Option's own does not come
+    # first, so probable, never certain.
+    on_13 = [(r["callee"], r["rule"]) for r in at(rows, "src/lib.rs", 13)]
+    assert on_13 == [("src/lib.rs::Option.as_ref", "extended-receiver")]

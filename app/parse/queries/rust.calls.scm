@@ -17,6 +17,8 @@
   function: (scoped_identifier path: (identifier) @type))) @bind
 (let_declaration pattern: (identifier) @var value: (struct_expression name: (type_identifier) @type)) @bind
 (parameter pattern: (identifier) @var type: (_) @type) @bind
+; A struct's fields: `g: Graph<N, E>` types `self.g.add_node()`.
+(field_declaration name: (field_identifier) @var type: (_) @type) @bind
 ; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex.
 (type_item name: (type_identifier) @var type: [(type_identifier)
   (generic_type type: (type_identifier))] @alias) @bind
