@@ -123,6 +123,9 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # whose methods are no symbols, Ruby reopened classes, TypeScript declaration merging, PHP's
 # `__call`).
 _CLASSES_HOLD_METHODS = frozenset({"python", "java"})
+# Languages whose container types the graph reads as `[]` + their element's (Go's slices,
+# maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`): a loop's items.
+_CONTAINER_TYPED = frozenset({"go", "rust", "cpp"})
 # Languages whose types may have members defined in another folder than the type.
 _JOINED_ACROSS_FOLDERS = frozenset({"cpp", "rust"})
 # Languages whose build, not an import, picks which of a name's definitions a call reaches,
@@ -661,7 +664,7 @@ class Resolver:
     def type_keys(self, facts: FileFacts, text: str, caller: str = "") -> list[ClassKey]:
         """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
         `caller`, whose local classes it sees); Go's `[]Route` (an index elided) means Route."""
-        text = text.lstrip(GO_CONTAINER) if facts.language == "go" else text
+        text = text.lstrip(GO_CONTAINER) if facts.language in _CONTAINER_TYPED else text
         if facts.language == "lua":
             return self.lua.tables(facts, text)
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
@@ -907,7 +910,7 @@ class Resolver:
         text = call.receiver_type
         if facts.language == "rust" and not text and call.receiver.startswith("self."):
             owner, held = self.attribute_type(facts, call.caller, call.receiver[5:])
-            if held in BUILTIN_TYPES["rust"]:
+            if held in BUILTIN_TYPES["rust"] or held.startswith(GO_CONTAINER):
                 return owner, held  # `self.nodes: Vec<Node>`: Vec's own method
             # A field's type when it has the method: a type of that name without it (one
             # `MetricsBatch` of several, each behind a `#[cfg]`) says less than a guess
@@ -1240,6 +1243,8 @@ class Resolver:
         owner, type_text = self._attribute_receiver(facts, call)
         if lang == "go" and not type_text.startswith(CHAINED):
             type_text = type_text.lstrip(GO_CONTAINER)  # `routes[0].Match()`: a Route's
+        elif lang in _CONTAINER_TYPED and type_text.startswith(GO_CONTAINER):
+            return [], "", "builtin receiver: a container"  # `labels.len()`: Vec's own
         if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
             ids, declared = self._chained(facts, call, type_text[len(CHAINED) :])
             if ids:
@@ -1398,6 +1403,8 @@ class Resolver:
                     declared, text
                 )
                 outside = text if not keys and self._outside_type(declared, text) else ""
+        if held.startswith(GO_CONTAINER) and facts.language in ("rust", "cpp"):
+            return [], "a container"  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
         return (self._members_of(keys, call.callee)[0] if keys else []), outside
 
     def _elements(self, keys: list[ClassKey]) -> list[ClassKey]:

@@ -346,13 +346,20 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     if of := captures.get("value_of"):  # Go's `nn := n`
         return VALUE + node_text(of[0])
     if of := captures.get("element_of"):  # Go's `for _, r := range x.routes`, `r := rs[i]`
-        return VALUE + receiver_text(node_text(of[0]), language) + ELEMENT_STEP
+        iterated = receiver_text(node_text(of[0]), language)
+        if language == "rust":  # `for l in &self.labels`, `for l in labels.iter()`
+            iterated = _RUST_ITERATED.sub("", iterated.lstrip("&").removeprefix("mut "))
+        return VALUE + iterated + ELEMENT_STEP if iterated else ""
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
     type_text = _clean(written).lstrip("*&").replace("::", ".")
+    if held := container_element(written, language):
+        return GO_CONTAINER + held  # `Vec<Label>`: `[]Label`, what its loop's items are
+    if held is not None and written.strip() in _RUST_CONTAINERS:
+        return GO_CONTAINER  # `HashSet::default()`: a container, its items unsaid
     if language == "cpp" and "<" in written:  # a smart pointer's target, or no claim
-        return cpp_type(written)  # (`std::vector<Option_p>`: the graph reads no elements)
+        return cpp_type(written)
     if language == "rust":
         type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
     if language == "go":
@@ -541,6 +548,41 @@ def _in_a_body(node: Node) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# Rust's and C++'s standard containers whose items a loop walks: the element's type is their
+# first type argument (a map's entries are pairs, not read). Names a project may well define
+# for itself (tokio's and petgraph's own `LinkedList`, a C++ `list` without `std::`) are left out.
+_CONTAINERS = {
+    "rust": re.compile(
+        r"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:std::)?(?:vec::|collections::)?"
+        r"(?:Vec|VecDeque|HashSet|BTreeSet)\s*<(.+)>|\[([^;\]]+)(?:;[^\]]*)?\])"
+    ),
+    "cpp": re.compile(
+        r"(?:const\s+)?std::(?:vector|set|multiset|unordered_set|list|forward_list|deque"
+        r"|array)\s*<(.+?)(?:,\s*[^<>]+)?>\s*[&*]?"
+    ),
+}
+_RUST_CONTAINERS = frozenset({"Vec", "VecDeque", "HashSet", "BTreeSet"})
+# `.iter()` and its kin after what a Rust `for` loop walks: the same items.
+_RUST_ITERATED = re.compile(r"\.(?:iter|iter_mut|into_iter)\(\)$")
+
+
+def container_element(written: str, language: str) -> str | None:
+    """The element type of a Rust or C++ container type as written (`Vec<Label>`, `&[Label]`,
+    `std::vector<Option *>`): its name ("" when it is no single named type), or None when the
+    type is no container of those."""
+    if language == "rust" and written.strip() in _RUST_CONTAINERS:
+        return ""  # `HashSet::default()`: a container, its items unsaid
+    pattern = _CONTAINERS.get(language)
+    found = pattern.fullmatch(written.strip()) if pattern else None
+    if found is None:
+        return None
+    element = next(g for g in found.groups() if g is not None)
+    if language == "cpp":
+        return cpp_type(element)
+    text = _clean(element).lstrip("&*").removeprefix("mut").replace("::", ".")
+    return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
 
 
 # C++'s smart pointers: `->` on one reaches what it points to.
@@ -792,8 +834,9 @@ def _class_attributes(
 
 
 def _weak(said: str) -> bool:
-    """A binding the resolver must work out (a call's result, an expression's value)."""
-    return said.startswith((RESULT, VALUE))
+    """A binding the resolver must work out (a call's result, an expression's value), or a
+    container whose items are not said (`HashSet::default()` beside `: HashSet<Symbol>`)."""
+    return said.startswith((RESULT, VALUE)) or said == GO_CONTAINER
 
 
 def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:

@@ -325,3 +325,51 @@ def test_a_rust_struct_field_types_the_calls_made_through_it(
     # first, so probable, never certain.
     on_13 = [(r["callee"], r["rule"]) for r in at(rows, "src/lib.rs", 13)]
     assert on_13 == [("src/lib.rs::Option.as_ref", "extended-receiver")]
+
+
+LOOPS = {
+    "src/lib.rs": """\
+pub struct Label;
+impl Label { pub fn is_inner(&self) -> bool { true } }
+pub struct LinkedList;
+impl LinkedList { pub fn push_front(&mut self) {} pub fn is_inner(&self) -> bool { false } }
+pub struct M { labels: Vec<Label>, list: LinkedList }
+impl M {
+    pub fn walk(&mut self, more: &[Label]) -> usize {
+        for l in &self.labels { l.is_inner(); }
+        for l in more.iter() { l.is_inner(); }
+        self.list.push_front();
+        more.len()
+    }
+}
+""",
+    "include/app.hpp": """\
+class Option { public: int count() const { return 0; } };
+class App {
+    std::set<Option *> need_options_;
+  public:
+    int count() const { return 0; }
+    int f(std::vector<Option *> v) {
+        int n = 0;
+        for (auto &opt : need_options_) { n += opt->count(); }
+        return n + v.size();
+    }
+};
+""",
+}
+
+
+def test_a_loop_over_a_standard_container_walks_its_items(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, LOOPS)
+    label = "src/lib.rs::Label.is_inner"
+    assert edges_at(rows, "src/lib.rs", 8) == {(label, True)}  # `for l in &self.labels`
+    assert edges_at(rows, "src/lib.rs", 9) == {(label, True)}  # `for l in more.iter()`
+    # The project's own `LinkedList` is no standard container: its method, typed.
+    assert edges_at(rows, "src/lib.rs", 10) == {("src/lib.rs::LinkedList.push_front", True)}
+    # `more.len()` on a slice: the slice's own method, none of the project's.
+    assert [r["rule"] for r in at(rows, "src/lib.rs", 11)] == ["builtin receiver: a container"]
+    # C++: `for (auto &opt : need_options_)` over a `std::set<Option *>`.
+    assert edges_at(rows, "include/app.hpp", 8) == {("include/app.hpp::Option.count", True)}
+    assert [r["rule"] for r in at(rows, "include/app.hpp", 9)] == ["builtin receiver: a container"]

@@ -17,7 +17,8 @@
 (declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: (init_declarator declarator: [(identifier)
   (pointer_declarator declarator: (identifier)) (reference_declarator (identifier))] @var)) @bind
-(parameter_declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
+(parameter_declaration type: [(type_identifier) (qualified_identifier name: [(type_identifier)
+  (template_type)]) (template_type)] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind
 (for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
@@ -38,6 +39,10 @@
 (alias_declaration name: (type_identifier) @type_alias type: (type_descriptor) @aliased)
 (type_definition type: (_) @aliased declarator: [(type_identifier) @type_alias
   (pointer_declarator declarator: (type_identifier) @type_alias)])
+; A loop's items whose type is left to the compiler: `for (auto &opt : need_options_)`.
+(for_range_loop type: (placeholder_type_specifier) declarator: [(identifier)
+  (reference_declarator (identifier)) (pointer_declarator declarator: (identifier))] @var
+  right: (_) @element_of) @bind
 ; A template's type parameters, inside what it declares: `Policy::value(x)` in `template <class
 ; Policy>` calls whatever type the template is given.
 (template_declaration parameters: (template_parameter_list [

@@ -17,6 +17,9 @@
   function: (scoped_identifier path: (identifier) @type))) @bind
 (let_declaration pattern: (identifier) @var value: (struct_expression name: (type_identifier) @type)) @bind
 (parameter pattern: (identifier) @var type: (_) @type) @bind
+; A loop's items: `for l in &self.labels`, `for &n in nodes.iter()` (what the walked value holds).
+(for_expression pattern: [(identifier) @var (reference_pattern (identifier) @var)]
+  value: (_) @element_of) @bind
 ; A struct's fields: `g: Graph<N, E>` types `self.g.add_node()`.
 (field_declaration name: (field_identifier) @var type: (_) @type) @bind
 ; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex.
