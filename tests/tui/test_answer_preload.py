@@ -119,7 +119,10 @@ async def test_a_model_that_cannot_load_is_said_in_one_line_and_search_works(
     missing = tmp_path / "no-such-model.gguf"
     app = RepolensApp(Service(sample_repo, _preloading(settings, answer_model=str(missing))))
     async with app.run_test(size=(200, 40), message_hook=hook) as pilot:
-        await wait_for(pilot, lambda: "answer model failed to load" in _status(app), 60)
+        # The status line is set at once; the toast is a message the app handles after it.
+        await wait_for(
+            pilot, lambda: "answer model failed to load" in _status(app) and bool(toasts), 60
+        )
         [toast] = toasts
         assert str(missing) in toast.message and "\n" not in toast.message
         assert toast.title.startswith("The answer model did not load")
