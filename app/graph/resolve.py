@@ -17,6 +17,7 @@ from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
 from app.graph.java import JAVA_LANG, JavaRules
 from app.graph.js_modules import JsModules, Reach
 from app.graph.lua import LuaRules, module_names
+from app.graph.rust import RustRules
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
@@ -155,26 +156,6 @@ def _dir(path: str) -> str:
     return posixpath.dirname(path)
 
 
-def _trait_impl_methods(path: str, facts: FileFacts) -> list[str]:
-    """The ids of the methods a Rust file defines in an `impl Trait for Type` block: the
-    blocks whose first lines name a trait for their type."""
-    traits = [(b.child, b.line) for b in facts.bases]
-    blocks = [
-        s
-        for s in facts.symbols
-        if s.kind == "impl"
-        and any(
-            c == s.qualified_name and s.start_line <= at <= s.start_line + 3 for c, at in traits
-        )
-    ]
-    return [
-        symbol_id(path, m.qualified_name)
-        for m in facts.symbols
-        if m.kind in FUNCTION_KINDS
-        and any(b.start_line < m.start_line and m.end_line <= b.end_line for b in blocks)
-    ]
-
-
 def _scope(path: str, language: str) -> str:
     return _dir(path) if language in _FOLDER_SCOPED else path
 
@@ -242,11 +223,7 @@ class Resolver:
         self._types: dict[str, set[ClassKey]] = defaultdict(set)
         self._member_keys: dict[str, set[ClassKey]] = defaultdict(set)
         self._joined: dict[ClassKey, ClassKey] = {}  # such a (folder, type) -> its type
-        self._trait_methods: set[str] = set()  # Rust methods of an `impl Trait for Type`
-        # Rust's `type X = Y<T>;`: the alias's (folder, name) -> (its file, `Y`); a chain of
-        # them is followed once per alias.
-        self._rust_aliases: dict[ClassKey, tuple[str, str]] = {}
-        self._aliasing: set[ClassKey] = set()
+        self.rust = RustRules(self)  # before the files: it reads each as it is indexed
         # C++'s `using X = Y;` and `typedef Y X;` by name, project-wide (headers are seen
         # wherever they are included, which the graph does not follow).
         self._cpp_aliases: dict[str, set[str]] = defaultdict(set)
@@ -317,13 +294,7 @@ class Resolver:
                 if not a.owner and a.type_text.startswith(ALIAS):
                     self._cpp_aliases[a.name].add(a.type_text[len(ALIAS) :])
         if lang == "rust":
-            self._trait_methods.update(_trait_impl_methods(path, facts))
-            aliases = {a.name: a.type_text for a in facts.attributes if not a.owner}
-            for s in facts.symbols:
-                said = aliases.get(s.name, "") if s.kind == "type" and not s.parent else ""
-                if said.startswith(ALIAS):
-                    key = (_scope(path, lang), s.qualified_name)
-                    self._rust_aliases[key] = (path, said[len(ALIAS) :])
+            self.rust.index_file(path, facts, _scope(path, lang))
         for b in facts.bases:
             self.bases[(_scope(path, lang), b.child)].append((path, b.base))
         for a in facts.attributes:
@@ -402,7 +373,7 @@ class Resolver:
             if module.split("::", 1)[0] in _RUST_STD:  # `std::process`: never the project's
                 return None
             relative = module.split("::", 1)[0] in ("self", "super")
-            if relative and (own := self._rust_relative(facts.path, module.split("::"))):
+            if relative and (own := self.rust.relative(facts.path, module.split("::"))):
                 return own
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             found = self.rust_modules.get(parts[-1]) if parts else None
@@ -432,42 +403,6 @@ class Resolver:
                     return found
             return None
         return None
-
-    def _rust_relative(self, path: str, parts: list[str]) -> list[str] | None:
-        """The file of a Rust path that starts from the importing module (`super::x`,
-        `self::a::b`): `src/graph_impl/stable_graph/mod.rs`'s `super` is
-        `src/graph_impl/mod.rs`, `src/algo/mod.rs`'s is `src/lib.rs`; None when no file is
-        that module (an inline `mod x { ... }`, a name the parent module imports)."""
-        stem = posixpath.basename(path).removesuffix(".rs")
-        folder = _dir(path) if stem in ("mod", "lib", "main") else path.removesuffix(".rs")
-        for part in parts:
-            if part == "super":
-                folder = _dir(folder)
-            elif part != "self":
-                folder = f"{folder}/{part}" if folder else part
-        for candidate in (
-            f"{folder}/mod.rs",
-            f"{folder}.rs",
-            f"{folder}/lib.rs",
-            f"{folder}/main.rs",
-        ):
-            if candidate in self.files:
-                return [candidate]
-        return None
-
-    def _rust_inline_module(self, facts: FileFacts, receiver: str, name: str) -> list[str]:
-        """`matching::try_match()` or `self::matching::try_match()` where the calling file
-        itself holds `mod matching { ... }`: that module's function, before any file named
-        after the module elsewhere in the crate."""
-        parts = receiver.split("::")
-        if parts[0] == "self":
-            parts = parts[1:]
-        if len(parts) != 1:
-            return []
-        module = self.symbols.get(symbol_id(facts.path, parts[0]))
-        if module is None or module.kind != "module":
-            return []
-        return self.scoped[facts.path].get((parts[0], name), [])
 
     def _preferred_modules(self, path: str, head: str, found: list[str] | None) -> list[str] | None:
         """Of the modules a Rust path's last name finds, those of the crate it names
@@ -702,11 +637,11 @@ class Resolver:
                 return keys  # `using Option_p = std::unique_ptr<Option>;`: an Option
             if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
                 name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
-            keys = [k for k in self.classes.get(name, []) if k not in self._rust_aliases]
+            keys = [k for k in self.classes.get(name, []) if k not in self.rust.aliases]
             return keys if len(keys) == 1 else []
         keys = [self._key(sid) for sid in ids]
-        if facts.language == "rust" and any(k in self._rust_aliases for k in keys):
-            return self._aliased(keys)
+        if facts.language == "rust" and any(k in self.rust.aliases for k in keys):
+            return self.rust.aliased(keys)
         return keys
 
     def _cpp_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
@@ -721,25 +656,6 @@ class Resolver:
             return self.type_keys(facts, next(iter(targets)), caller)
         finally:
             self._aliasing_names.discard(name)
-
-    def _aliased(self, keys: list[ClassKey]) -> list[ClassKey]:
-        """Rust's `type NodeIndex<Ix> = GraphNodeIndex<Ix>;`: the type the alias names (through
-        at most a few aliases), where it names one."""
-        out: list[ClassKey] = []
-        for key in keys:
-            path, written = self._rust_aliases.get(key, ("", ""))
-            if not written:
-                out.append(key)
-                continue
-            if key in self._aliasing:  # back at the alias: a type of that name in its
-                out.append(key)  # folder (Rust's folder-wide keys), or a cycle of aliases
-                continue
-            self._aliasing.add(key)
-            try:
-                out.extend(k for k in self.type_keys(self.files[path], written) if k not in out)
-            finally:
-                self._aliasing.discard(key)
-        return out
 
     def _result_keys(self, facts: FileFacts, called: str, caller: str) -> list[ClassKey]:
         """The class a call's value is: the one function the call certainly calls, then the
@@ -1069,7 +985,7 @@ class Resolver:
             if ids := self.members.get(key, {}).get(name):
                 # Rust: a type's own method of a name comes before its traits' (`self.add_node()`
                 # in `impl Build for Graph` calls Graph's inherent `add_node`).
-                return [i for i in ids if i not in self._trait_methods] or ids
+                return [i for i in ids if i not in self.rust.trait_methods] or ids
         return []
 
     # -- names -------------------------------------------------------------------------------
@@ -1238,7 +1154,7 @@ class Resolver:
             )
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
-        if lang == "cpp" and receiver.split("::", 1)[0] == "std" and not self.named_scopes["std"]:
+        if lang == "cpp" and receiver.split("::", 1)[0] == "std" and "std" not in self.named_scopes:
             return [], "", f"external module std (the C++ standard library's {name})"
         owner, type_text = self._attribute_receiver(facts, call)
         if lang == "go" and not type_text.startswith(CHAINED):
@@ -1299,7 +1215,7 @@ class Resolver:
             if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""
         if lang == "rust" and ("::" in receiver or receiver.islower()):  # util::square
-            if ids := self._rust_inline_module(facts, receiver, name):
+            if ids := self.rust.inline_module(facts, receiver, name):
                 return ids, "module-attribute", ""
             target = self.module_files(facts, receiver)
             if target and (ids := self.top(target, name)[0]):
