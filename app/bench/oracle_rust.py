@@ -6,7 +6,8 @@ The crate is built by cargo in a temporary copy (its dev-dependencies taken out 
 Cargo.toml: a library build needs none of them, and an offline machine rarely has them), with
 no network: the dependencies come from Debian's crate packages in /usr/share/cargo/registry
 where that folder exists (`apt-get install librust-<crate>-dev`), else from cargo's own cache.
-`RUSTC_BOOTSTRAP=1` lets the stable compiler print its MIR.
+`RUSTC_BOOTSTRAP=1` lets the stable compiler print its MIR. Like any cargo build, this runs
+the crate's build script and procedural macros: a bench for code one would build anyway.
 
 What it cannot say: a call through a trait object (`dyn Trait`), a call on a generic type
 parameter (`<G as IntoNeighbors>::neighbors`: the trait's method, whatever type is given),
