@@ -382,9 +382,12 @@ def _resolve(d: Definition) -> None:
         object_path = d.scope.removesuffix(".prototype")
         d.parent = enc.qualified if enc else ("" if object_path in EXPORT_SCOPES else object_path)
     elif d.scope and not d.member:  # a type's scope (`class Hashie::Mash`) is its namespace
-        owner = "" if d.kind in CLASS_LIKE else f"{d.scope}."
+        # A Kotlin member extension on its own class (`fun Table.array()` inside `Table`) is
+        # `Table.array`, not `Table.Table.array`.
+        own_type = enc is not None and enc.kind in CLASS_LIKE and enc.name == d.scope
+        owner = "" if d.kind in CLASS_LIKE or own_type else f"{d.scope}."
         d.qualified = f"{prefix}{owner}{d.name}"
-        d.parent = f"{prefix}{d.scope}"
+        d.parent = enc.qualified if own_type and enc else f"{prefix}{d.scope}"
     else:
         d.qualified = f"{prefix}{d.name}"
         d.parent = enc.qualified if enc else ""

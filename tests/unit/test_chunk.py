@@ -602,6 +602,21 @@ def test_kotlin() -> None:
     assert symbol(parsed, "Registry.register").kind == "method"
 
 
+KOTLIN_MEMBER_EXTENSIONS = """\
+class Table {
+    fun <T> Table.array(name: String): List<T> = emptyList()
+    fun String.quoted(): String = "'$this'"
+}
+"""
+
+
+def test_kotlin_member_extensions_are_named_once_by_their_class() -> None:
+    parsed = parse_file("Table.kt", KOTLIN_MEMBER_EXTENSIONS)
+    names = {s.qualified_name: s.parent for s in parsed.symbols}
+    # On its own class: `Table.array`, not `Table.Table.array`; on another type: kept apart.
+    assert names == {"Table": "", "Table.array": "Table", "Table.String.quoted": "Table.String"}
+
+
 def test_csharp_file_scoped_namespace() -> None:
     parsed, _ = parse_fixture("sample.cs")
     assert layout(parsed) == [
