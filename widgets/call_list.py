@@ -29,7 +29,8 @@ def call_prompt(link: CallLink, told: str = "") -> Fitted:
 
 
 class CallList(OptionList):
-    """Tier headings are disabled rows; Enter on a resolved call emits CallChosen."""
+    """Tier headings are disabled rows; Enter on a resolved call emits CallChosen, on an
+    unresolved one CallUnresolved (nothing to walk to: the screen says why)."""
 
     BINDINGS = [
         Binding("enter", "select", "Walk"),
@@ -42,6 +43,13 @@ class CallList(OptionList):
     """
 
     class CallChosen(Message):
+        def __init__(self, link: CallLink) -> None:
+            super().__init__()
+            self.link = link
+
+    class CallUnresolved(Message):
+        """Enter on an unresolved call: there is no definition to walk to."""
+
         def __init__(self, link: CallLink) -> None:
             super().__init__()
             self.link = link
@@ -71,14 +79,14 @@ class CallList(OptionList):
             self.rows.append(None)
             for link in group:
                 prompt = call_prompt(link, told.get(link.call_path, ""))
-                options.append(Option(prompt, disabled=link.target is None))
+                options.append(Option(prompt))  # unresolved too: its call can be previewed
                 self.rows.append(link)
         if not options:
             options.append(Option(Text(empty, style="dim"), disabled=True))
             self.rows.append(None)
         self.add_options(options)
-        first = next((i for i, row in enumerate(self.rows) if row and row.target), None)
-        self.highlighted = first
+        resolved = (i for i, row in enumerate(self.rows) if row and row.target)
+        self.highlighted = next(resolved, next((i for i, row in enumerate(self.rows) if row), None))
 
     @property
     def highlighted_link(self) -> CallLink | None:
@@ -99,6 +107,8 @@ class CallList(OptionList):
         row = self.rows[event.option_index] if event.option_index < len(self.rows) else None
         if row is not None and row.target is not None:
             self.post_message(self.CallChosen(row))
+        elif row is not None:
+            self.post_message(self.CallUnresolved(row))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

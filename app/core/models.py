@@ -183,6 +183,7 @@ class CallLink:
     tier: str
     call_path: str
     call_line: int
+    reason: str = ""  # why an unresolved call has no definition (the graph's own words)
 
 
 def tier_of(confidence: float) -> str:

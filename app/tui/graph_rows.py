@@ -30,5 +30,6 @@ def call_links(answer: Any, side: str, kind_of: Callable[[str], str]) -> list[Ca
         links.append(CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line))
     for loose in answer.unresolved:
         name = loose["caller"] if side == "callers" else loose["callee"]
-        links.append(CallLink(None, name, "unresolved", loose["path"], loose["line"]))
+        reason = str(loose.get("reason") or "")
+        links.append(CallLink(None, name, "unresolved", loose["path"], loose["line"], reason))
     return links

@@ -257,6 +257,15 @@ class GraphScreen(Screen[None]):
         if message.link.target is not None:
             self.walk_to(message.link.target)
 
+    @on(CallList.CallUnresolved)
+    def _call_unresolved(self, message: CallList.CallUnresolved) -> None:
+        link = message.link
+        why = link.reason or "no definition found"
+        self.notify(
+            f"{literal(link.name)} has no definition in the index to walk to: {literal(why)}.",
+            markup=False,
+        )
+
     @on(SymbolList.SymbolChosen)
     def _hotspot_chosen(self, message: SymbolList.SymbolChosen) -> None:
         self.walk_to(message.symbol)
@@ -278,7 +287,11 @@ class GraphScreen(Screen[None]):
     def _preview(self, link: CallLink, caller: bool) -> None:
         """A caller shows where it makes the call; a callee shows its definition."""
         target = link.target
-        if caller or target is None:
+        if target is None:  # unresolved: the call's line, and why the graph found no definition
+            where = (link.call_path, link.call_line, link.call_line)
+            whose = f"in {link.name}" if caller else f"of {link.name}"
+            caption = f"the call {whose}, unresolved: {link.reason or 'no definition found'}"
+        elif caller:
             where = (link.call_path, link.call_line, link.call_line)
             caption = f"the call in {link.name}"
         else:

@@ -202,6 +202,18 @@ async def test_the_graph_previews_the_highlighted_call_hides_tests_and_returns_t
         callees.focus()
         await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:9-12")
         assert str(code.border_subtitle) == "the definition of retry_backoff"
+        # An unresolved callee shows its call's line and the graph's reason it has no target.
+        callees.highlighted = next(
+            i for i, row in enumerate(callees.rows) if row and row.name == "time.sleep"
+        )
+        await wait_for(pilot, lambda: str(code.border_title) == "src/retry.py:28")
+        assert str(code.border_subtitle) == (
+            "the call of time.sleep, unresolved: external module time"
+        )
+        await pilot.press("enter")  # nothing to walk to: the screen says why and stays
+        await wait_for(pilot, lambda: any("time.sleep" in n.message for n in app._notifications))
+        assert app.screen is graph and graph.current is not None
+        assert graph.current.symbol == "RetryPolicy.wait"
         # Escape returns to the symbol browser as it was left.
         await pilot.press("escape")
         assert app.screen is browser
