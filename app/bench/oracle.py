@@ -355,6 +355,7 @@ def reason_kind(reason: str) -> str:
     for kind in (
         "external import",
         "external module",
+        "the language's own",
         "no definition",
         "no method",
         "inherited from a class outside the project",

@@ -17,6 +17,7 @@ from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
 from app.graph.java import JAVA_LANG, JavaRules
 from app.graph.js_modules import JsModules, Reach
 from app.graph.lua import LuaRules, module_names
+from app.graph.preludes import prelude_reason
 from app.graph.rust import RustRules
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
@@ -860,7 +861,7 @@ class Resolver:
             return "no function of the project: a shell builtin or a program"
         if facts.language == "lua":
             return "no global function of the project: a local value, Lua's or the host's"
-        return "no definition"
+        return prelude_reason(facts.language, name) or "no definition"
 
     def _cls(self, facts: FileFacts, call: CallSite) -> list[str]:
         """`cls(value)` in a method: the class itself (a subclass when called through one, as

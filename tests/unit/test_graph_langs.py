@@ -1104,3 +1104,28 @@ def test_a_name_is_guessed_only_among_languages_that_call_each_other(
     assert [(r["callee"], r["rule"]) for r in at(rows, "tools/build.py", 2)] == [
         ("", "no definition")
     ]
+
+
+PRELUDE_CALLS = {
+    "tool.py": "def clamp(x):\n    return min(x, 10)\n",
+    "main.go": "package main\n\nfunc size(xs []int) int {\n    return len(xs)\n}\n",
+    "Text.kt": "fun render(): String {\n    val b = StringBuilder()\n    return b.toString()\n}\n",
+    "lib/app.rb": "class App\n  def run\n    puts 'hi'\n  end\nend\n",
+    "own.py": "def max(a, b):\n    return a\n\n\ndef top(a, b):\n    return max(a, b)\n",
+}
+
+
+def test_a_bare_call_of_the_languages_own_says_so_and_a_project_definition_comes_first(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PRELUDE_CALLS)
+    for path, line, reason in (
+        ("tool.py", 2, "the language's own: min is a Python builtin"),
+        ("main.go", 4, "the language's own: len is a Go builtin"),
+        ("Text.kt", 2, "the language's own: StringBuilder is in Kotlin's standard library"),
+        ("lib/app.rb", 3, "the language's own: puts is a method of Ruby's Kernel or Module"),
+    ):
+        found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
+        assert found == [("", reason + (" (imported by default)" if path == "Text.kt" else ""))]
+    # The project's own `max` is found first; the prelude only words what is left unresolved.
+    assert edges_at(rows, "own.py", 6) == {("own.py::max", True)}
