@@ -12,6 +12,10 @@ from app.parse.call_text import without_generics
 from app.parse.definitions import node_text
 
 _SPACE = re.compile(r"\s+")
+# Comments inside an import's text: tree-sitter-kotlin's import node takes in a KDoc that
+# follows it, a JS/TS specifier list may carry `/** @deprecated */` before a name.
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 # `Path = require("plenary.path")`, `J = require "job"`, `f = require('m').field`
@@ -50,8 +54,8 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return [
             Import(n, "", a if a != n else n, line) for n, a in _names(body, " as ")
         ]  # `import a.b` binds "a.b" as written, as its calls name it
-    if language in ("javascript", "typescript", "tsx"):
-        return _js_import(text, line)
+    if language in ("javascript", "typescript", "tsx"):  # no `//` cut: a module may be a URL
+        return _js_import(_BLOCK_COMMENT.sub(" ", text), line)
     if language == "go":
         if m := _GO_SPEC.match(text.strip()):
             path = m.group(2)
@@ -65,7 +69,8 @@ def parse_import(language: str, node: Node) -> list[Import]:
         module, _, name = body.rpartition(".")
         return [Import(module, name, name, line)]
     if language == "kotlin":  # import a.b.C, import a.b.*, import a.b.C as D
-        body = _SPACE.sub(" ", text.removeprefix("import")).strip()
+        body = _LINE_COMMENT.sub(" ", _BLOCK_COMMENT.sub(" ", text.removeprefix("import")))
+        body = _SPACE.sub(" ", body).strip()
         path, _, alias = body.partition(" as ")
         module, _, name = path.replace(" ", "").rpartition(".")
         return [Import(module, name, alias.strip() or name, line)]

@@ -1129,3 +1129,44 @@ def test_a_bare_call_of_the_languages_own_says_so_and_a_project_definition_comes
         assert found == [("", reason + (" (imported by default)" if path == "Text.kt" else ""))]
     # The project's own `max` is found first; the prelude only words what is left unresolved.
     assert edges_at(rows, "own.py", 6) == {("own.py::max", True)}
+
+
+KOTLIN_IMPORT_BEFORE_KDOC = {
+    "src/main/kotlin/org/k/mp/Tools.kt": (
+        "package org.k.mp\n\nobject Tools {\n    fun lazyMode(): Int = 1\n}\n"
+    ),
+    "src/main/kotlin/org/k/other/Tools.kt": (
+        "package org.k.other\n\nobject Tools {\n    fun lazyMode(): Int = 2\n}\n"
+    ),
+    "src/main/kotlin/org/k/core/Factory.kt": """\
+package org.k.core
+
+import org.k.mp.Tools
+
+/**
+ * A factory (this KDoc follows the last import: the grammar's import node takes it in).
+ */
+class Factory {
+    fun mode(): Int = Tools.lazyMode()
+}
+""",
+    "src/ts/compat.ts": """\
+export {
+  /** @deprecated Use `output` instead. */
+  output as TypeOf,
+} from "./types";
+""",
+    "src/ts/types.ts": "export function output(): number {\n  return 1;\n}\n",
+    "src/ts/use.ts": 'import { TypeOf } from "./compat";\n\nexport const n = TypeOf();\n',
+}
+
+
+def test_a_comment_after_an_import_is_no_part_of_the_imported_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, KOTLIN_IMPORT_BEFORE_KDOC)
+    factory = "src/main/kotlin/org/k/core/Factory.kt"
+    assert edges_at(rows, factory, 9) == {
+        ("src/main/kotlin/org/k/mp/Tools.kt::Tools.lazyMode", True)
+    }
+    assert edges_at(rows, "src/ts/use.ts", 3) == {("src/ts/types.ts::output", True)}
