@@ -1,6 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc) where each goes,
-and score our edges by tier."""
+resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc, kotlinc) where
+each goes, and score our edges by tier."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ ORACLE_LANGUAGES = {
     "c": frozenset({"c"}),
     "cpp": frozenset({"cpp"}),
     "rust": frozenset({"rust"}),
+    "kotlin": frozenset({"kotlin"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -35,6 +36,7 @@ _CALL_NODES = {
     "c": {"call_expression": "function"},
     "cpp": {"call_expression": "function"},
     "rust": {"call_expression": "function"},
+    "kotlin": {"call_expression": ""},  # no field names: see _kotlin_called
 }
 _MEMBER_NAME = {
     "attribute": "attribute",
@@ -44,6 +46,7 @@ _MEMBER_NAME = {
 }
 _NAMES = (
     "identifier",
+    "simple_identifier",  # Kotlin
     "property_identifier",
     "private_property_identifier",
     "type_identifier",
@@ -117,10 +120,13 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     out: list[Site] = []
     for node in _walk(tree.root_node):
         field_name = wanted.get(node.type)
-        called = node.child_by_field_name(field_name) if field_name else None
+        if language == "kotlin":
+            called, made_on = _kotlin_called(node) if field_name is not None else (None, None)
+        else:
+            called = node.child_by_field_name(field_name) if field_name else None
+            made_on = node.child_by_field_name("object")  # Java's `a.f()`
         if called is None:
             continue
-        made_on = node.child_by_field_name("object")  # Java's `a.f()`
         if called.type in _MEMBER_NAME:
             made_on = (
                 called.child_by_field_name("object")
@@ -148,6 +154,20 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
         )
         out.append(Site(path, node.start_point.row + 1, row + 1, character, name, receiver))
     return out
+
+
+def _kotlin_called(node: Any) -> tuple[Any, Any]:
+    """A Kotlin call's name and what it is made on: `f()` (a simple_identifier first), or
+    `a.b.f()` (a navigation_expression: `a.b`, then the suffix `.f`); others (`f()()`,
+    `(x)()`) name nothing."""
+    head = node.named_children[0] if node.named_children else None
+    if head is not None and head.type == "simple_identifier":
+        return head, None
+    if head is None or head.type != "navigation_expression" or len(head.named_children) < 2:
+        return None, None
+    suffix = head.named_children[-1]
+    names = [c for c in suffix.named_children if c.type == "simple_identifier"]
+    return (names[0] if names else None), head.named_children[0]
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -282,14 +302,14 @@ class OurGraph:
             return str(min(named, key=_span)["id"])
         if aliased := self._alias_of(target):  # `const stringType = ZodString.create;`
             return aliased
-        # C++ overloads, and a Rust type's methods of one name in several impl blocks (its
-        # own and a trait's), share one id and one row, which holds the first one's lines
-        # only (a reopened namespace's row its first block): the file's one definition of
-        # that name is the one the compiler picked.
+        # C++ and Kotlin overloads, and a Rust type's methods of one name in several impl
+        # blocks (its own and a trait's), share one id and one row, which holds the first
+        # one's lines only (a reopened namespace's row its first block): the file's one
+        # definition of that name is the one the compiler picked.
         named_here = {
             row["id"]
             for row in self.by_path.get(target.path, [])
-            if row["name"] == target.name and row.get("language") in ("c", "cpp", "rust")
+            if row["name"] == target.name and row.get("language") in ("c", "cpp", "rust", "kotlin")
         }
         if len(named_here) == 1:
             return named_here.pop()
@@ -483,7 +503,9 @@ def _outside_symbol(graph: OurGraph, callee: str, project: list[Target]) -> int:
     row = graph.symbols.get(callee)
     if row is None or not project:
         return 0
-    lined = [t for t in project if not t.qualified]  # a stub's target has no line to check
+    # A stub's target has no line to check; another file's (an `actual` beside our `expect`)
+    # says nothing of our row's lines.
+    lined = [t for t in project if not t.qualified and t.path == row["path"]]
     return int(
         bool(lined) and not any(row["start_line"] <= t.line <= row["end_line"] for t in lined)
     )
@@ -558,6 +580,10 @@ def run_oracle(
         from app.bench.oracle_rust import rust_setup
 
         rust_setup()
+    elif language == "kotlin":
+        from app.bench.oracle_kotlin import kotlin_setup
+
+        kotlin_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -600,6 +626,10 @@ def run_oracle(
         from app.bench.oracle_rust import rust_answers
 
         answers, name = rust_answers(service.root, picked)
+    elif language == "kotlin":
+        from app.bench.oracle_kotlin import kotlin_answers
+
+        answers, name = kotlin_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

@@ -401,13 +401,15 @@ def _or_skip(language: str) -> None:
     from app.bench.oracle_gcc import gcc_setup
     from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
+    from app.bench.oracle_kotlin import kotlin_setup
     from app.bench.oracle_rust import rust_setup
 
     try:
         if language in ("c", "cpp"):
             gcc_setup(language)
         else:
-            {"java": java_setup, "go": go_setup, "rust": rust_setup}[language]()
+            setups = {"java": java_setup, "go": go_setup, "rust": rust_setup}
+            {**setups, "kotlin": kotlin_setup}[language]()
     except OracleUnavailable as error:
         pytest.skip(f"the {language} oracle cannot run here: {error}")
 
@@ -449,6 +451,7 @@ def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settin
         ("go", "the Go oracle needs a Go toolchain 1.18 or later"),
         ("cpp", "the C/C++ oracle needs GCC 10 or later (g++ on PATH)"),
         ("rust", "the Rust oracle needs cargo and rustc on PATH"),
+        ("kotlin", "the Kotlin oracle needs kotlinc 2.0 or later and a JDK"),
     ],
 )
 def test_a_missing_tool_is_one_line_that_says_what_to_install(
@@ -461,7 +464,13 @@ def test_a_missing_tool_is_one_line_that_says_what_to_install(
     from app.bench.cli import main
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
-    tiny = {"java": TINY_JAVA, "go": TINY_GO, "cpp": TINY_CPP, "rust": TINY_RUST}[language]
+    tiny = {
+        "java": TINY_JAVA,
+        "go": TINY_GO,
+        "cpp": TINY_CPP,
+        "rust": TINY_RUST,
+        "kotlin": TINY_KOTLIN,
+    }[language]
     root = _write(tmp_path / "tiny", tiny)
     args = ["graph-oracle", str(root), "--language", language]
     code = main([*args, "--index-dir", str(tmp_path / "idx")])
@@ -674,3 +683,85 @@ def test_rustc_answers_each_library_call_with_its_definition_or_outside(tmp_path
     assert by_name[("walk", 12)] == [[Target("src/lib.rs", 8, "walk")]]
     assert by_name[("len", 5)] == [[Target("", 0, "len")]]  # Vec's
     assert by_name[("run", 2)] == [None]  # a test: only the library is built
+
+
+TINY_KOTLIN = {
+    "src/commonMain/kotlin/t/Tools.kt": (
+        "package t\n\nexpect object Tools {\n    fun stamp(): Int\n}\n"
+    ),
+    "src/jvmMain/kotlin/t/Tools.kt": (
+        "package t\n\nactual object Tools {\n    actual fun stamp(): Int = 1\n}\n"
+    ),
+    "src/jsMain/kotlin/t/Tools.kt": "package t\n\nthis is not Kotlin, and no JVM build reads it\n",
+    "src/commonMain/kotlin/t/Box.kt": """\
+package t
+
+open class Base {
+    fun size(): Int = 1
+    open fun drop(all: Boolean = true) {}
+}
+
+class Box : Base() {
+    override fun drop(all: Boolean) {}
+    fun clear() = drop()
+    inline fun twice(f: () -> Int): Int = f() + f()
+}
+
+fun Box.count(): Int = size()
+
+fun main() {
+    val b = Box()
+    b.size()
+    b.count()
+    b.twice { 1 }
+    Tools.stamp()
+    listOf(1).size
+}
+""",
+    "src/commonTest/kotlin/t/BoxTest.kt": "package t\n\nfun check() = Box().size()\n",
+}
+
+
+def test_kotlin_call_sites_name_functions_methods_and_receivers() -> None:
+    text = TINY_KOTLIN["src/commonMain/kotlin/t/Box.kt"]
+    found = [(s.name, s.name_line, s.receiver) for s in call_sites("Box.kt", text, "kotlin")]
+    assert ("Box", 17, "") in found and ("size", 18, "b") in found
+    assert ("drop", 10, "") in found and ("stamp", 21, "Tools") in found
+
+
+def test_kotlinc_answers_each_call_with_its_declaration_or_outside(tmp_path: Path) -> None:
+    _or_skip("kotlin")
+    from app.bench.oracle_kotlin import kotlin_answers
+
+    root = _write(tmp_path / "tiny", TINY_KOTLIN)
+    path = "src/commonMain/kotlin/t/Box.kt"
+    sites = call_sites(path, (root / path).read_text(), "kotlin")
+    test = "src/commonTest/kotlin/t/BoxTest.kt"
+    sites += call_sites(test, (root / test).read_text(), "kotlin")
+    answers, name = kotlin_answers(root, sites)
+    assert name.startswith("kotlinc's bytecode (")
+    by_name = {(s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    assert by_name[("Box", 17)] == [Target(path, 8, "Box")]  # the constructor: its class
+    assert by_name[("size", 18)] == [Target(path, 4, "size")]  # found in the base class
+    assert by_name[("count", 19)] == [Target(path, 14, "count")]  # an extension function
+    assert by_name[("size", 14)] == [Target(path, 4, "size")]  # its receiver's member
+    # `drop()` leaves out an argument: the base's `drop$default`, which runs the override.
+    assert by_name[("drop", 10)] == [Target(path, 5, "drop"), Target(path, 9, "drop")]
+    assert by_name[("twice", 20)] is None  # inline: the body is copied, no call is left
+    # The JVM runs the `actual`; common code calls the `expect`, which counts the same.
+    common = "src/commonMain/kotlin/t/Tools.kt"
+    assert by_name[("stamp", 21)] == [
+        Target("src/jvmMain/kotlin/t/Tools.kt", 4, "stamp"),
+        Target(common, 0, "stamp", "Tools.stamp"),
+    ]
+    assert by_name[("listOf", 22)] == [Target("", 0, "listOf")]  # the standard library's
+    assert by_name[("size", 3)] is None  # a test: not compiled
+
+
+def test_graph_oracle_scores_kotlin_against_kotlinc(tmp_path: Path, settings: Settings) -> None:
+    _or_skip("kotlin")
+    report = run_oracle(_write(tmp_path / "tiny", TINY_KOTLIN), settings, "kotlin", 300, 1)
+    assert report.oracle.startswith("kotlinc's bytecode")
+    # Box(), size() twice, count(), drop(), stamp(): the project's; listOf: outside.
+    assert (report.oracle_in_project, report.oracle_external) == (6, 1)
+    assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
