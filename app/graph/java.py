@@ -56,9 +56,10 @@ class JavaRules:
         return self.r._members_of(self.imported_class(facts, module), name)[0]
 
     def imported_class(self, facts: FileFacts, module: str) -> list[ClassKey]:
-        """The project's class a Java import's dotted path ends at (`p.Util`, `p.Outer.In`)."""
+        """The project's class a Java import's dotted path ends at (`p.Util`, `p.Outer.In`);
+        Kotlin's too (`import p.Tools.safeHashMap` imports a member of the object p.Tools)."""
         parts = module.split(".")
-        if facts.language != "java" or len(parts) < 2:
+        if facts.language not in ("java", "kotlin") or len(parts) < 2:
             return []
         for cut in range(len(parts) - 1, 0, -1):  # the longest package the project holds
             if files := self.r.module_files(facts, ".".join(parts[:cut])):

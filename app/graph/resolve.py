@@ -16,6 +16,8 @@ from app.graph.facts import CLASS_KINDS, FileFacts, call_text, symbol_id
 from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
 from app.graph.java import JAVA_LANG, JavaRules
 from app.graph.js_modules import JsModules, Reach
+from app.graph.kotlin import MEMBER_OR_EXTENSION, KotlinRules
+from app.graph.kotlin import nearest as kotlin_nearest
 from app.graph.lua import LuaRules, module_names
 from app.graph.preludes import prelude_reason
 from app.graph.rust import RustRules
@@ -63,6 +65,7 @@ RULES = {
     # the one beside the caller more often than not.
     "nearest-name": 0.7,
     "extended-receiver": 0.75,
+    MEMBER_OR_EXTENSION: 0.75,
     # Ruby's `Hashie::Utils.safe_dup`: the module's method of that name, but the facts do not
     # tell `def self.x` (what `Mod.x` calls) from an instance method `def x`.
     "module-member": 0.75,
@@ -243,6 +246,7 @@ class Resolver:
         self.elixir = ElixirRules(self)
         self.lua = LuaRules(self)
         self.java = JavaRules(self)
+        self.kotlin = KotlinRules(self)
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
         self._hierarchies: dict[ClassKey, tuple[list[ClassKey], bool]] = {}
         self._asked_results: set[tuple[str, str, str]] = set()  # _result_keys in progress
@@ -1080,6 +1084,8 @@ class Resolver:
     def resolve(self, facts: FileFacts, call: CallSite) -> tuple[list[Edge], Unresolved | None]:
         caller = symbol_id(facts.path, call.caller)
         ids, rule, reason = self._cascade(facts, call)
+        if facts.language == "kotlin" and len(ids) > 1:  # `expect` and `actual`s: the one seen
+            ids = kotlin_nearest(facts.path, ids, lambda sid: self.symbols[sid].path)
         if facts.language == "scala" and call.receiver_type != NEW:
             ids = self._scala_applied(ids, caller)
         if not ids:
@@ -1126,6 +1132,10 @@ class Resolver:
                 keys, outside = self.hierarchy(key)
                 if receiver == "super":
                     keys = keys[1:]
+                if lang == "kotlin":  # in `fun Module.x()`: Module's own members first
+                    ids, rule = self.kotlin.member_first(facts, key, call)
+                    if ids:
+                        return ids, rule, ""
                 if ids := self.member(keys, name):
                     return ids, "super" if receiver == "super" else "self-method", ""
                 if (
@@ -1145,6 +1155,9 @@ class Resolver:
                     return [], "", f"{why} {name} on {key[1]}"
         if not receiver:
             ids, rule = self.lookup(facts, call.caller, name)
+            if lang == "kotlin" and (members := self.kotlin.extended_member(facts, ids, call)):
+                ids, rule = members, MEMBER_OR_EXTENSION  # `modules(x)` in a KoinApplication's
+                # lambda: its member, unless the arguments fit only the extension
             guessed = rule in ("", "unique-name", "ambiguous-name")
             if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
                 return found, "local-scope", ""
@@ -1261,6 +1274,8 @@ class Resolver:
         """A method of a receiver whose type is not known: guessed by its name alone."""
         lang = facts.language
         candidates = self._kin(self.methods.get(name, []), lang)
+        if lang == "kotlin":  # `x.onOptions()`: an extension function is called as a method
+            candidates += self.kotlin.extensions_named(name)
         if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):
             return narrowed
         if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):

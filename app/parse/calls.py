@@ -130,7 +130,8 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
          "getOrDefault", "keySet", "values", "entrySet", "getKey", "getValue", "compareTo",
          "toArray", "set", "replace", "toLowerCase", "toUpperCase"}
     ),
-    # kotlin.collections, kotlin.text and the scope functions every value has.
+    # kotlin.collections, kotlin.text and the scope functions every value has, and a function
+    # type's `invoke`.
     "kotlin": frozenset(
         {"size", "isEmpty", "isNotEmpty", "get", "set", "put", "add", "remove", "contains",
          "containsKey", "clear", "addAll", "first", "firstOrNull", "last", "lastOrNull", "map",
@@ -138,7 +139,7 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
          "joinToString", "toList", "toMutableList", "toSet", "toMap", "getOrPut", "getOrElse",
          "keys", "values", "iterator", "hasNext", "next", "equals", "hashCode", "toString",
          "startsWith", "endsWith", "split", "trim", "substring", "replace", "let", "also",
-         "apply", "run", "takeIf"}
+         "apply", "run", "takeIf", "invoke"}
     ),
     # string, List/Dictionary/HashSet, IEnumerable with LINQ, object and delegates.
     "csharp": frozenset(

@@ -1,0 +1,150 @@
+"""Kotlin's own rules in the call graph, each found by kotlinc's bytecode oracle on koin
+(`graph-oracle --language kotlin`): multiplatform source sets, members before extension
+functions, extension functions called like methods, imports of an object's members."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.settings import Settings
+from app.graph.kotlin import sees
+from tests.unit.test_graph_resolution import at, edges_at, graph
+
+
+def rules_at(rows: list[dict[str, object]], path: str, line: int, name: str) -> set[tuple]:
+    """(callee id, rule) of the calls of `name` on one line."""
+    return {
+        (r["callee"], r["rule"])
+        for r in at(rows, path, line)
+        if str(r["callee_text"]).rpartition(".")[2] == name
+    }
+
+
+COMMON = "src/commonMain/kotlin/k"
+MULTIPLATFORM = {
+    f"{COMMON}/mp/Tools.kt": "package k.mp\n\nexpect object Tools {\n    fun mode(): Int\n}\n",
+    "src/jvmMain/kotlin/k/mp/Tools.kt": (
+        "package k.mp\n\nactual object Tools {\n    actual fun mode(): Int = 1\n}\n"
+    ),
+    "src/jsMain/kotlin/k/mp/Tools.kt": (
+        "package k.mp\n\nactual object Tools {\n    actual fun mode(): Int = 2\n}\n"
+    ),
+    f"{COMMON}/core/Common.kt": (
+        "package k.core\n\nimport k.mp.Tools\n\nfun common(): Int = Tools.mode()\n"
+    ),
+    "src/jvmMain/kotlin/k/core/Jvm.kt": (
+        "package k.core\n\nimport k.mp.Tools\n\nfun jvm(): Int = Tools.mode()\n"
+    ),
+}
+
+
+def test_common_code_calls_the_expect_and_a_platform_its_own_actual(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, MULTIPLATFORM)
+    assert edges_at(rows, f"{COMMON}/core/Common.kt", 5) == {
+        (f"{COMMON}/mp/Tools.kt::Tools.mode", True)
+    }
+    assert edges_at(rows, "src/jvmMain/kotlin/k/core/Jvm.kt", 5) == {
+        ("src/jvmMain/kotlin/k/mp/Tools.kt::Tools.mode", True)
+    }
+
+
+def test_source_sets_see_common_code_their_own_and_their_platform_s_main() -> None:
+    assert sees("src/jvmMain/kotlin/A.kt", "src/commonMain/kotlin/B.kt")
+    assert not sees("src/commonMain/kotlin/A.kt", "src/jvmMain/kotlin/B.kt")
+    assert not sees("src/jvmMain/kotlin/A.kt", "src/jsMain/kotlin/B.kt")
+    assert sees("src/jvmTest/kotlin/A.kt", "src/jvmMain/kotlin/B.kt")
+    assert not sees("src/jvmMain/kotlin/A.kt", "src/jvmTest/kotlin/B.kt")
+    assert sees("src/iosArm64Main/kotlin/A.kt", "src/nativeMain/kotlin/B.kt")
+    assert sees("lib/A.kt", "src/jvmMain/kotlin/B.kt")  # outside the layout: everything
+
+
+EXTENSIONS = {
+    "src/main/kotlin/k/core/Module.kt": """\
+package k.core
+
+class Module {
+    fun includes(vararg module: Module) {}
+    fun size(): Int = 0
+}
+
+class Definition
+""",
+    "src/main/kotlin/k/dsl/ModuleExt.kt": """\
+package k.dsl
+
+import k.core.Definition
+import k.core.Module
+
+fun Module.includes(module: List<Module>) {
+    this.includes(module.first())
+}
+
+fun Module.total(): Int = size()
+
+fun Definition.onOptions(flag: Boolean): Definition = this
+
+fun app(block: Module.() -> Unit) {}
+
+fun start(d: Definition, unknown: Any) {
+    app { includes(Module()) }
+    make().onOptions(true)
+    d.callback.invoke()
+}
+
+fun make() = listOf(Definition()).first()
+
+class Handler {
+    operator fun invoke() {}
+}
+""",
+}
+
+
+def test_a_type_s_own_member_comes_before_an_extension_function_of_its_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, EXTENSIONS)
+    ext, module = "src/main/kotlin/k/dsl/ModuleExt.kt", "src/main/kotlin/k/core/Module.kt"
+    # `this.includes(...)` in `fun Module.includes`: Module's member, as Kotlin picks it when
+    # the arguments fit (they decide, and the graph does not read them: probable).
+    assert rules_at(rows, ext, 7, "includes") == {
+        (f"{module}::Module.includes", "member-or-extension")
+    }
+    # No extension of that name competes: Module's own `size()`, certain.
+    assert edges_at(rows, ext, 10) == {(f"{module}::Module.size", True)}
+    # A bare `includes(...)` in a lambda whose receiver is a Module: the member again.
+    assert rules_at(rows, ext, 17, "includes") == {
+        (f"{module}::Module.includes", "member-or-extension")
+    }
+
+
+def test_an_extension_function_is_called_like_a_method_and_invoke_is_a_function_type_s(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, EXTENSIONS)
+    ext = "src/main/kotlin/k/dsl/ModuleExt.kt"
+    assert rules_at(rows, ext, 18, "onOptions") == {
+        (f"{ext}::Definition.onOptions", "unique-method")
+    }
+    # `invoke` on a receiver of unknown type: most likely a function value's, not ours.
+    assert rules_at(rows, ext, 19, "invoke") == {(f"{ext}::Handler.invoke", "builtin-method-name")}
+
+
+def test_an_import_of_an_object_s_member_is_that_member(tmp_path: Path, settings: Settings) -> None:
+    files = {
+        "src/main/kotlin/k/mp/Tools.kt": (
+            "package k.mp\n\nobject Tools {\n    fun map(): Int = 1\n}\n"
+        ),
+        "src/main/kotlin/k/other/Tools.kt": (
+            "package k.other\n\nobject Tools {\n    fun map(): Int = 2\n}\n"
+        ),
+        "src/main/kotlin/k/core/Use.kt": (
+            "package k.core\n\nimport k.mp.Tools.map\n\nfun use(): Int = map()\n"
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "src/main/kotlin/k/core/Use.kt", 5) == {
+        ("src/main/kotlin/k/mp/Tools.kt::Tools.map", True)
+    }
