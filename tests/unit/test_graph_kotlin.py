@@ -148,3 +148,51 @@ def test_an_import_of_an_object_s_member_is_that_member(tmp_path: Path, settings
     assert edges_at(rows, "src/main/kotlin/k/core/Use.kt", 5) == {
         ("src/main/kotlin/k/mp/Tools.kt::Tools.map", True)
     }
+
+
+PROPERTIES = {
+    "src/main/kotlin/k/Resolver.kt": """\
+package k
+
+interface Resolver {
+    fun add(x: Int)
+}
+
+class ResolverV2 : Resolver {
+    override fun add(x: Int) {}
+}
+
+class Koin {
+    fun property(key: String): String = key
+}
+
+class Logger {
+    fun display(s: String) {}
+}
+""",
+    "src/main/kotlin/k/Scope.kt": """\
+package k
+
+class Scope(val id: String, private val _koin: Koin) {
+    val resolver: Resolver = ResolverV2()
+    var logger: Logger? = null
+
+    fun go() {
+        _koin.property(id)
+        resolver.add(1)
+        logger?.display(id)
+    }
+}
+""",
+}
+
+
+def test_a_property_s_declared_type_types_its_calls_constructor_properties_too(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PROPERTIES)
+    scope, types = "src/main/kotlin/k/Scope.kt", "src/main/kotlin/k/Resolver.kt"
+    assert edges_at(rows, scope, 8) == {(f"{types}::Koin.property", True)}  # `val _koin: Koin`
+    # The declared `Resolver`, not the value's class: what the compiler calls.
+    assert edges_at(rows, scope, 9) == {(f"{types}::Resolver.add", True)}
+    assert edges_at(rows, scope, 10) == {(f"{types}::Logger.display", True)}  # `Logger?`

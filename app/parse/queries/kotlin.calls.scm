@@ -8,12 +8,18 @@
     (constructor_invocation (user_type) @base) (explicit_delegation (user_type) @base)]))
   (object_declaration (delegation_specifier [(user_type) @base
     (constructor_invocation (user_type) @base) (explicit_delegation (user_type) @base)]))] @class)
-; Local types: `val c = Calc()` (a capitalised constructor).
-(property_declaration (variable_declaration (simple_identifier) @var)
+; Local types: `val c = Calc()` (a capitalised constructor), when no type is declared.
+(property_declaration (variable_declaration (simple_identifier) @var .)
   (call_expression (simple_identifier) @type)) @bind
+; Declared types, which the value does not override: `val r: Resolver = ResolverV2(this)`,
+; `var logger: Logger? = null`; constructor properties: `class Scope(val _koin: Koin)`.
+(property_declaration (variable_declaration (simple_identifier) @var
+  [(user_type) @type (nullable_type (user_type) @type)])) @bind
+(class_parameter (binding_pattern_kind) (simple_identifier) @var
+  [(user_type) @type (nullable_type (user_type) @type)]) @bind
 ; Parameters' types, builtin values: `s: String`, `val t = "x"`, `val xs = mutableListOf(1)`.
 (parameter (simple_identifier) @var (user_type) @type) @bind
-(property_declaration (variable_declaration (simple_identifier) @var)
+(property_declaration (variable_declaration (simple_identifier) @var .)
   [(string_literal) (call_expression)] @literal) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (function_declaration (function_value_parameters) . ":" . (user_type) @returns) @method
