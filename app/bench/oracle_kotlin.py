@@ -359,7 +359,13 @@ class _Expects:
         ]
 
     def of(self, target: Target, owner: str) -> list[Target]:
-        if not target.path or "/commonMain/" in f"/{target.path}":
+        if not target.path:  # `ThreadLocal.get()`: the `expect` class's, aliased to java's
+            simple = _qualified(owner)
+            return [
+                Target(t.path, 0, target.name, f"{simple}.{target.name}")
+                for t in self.classes(simple)
+            ]
+        if "/commonMain/" in f"/{target.path}":
             return []
         package = owner.rpartition("/")[0].replace("/", ".")
         simple = _qualified(owner)
