@@ -16,6 +16,22 @@ from app.graph.facts import CLASS_KINDS, FileFacts, symbol_id
 if TYPE_CHECKING:
     from app.graph.resolve import ClassKey, Resolver
 
+# What Kotlin's own types are too, for the extension functions a project declares on those:
+# `fun Iterable<T>.appendTo()` is called on a List.
+_COLLECTIONS = ("Collection", "MutableCollection", "Iterable", "MutableIterable")
+_BUILTIN_SUPERTYPES = {
+    "List": _COLLECTIONS,
+    "MutableList": ("List", *_COLLECTIONS),
+    "ArrayList": ("MutableList", "List", *_COLLECTIONS),
+    "Set": _COLLECTIONS,
+    "MutableSet": ("Set", *_COLLECTIONS),
+    "HashSet": ("MutableSet", "Set", *_COLLECTIONS),
+    "LinkedHashSet": ("MutableSet", "Set", *_COLLECTIONS),
+    "MutableMap": ("Map",),
+    "HashMap": ("MutableMap", "Map"),
+    "LinkedHashMap": ("MutableMap", "Map"),
+    "String": ("CharSequence", "Comparable"),
+}
 # The rule of a call that a type's member and an extension function of the same name both
 # answer: Kotlin takes the member when the arguments fit it, the extension otherwise.
 MEMBER_OR_EXTENSION = "member-or-extension"
@@ -81,6 +97,7 @@ class KotlinRules:
     def __init__(self, resolver: Resolver) -> None:
         self.r = resolver
         self._by_name: dict[str, list[str]] | None = None
+        self._on_types: dict[tuple[str, str], list[str]] | None = None
 
     def member_first(
         self, facts: FileFacts, key: ClassKey, call: CallSite
@@ -119,6 +136,23 @@ class KotlinRules:
             return ""
         owner = self.r.symbols.get(symbol_id(sym.path, sym.parent))
         return sym.parent if owner is None or owner.kind in CLASS_KINDS else ""
+
+    def on_builtin(self, type_name: str, name: str) -> list[str]:
+        """The project's extension functions named `name` on a type Kotlin gives (`fun
+        String.unquoted()`, at the top level or inside a class)."""
+        if self._on_types is None:
+            self._on_types = {}
+            for sid, sym in self.r.symbols.items():
+                if sym.language != "kotlin" or sym.kind not in ("function", "method"):
+                    continue
+                held = self.receiver(sid)
+                if not held and sym.kind == "method" and "." in sym.parent:
+                    owner = self.r.symbols.get(symbol_id(sym.path, sym.parent))
+                    held = "" if owner is not None else sym.parent.rpartition(".")[2]
+                if held:
+                    self._on_types.setdefault((held, sym.name), []).append(sid)
+        types = (type_name, *_BUILTIN_SUPERTYPES.get(type_name, ()), "Any")
+        return [sid for held in types for sid in self._on_types.get((held, name), [])]
 
     def extensions_named(self, name: str) -> list[str]:
         """Every extension function of the project with that name."""

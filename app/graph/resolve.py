@@ -1180,6 +1180,8 @@ class Resolver:
             if ids:
                 through_call = "()" in call.receiver or "()" in type_text.partition(VIA)[2]
                 return ids, "return-type" if through_call else "typed-receiver", ""
+            if declared and lang == "kotlin" and (ids := self.kotlin.on_builtin(declared, name)):
+                return ids, "extended-receiver", ""  # `t.tableName.inProperCase()`: on String
             if declared:
                 return [], "", f"method of {declared}, a type outside the project"
             type_text = ""
@@ -1200,6 +1202,8 @@ class Resolver:
                     why = "inherited from a class outside the project"
                     return [], "", f"{why} {name} on {type_text}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
+                if lang == "kotlin" and (ids := self.kotlin.on_builtin(type_text, name)):
+                    return ids, "extended-receiver", ""  # the project's `fun String.unquoted()`
                 return [], "", f"builtin receiver: {type_text}"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"

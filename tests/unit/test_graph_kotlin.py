@@ -196,3 +196,35 @@ def test_a_property_s_declared_type_types_its_calls_constructor_properties_too(
     # The declared `Resolver`, not the value's class: what the compiler calls.
     assert edges_at(rows, scope, 9) == {(f"{types}::Resolver.add", True)}
     assert edges_at(rows, scope, 10) == {(f"{types}::Logger.display", True)}  # `Logger?`
+
+
+ON_BUILTINS = {
+    "src/main/kotlin/k/Names.kt": """\
+package k
+
+fun String.inProperCase(): String = this
+fun <T> Iterable<T>.appendTo(out: StringBuilder) {}
+
+class Table(val tableName: String, val columns: List<String>) {
+    fun render(out: StringBuilder) {
+        tableName.inProperCase()
+        columns.appendTo(out)
+        tableName.trim()
+    }
+}
+""",
+}
+
+
+def test_the_project_s_extension_functions_on_kotlin_s_own_types_are_called(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ON_BUILTINS)
+    names = "src/main/kotlin/k/Names.kt"
+    assert rules_at(rows, names, 8, "inProperCase") == {
+        (f"{names}::String.inProperCase", "extended-receiver")
+    }
+    assert rules_at(rows, names, 9, "appendTo") == {  # a List is an Iterable
+        (f"{names}::Iterable.appendTo", "extended-receiver")
+    }
+    assert rules_at(rows, names, 10, "trim") == {("", "builtin receiver: String")}
