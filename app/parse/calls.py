@@ -844,10 +844,14 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
     """id(definition) or 0 (module) -> variable -> its type (or ALIAS + a name); a variable
     bound to two different things says nothing."""
     types: dict[int, dict[str, str]] = {}
-    for stack, (_, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
+    for stack, (at, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
         if (len(stack) == 1 and stack[0].qualified == var) or var == MODULE_EXPORTS:
             where = []  # `export const X: T = make(...)` is itself a definition: a module name
+        elif stack and getattr(stack[-1], "name", "") == var and stack[-1].core.start_byte == at:
+            # A property that is a definition of its own (Kotlin's with a getter or setter):
+            # its type is its class's attribute.
+            where = stack[:-1]
         if "." in var and var != MODULE_EXPORTS:  # `self.client = Client()`: in every method
             if type_text.startswith(VALUE):  # `self._payload = payload`: the parameter's type
                 local = types.get(id(stack[-1]), {}) if stack else {}

@@ -181,7 +181,19 @@ class Scope(val id: String, private val _koin: Koin) {
         _koin.property(id)
         resolver.add(1)
         logger?.display(id)
+        listOf(1).forEach { val k = Koin(); k.property(id) }
     }
+}
+""",
+    "src/main/kotlin/k/Holder.kt": """\
+package k
+
+class Holder(private val koin: Koin) {
+    @Deprecated("use koin")
+    var logger: Logger = Logger()
+        private set
+
+    fun show() = logger.display(koin.property("a"))
 }
 """,
 }
@@ -196,6 +208,10 @@ def test_a_property_s_declared_type_types_its_calls_constructor_properties_too(
     # The declared `Resolver`, not the value's class: what the compiler calls.
     assert edges_at(rows, scope, 9) == {(f"{types}::Resolver.add", True)}
     assert edges_at(rows, scope, 10) == {(f"{types}::Logger.display", True)}  # `Logger?`
+    assert (f"{types}::Koin.property", True) in edges_at(rows, scope, 11)  # in a lambda
+    # A property with a setter (a definition of its own) is still its class's attribute.
+    holder = "src/main/kotlin/k/Holder.kt"
+    assert (f"{types}::Logger.display", True) in edges_at(rows, holder, 8)
 
 
 ON_BUILTINS = {
