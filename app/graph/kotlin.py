@@ -110,7 +110,7 @@ class KotlinRules:
             return [], ""
         real = [k for k in self.r.type_keys(facts, key[1], call.caller) if k != key]
         ids = self._own_members(real, call.callee)
-        rivals = self.r.members.get(key, {}).get(call.callee)
+        rivals = self._extensions_on().get((key[1], call.callee))  # anywhere: conservative
         return ids, MEMBER_OR_EXTENSION if rivals else "self-method"
 
     def extended_member(self, facts: FileFacts, ids: list[str], call: CallSite) -> list[str]:
@@ -140,6 +140,27 @@ class KotlinRules:
     def on_builtin(self, type_name: str, name: str) -> list[str]:
         """The project's extension functions named `name` on a type Kotlin gives (`fun
         String.unquoted()`, at the top level or inside a class)."""
+        types = (type_name, *_BUILTIN_SUPERTYPES.get(type_name, ()), "Any")
+        on_types = self._extensions_on()
+        return [sid for held in types for sid in on_types.get((held, name), [])]
+
+    def on_type(self, keys: list[ClassKey], name: str) -> list[str]:
+        """The project's extension functions named `name` on one of these project types."""
+        return [
+            sid
+            for held in dict.fromkeys(key[1].rpartition(".")[2] for key in keys)
+            for sid in self._extensions_on().get((held, name), [])
+        ]
+
+    @staticmethod
+    def smart_cast(type_text: str, name: str) -> bool:
+        """A call on a value declared `Any` of a method `Any` does not have: only a smart cast
+        (`if (state is Finishing) state.addExceptionLocked()`) lets it compile."""
+        return type_text == "Any" and name not in ("equals", "hashCode", "toString")
+
+    def _extensions_on(self) -> dict[tuple[str, str], list[str]]:
+        """(the type extended, the name) -> every extension function of the project, at the
+        top level or inside a class (`fun String.unquoted()` in `Table`)."""
         if self._on_types is None:
             self._on_types = {}
             for sid, sym in self.r.symbols.items():
@@ -151,8 +172,7 @@ class KotlinRules:
                     held = "" if owner is not None else sym.parent.rpartition(".")[2]
                 if held:
                     self._on_types.setdefault((held, sym.name), []).append(sid)
-        types = (type_name, *_BUILTIN_SUPERTYPES.get(type_name, ()), "Any")
-        return [sid for held in types for sid in self._on_types.get((held, name), [])]
+        return self._on_types
 
     def extensions_named(self, name: str) -> list[str]:
         """Every extension function of the project with that name."""

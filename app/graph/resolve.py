@@ -1196,7 +1196,11 @@ class Resolver:
                     return ids, "extended-receiver", ""
                 if ids:
                     return ids, "typed-receiver", ""
-                if not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
+                if lang == "kotlin" and (ids := self.kotlin.on_type(keys, name)):
+                    return ids, "extended-receiver", ""  # `fun KoinDefinition<T>.onOptions()`
+                if lang == "kotlin":
+                    pass  # a smart cast (`if (x is Sub) x.only()`) narrowed it: guessed below
+                elif not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
                     return [], "", f"no method {name} on {type_text}"
                 if outside and lang in _CLASSES_HOLD_METHODS and self._bases_known_outside(keys):
                     why = "inherited from a class outside the project"
@@ -1204,7 +1208,8 @@ class Resolver:
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 if lang == "kotlin" and (ids := self.kotlin.on_builtin(type_text, name)):
                     return ids, "extended-receiver", ""  # the project's `fun String.unquoted()`
-                return [], "", f"builtin receiver: {type_text}"
+                if not (lang == "kotlin" and self.kotlin.smart_cast(type_text, name)):
+                    return [], "", f"builtin receiver: {type_text}"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"
         if lang == "python" and (ids := self._module_class_member(facts, call)):

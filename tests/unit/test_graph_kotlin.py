@@ -244,3 +244,43 @@ def test_the_project_s_extension_functions_on_kotlin_s_own_types_are_called(
         (f"{names}::Iterable.appendTo", "extended-receiver")
     }
     assert rules_at(rows, names, 10, "trim") == {("", "builtin receiver: String")}
+
+
+SMART_CASTS = {
+    "src/main/kotlin/k/State.kt": """\
+package k
+
+open class Collector {
+    fun emit() {}
+}
+
+class Finishing : Collector() {
+    fun addException() {}
+}
+
+fun handle(state: Any, collector: Collector) {
+    if (state is Finishing) state.addException()
+    collector.onSubscription()
+    if (collector is Finishing) collector.addException()
+}
+""",
+    "src/main/kotlin/k/Subscriptions.kt": "package k\n\nfun Collector.onSubscription() {}\n",
+}
+
+
+def test_a_smart_cast_leaves_a_guess_and_an_extension_on_a_project_type_answers(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, SMART_CASTS)
+    path = "src/main/kotlin/k/State.kt"
+    # `state: Any` has no addException: only a smart cast lets it compile, so the graph guesses
+    # by the name rather than saying "builtin receiver: Any" (or "no method" on Collector).
+    assert rules_at(rows, path, 12, "addException") == {
+        (f"{path}::Finishing.addException", "unique-method")
+    }
+    assert rules_at(rows, path, 14, "addException") == {
+        (f"{path}::Finishing.addException", "unique-method")
+    }
+    assert rules_at(rows, path, 13, "onSubscription") == {
+        ("src/main/kotlin/k/Subscriptions.kt::Collector.onSubscription", "extended-receiver")
+    }
