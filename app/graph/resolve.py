@@ -130,7 +130,7 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 _CLASSES_HOLD_METHODS = frozenset({"python", "java"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
 # maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`): a loop's items.
-_CONTAINER_TYPED = frozenset({"go", "rust", "cpp"})
+_CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin"})
 # Languages whose types may have members defined in another folder than the type.
 _JOINED_ACROSS_FOLDERS = frozenset({"cpp", "rust"})
 # Languages whose build, not an import, picks which of a name's definitions a call reaches,
@@ -1174,6 +1174,8 @@ class Resolver:
         if lang == "go" and not type_text.startswith(CHAINED):
             type_text = type_text.lstrip(GO_CONTAINER)  # `routes[0].Match()`: a Route's
         elif lang in _CONTAINER_TYPED and type_text.startswith(GO_CONTAINER):
+            if lang == "kotlin" and (ids := self.kotlin.on_builtin("List", name)):
+                return ids, "extended-receiver", ""  # `fun Iterable<T>.appendTo()`
             return [], "", "builtin receiver: a container"  # `labels.len()`: Vec's own
         if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
             ids, declared = self._chained(facts, call, type_text[len(CHAINED) :])
@@ -1344,7 +1346,7 @@ class Resolver:
                     declared, text
                 )
                 outside = text if not keys and self._outside_type(declared, text) else ""
-        if held.startswith(GO_CONTAINER) and facts.language in ("rust", "cpp"):
+        if held.startswith(GO_CONTAINER) and facts.language in ("rust", "cpp", "kotlin"):
             return [], "a container"  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
         return (self._members_of(keys, call.callee)[0] if keys else []), outside
 

@@ -328,6 +328,16 @@ def _literal_type(language: str, node: Node) -> str:
     return _OTHER_LITERALS.get(language, {}).get(node.type, "")
 
 
+def _bind_name(language: str, captures: dict[str, list[Node]]) -> str:
+    """The variable a binding names; a Kotlin lambda over a collection's items that names none
+    binds `it` (`xs.map { it.name }`)."""
+    if var := captures.get("var"):
+        return _bound_name(language, var[0])
+    bind = captures["bind"][0]
+    walked = language == "kotlin" and bind.type == "lambda_literal" and "element_of" in captures
+    return "it" if walked else ""
+
+
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
@@ -433,9 +443,9 @@ def extract(
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             _add_call(language, call[0], captures, raw)
-        elif (bind := captures.get("bind")) and (var := captures.get("var")):
+        elif (bind := captures.get("bind")) and (name := _bind_name(language, captures)):
             if said := _bound(language, captures):
-                binds.append((bind[0].start_byte, _bound_name(language, var[0]), said))
+                binds.append((bind[0].start_byte, name, said))
         elif param := captures.get("param"):
             params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
@@ -562,6 +572,10 @@ _CONTAINERS = {
     "cpp": re.compile(
         r"(?:const\s+)?std::(?:vector|set|multiset|unordered_set|list|forward_list|deque"
         r"|array)\s*<(.+?)(?:,\s*[^<>]+)?>\s*[&*]?"
+    ),
+    "kotlin": re.compile(
+        r"(?:List|MutableList|ArrayList|Set|MutableSet|HashSet|LinkedHashSet|Collection"
+        r"|MutableCollection|Iterable|Sequence|Array|ArrayDeque)\s*<\s*(?:out\s+|in\s+)?(.+)>\??"
     ),
 }
 _RUST_CONTAINERS = frozenset({"Vec", "VecDeque", "HashSet", "BTreeSet"})

@@ -284,3 +284,38 @@ def test_a_smart_cast_leaves_a_guess_and_an_extension_on_a_project_type_answers(
     assert rules_at(rows, path, 13, "onSubscription") == {
         ("src/main/kotlin/k/Subscriptions.kt::Collector.onSubscription", "extended-receiver")
     }
+
+
+ITEMS = {
+    "src/main/kotlin/k/Items.kt": """\
+package k
+
+class Index {
+    fun createStatement(): String = ""
+}
+
+class Other {
+    fun createStatement(): String = ""
+}
+
+fun ddl(indices: List<Index>, more: Array<out Index>?) {
+    for (index in indices) index.createStatement()
+    indices.forEach { i -> i.createStatement() }
+    indices.flatMap { listOf(it.createStatement()) }
+    more?.forEach { it.createStatement() }
+    indices.size
+}
+""",
+}
+
+
+def test_loop_and_collection_lambda_items_are_the_collection_s_elements(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ITEMS)
+    path = "src/main/kotlin/k/Items.kt"
+    for line in (12, 13, 14, 15):  # `for`, a named parameter, `it`, a nullable `Array<out T>?`
+        assert rules_at(rows, path, line, "createStatement") == {
+            (f"{path}::Index.createStatement", "typed-receiver")
+        }, line
+    assert rules_at(rows, path, 16, "size") == set()  # a property, not a call

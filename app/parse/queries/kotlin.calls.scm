@@ -17,8 +17,20 @@
   [(user_type) @type (nullable_type (user_type) @type)])) @bind
 (class_parameter (binding_pattern_kind) (simple_identifier) @var
   [(user_type) @type (nullable_type (user_type) @type)]) @bind
+; Loop items, `for (x in xs)`, and the items a collection function's lambda takes, `xs.forEach
+; { x -> }`, `xs.map { it.name }` (no parameter: `it`), are the collection's elements.
+(for_statement (variable_declaration (simple_identifier) @var) . (_) @element_of) @bind
+(call_expression
+  (navigation_expression (_) @element_of (navigation_suffix (simple_identifier) @_walks))
+  (call_suffix (annotated_lambda
+    (lambda_literal (lambda_parameters . (variable_declaration (simple_identifier) @var) .)?)
+      @bind))
+  (#any-of? @_walks "forEach" "map" "mapNotNull" "flatMap" "filter" "filterNot" "any" "all"
+    "none" "count" "first" "firstOrNull" "last" "lastOrNull" "find" "onEach" "sumOf"
+    "associateBy" "associateWith" "groupBy" "sortedBy" "sortedByDescending" "maxByOrNull"
+    "minByOrNull" "takeWhile" "dropWhile" "partition" "distinctBy" "single" "singleOrNull"))
 ; Parameters' types, builtin values: `s: String`, `val t = "x"`, `val xs = mutableListOf(1)`.
-(parameter (simple_identifier) @var (user_type) @type) @bind
+(parameter (simple_identifier) @var [(user_type) @type (nullable_type (user_type) @type)]) @bind
 (property_declaration (variable_declaration (simple_identifier) @var .)
   [(string_literal) (call_expression)] @literal) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
