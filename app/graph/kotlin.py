@@ -152,6 +152,11 @@ class KotlinRules:
             for sid in self._extensions_on().get((held, name), [])
         ]
 
+    def companions(self, keys: list[ClassKey]) -> list[ClassKey]:
+        """The companion objects of these classes (`App.init()` calls `App.Companion.init`)."""
+        found = [(scope, f"{name}.Companion") for scope, name in keys]
+        return [key for key in found if key in self.r.class_kinds]
+
     @staticmethod
     def smart_cast(type_text: str, name: str) -> bool:
         """A call on a value declared `Any` of a method `Any` does not have: only a smart cast

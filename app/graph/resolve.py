@@ -1273,6 +1273,9 @@ class Resolver:
             keys = self.type_keys(facts, receiver, call.caller)
             if keys and (ids := self._members_of(keys, name)[0]):
                 return ids, "class-member", ""
+            companions = self.kotlin.companions(keys) if lang == "kotlin" else []
+            if companions and (ids := self._members_of(companions, name)[0]):
+                return ids, "class-member", ""  # `App.init()`: App's companion object's
             if not keys and receiver.isidentifier() and lang not in _JS:
                 # JS/TS: a capitalised name is as often a value (`const FoodEnum = z.enum()`)
                 return [], "", f"{receiver} is not a type defined in the project"

@@ -319,3 +319,35 @@ def test_loop_and_collection_lambda_items_are_the_collection_s_elements(
             (f"{path}::Index.createStatement", "typed-receiver")
         }, line
     assert rules_at(rows, path, 16, "size") == set()  # a property, not a call
+
+
+RESULTS = {
+    "src/main/kotlin/k/App.kt": """\
+package k
+
+class App {
+    fun go(): Int = 1
+    companion object {
+        fun init(): App = App()
+    }
+}
+
+fun resolve(x: Int): App? = null
+
+fun start(): Int? {
+    val a = App.init()
+    a.go()
+    val b = resolve(1) ?: return null
+    return b.go()
+}
+""",
+}
+
+
+def test_a_value_a_call_returns_is_of_the_type_the_function_declares(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RESULTS)
+    path = "src/main/kotlin/k/App.kt"
+    assert edges_at(rows, path, 14) == {(f"{path}::App.go", True)}  # a companion's `App`
+    assert edges_at(rows, path, 16) == {(f"{path}::App.go", True)}  # `App?`, after `?:`

@@ -11,6 +11,10 @@
 ; Local types: `val c = Calc()` (a capitalised constructor), when no type is declared.
 (property_declaration (variable_declaration (simple_identifier) @var .)
   (call_expression (simple_identifier) @type)) @bind
+; A value a call returns, as the called function declares it: `val k = KoinApplication.init()`,
+; `val f = resolveDefinition(c) ?: return null` (a constructor's type above wins over it).
+(property_declaration (variable_declaration (simple_identifier) @var .)
+  [(call_expression) @result (elvis_expression . (call_expression) @result)]) @bind
 ; Declared types, which the value does not override: `val r: Resolver = ResolverV2(this)`,
 ; `var logger: Logger? = null`; constructor properties: `class Scope(val _koin: Koin)`.
 (property_declaration (variable_declaration (simple_identifier) @var
@@ -34,6 +38,7 @@
 (property_declaration (variable_declaration (simple_identifier) @var .)
   [(string_literal) (call_expression)] @literal) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
-(function_declaration (function_value_parameters) . ":" . (user_type) @returns) @method
+(function_declaration (function_value_parameters) . ":" .
+  [(user_type) @returns (nullable_type (user_type) @returns)]) @method
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(lambda_literal) (anonymous_function)] @closure
