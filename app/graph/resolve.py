@@ -1296,6 +1296,8 @@ class Resolver:
             return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
         if len(candidates) == 1:
             return candidates, "unique-method", ""
+        if not candidates and lang == "kotlin" and (own := prelude_reason(lang, name)):
+            return [], "", own  # `scope?.let { }`: a standard-library extension on any value
         return candidates, "ambiguous-method", "no method of that name in the project"
 
     def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> tuple[list[str], str]:

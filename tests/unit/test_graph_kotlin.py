@@ -351,3 +351,15 @@ def test_a_value_a_call_returns_is_of_the_type_the_function_declares(
     path = "src/main/kotlin/k/App.kt"
     assert edges_at(rows, path, 14) == {(f"{path}::App.go", True)}  # a companion's `App`
     assert edges_at(rows, path, 16) == {(f"{path}::App.go", True)}  # `App?`, after `?:`
+
+
+def test_a_scope_function_on_any_value_is_kotlin_s_own(tmp_path: Path, settings: Settings) -> None:
+    files = {
+        "src/main/kotlin/k/Drop.kt": (
+            "package k\n\nclass Scope\n\nfun drop(scope: Scope?) {\n    scope?.let { }\n}\n"
+        )
+    }
+    rows = graph(tmp_path, settings, files)
+    assert rules_at(rows, "src/main/kotlin/k/Drop.kt", 6, "let") == {
+        ("", "the language's own: let is in Kotlin's standard library (imported by default)")
+    }
