@@ -10,9 +10,9 @@ repository whose code needs libraries the compiler cannot see does not compile, 
 oracle says so.
 
 What it cannot say: a call of an `inline` function (its body is copied into the caller, no
-invoke is left), a call of a function-typed value (`invoke`), and two calls of one name on
-one line with different targets; such sites count as unresolved by the oracle and are not
-judged."""
+invoke is left), a call of a function-typed value (`invoke`), and which of two calls of one
+name on one line is which when their targets differ or one of them left no invoke; such
+sites count as unresolved by the oracle and are not judged."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ COMPILE_TIMEOUT_S = 1_800
 # Source sets of platforms other than the JVM, and test source sets, are not compiled.
 _OTHER_PLATFORM = re.compile(
     r"(?:^|/)(?:js|wasm\w*|native|ios\w*|macos\w*|linux\w*|mingw\w*|tvos\w*|watchos\w*|apple|"
-    r"darwin|android\w*|posix|unix|windows)Main/|(?:^|/)\w*[Tt]est\w*/|(?:^|/)src/test/"
+    r"darwin|android\w*|posix|unix|windows)Main/|(?:^|/)(?:tests?|\w+Test)/"
 )
 _CLASS = re.compile(r"^(?:[\w ]+ )?(?:class|interface|enum) ([\w.$]+)(?:<.*?>)?(.*)\{$")
 _METHOD = re.compile(r"^  [^ ].*?([\w$<>\-\"]+)\((.*)\)(?: throws .*)?;$")
@@ -114,7 +114,8 @@ def kotlin_answers(root: Path, sites: list[Site]) -> tuple[list[list[Target] | N
 
 def _compile(kotlinc: str, root: Path, sources: list[str], common: list[str], out: Path) -> None:
     listing = out / "sources.txt"
-    listing.write_text("\n".join(sources) + "\n", encoding="utf-8")
+    quoted = [f'"{p}"' if " " in p else p for p in sources]  # kotlinc's @argfile splits
+    listing.write_text("\n".join(quoted) + "\n", encoding="utf-8")
     args = [kotlinc, "-nowarn", "-d", str(out / "classes"), "-jvm-target", "17"]
     if common:
         args += ["-Xmulti-platform", "-Xcommon-sources=" + ",".join(common)]
