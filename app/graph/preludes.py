@@ -37,7 +37,7 @@ _KOTLIN = _names(
     "Any Array Boolean Char Double Exception Float IllegalArgumentException "
     "IllegalStateException IndexOutOfBoundsException Int Long NoSuchElementException "
     "NullPointerException NumberFormatException Pair Regex RuntimeException Short String "
-    "StringBuilder Throwable Triple UnsupportedOperationException TODO also apply "
+    "StringBuilder Throwable Triple UnsupportedOperationException also apply "
     "arrayListOf arrayOf arrayOfNulls assert booleanArrayOf buildList buildMap buildSet "
     "buildString byteArrayOf charArrayOf check checkNotNull doubleArrayOf emptyArray emptyList "
     "emptyMap emptySequence emptySet enumValueOf enumValues error floatArrayOf "
