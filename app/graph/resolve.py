@@ -1298,6 +1298,8 @@ class Resolver:
             return candidates, "unique-method", ""
         if not candidates and lang == "kotlin" and (own := prelude_reason(lang, name)):
             return [], "", own  # `scope?.let { }`: a standard-library extension on any value
+        if not candidates and lang == "kotlin" and name in BUILTIN_METHODS["kotlin"]:
+            return [], "", f"the language's own: {name} is a method of Kotlin's collections"
         return candidates, "ambiguous-method", "no method of that name in the project"
 
     def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> tuple[list[str], str]:

@@ -81,7 +81,9 @@ BUILTIN_TYPES: dict[str, frozenset[str]] = {
     ),
     "kotlin": frozenset(
         {"String", "List", "MutableList", "Map", "MutableMap", "Set", "MutableSet", "ArrayList",
-         "HashMap", "Array", "Any"}
+         "HashMap", "Array", "Any", "HashSet", "LinkedHashSet", "LinkedHashMap", "Collection",
+         "MutableCollection", "Iterable", "Sequence", "ArrayDeque", "StringBuilder", "Pair",
+         "Triple"}
     ),
     "ruby": frozenset({"Array", "String", "Hash", "Symbol", "Integer"}),
 }  # fmt: skip

@@ -363,3 +363,27 @@ def test_a_scope_function_on_any_value_is_kotlin_s_own(tmp_path: Path, settings:
     assert rules_at(rows, "src/main/kotlin/k/Drop.kt", 6, "let") == {
         ("", "the language's own: let is in Kotlin's standard library (imported by default)")
     }
+
+
+def test_a_collection_method_no_project_type_has_is_kotlin_s_own(
+    tmp_path: Path, settings: Settings
+) -> None:
+    files = {
+        "src/main/kotlin/k/Scope.kt": """\
+package k
+
+class Scope {
+    private val callbacks = LinkedHashSet<String>()
+    fun close(items: Widgets) {  // a library's type, not the project's
+        callbacks.clear()
+        items.forEach { }
+    }
+}
+"""
+    }
+    rows = graph(tmp_path, settings, files)
+    path = "src/main/kotlin/k/Scope.kt"
+    assert rules_at(rows, path, 6, "clear") == {("", "builtin receiver: LinkedHashSet")}
+    assert rules_at(rows, path, 7, "forEach") == {
+        ("", "the language's own: forEach is a method of Kotlin's collections")
+    }
