@@ -1200,9 +1200,9 @@ class Resolver:
                     return ids, "typed-receiver", ""
                 if lang == "kotlin" and (ids := self.kotlin.on_type(keys, name)):
                     return ids, "extended-receiver", ""  # `fun KoinDefinition<T>.onOptions()`
-                if lang == "kotlin":
-                    pass  # a smart cast (`if (x is Sub) x.only()`) narrowed it: guessed below
-                elif not outside and lang != "lua":  # Lua: maybe its metatable's `__index`
+                # Lua: maybe its metatable's `__index`; Kotlin: a smart cast (`if (x is Sub)
+                # x.only()`) narrowed the type, so the method is guessed by name below.
+                if not outside and lang not in ("lua", "kotlin"):
                     return [], "", f"no method {name} on {type_text}"
                 if outside and lang in _CLASSES_HOLD_METHODS and self._bases_known_outside(keys):
                     why = "inherited from a class outside the project"
