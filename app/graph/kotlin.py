@@ -1,8 +1,14 @@
-"""Kotlin multiplatform source sets (`src/commonMain/`, `src/jvmMain/`, `src/iosTest/`, ...):
-which of several definitions of one name a call can reach. Common code sees only common code
-(an `expect` declaration, never a platform's `actual`); a platform's code sees its own source
-set and the common one, its own first (its `actual` before the `expect`); a test source set
-sees its platform's main one. A path outside that layout sees everything."""
+"""The call graph's Kotlin rules (checked against kotlinc's bytecode: `graph-oracle --language
+kotlin`).
+
+Multiplatform source sets (`src/commonMain/`, `src/jvmMain/`, `src/iosTest/`, ...): which of
+several definitions of one name a call can reach. Common code sees only common code (an
+`expect` declaration, never a platform's `actual`); a platform's code sees its own source set
+and the common one, its own first (its `actual` before the `expect`); a test source set sees
+its platform's main one. A path outside that layout sees everything.
+
+KotlinRules: members before extension functions of the same name, extension functions called
+like methods (on project types and on Kotlin's own), companion objects, smart casts."""
 
 from __future__ import annotations
 
