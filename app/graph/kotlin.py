@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from app.core.models import CallSite
 from app.graph.facts import CLASS_KINDS, FileFacts, symbol_id
+from app.parse.calls import BOUND
 
 if TYPE_CHECKING:
     from app.graph.resolve import ClassKey, Resolver
@@ -114,7 +115,11 @@ class KotlinRules:
         which the graph does not read, decide: MEMBER_OR_EXTENSION)."""
         if key in self.r.class_kinds:
             return [], ""
-        real = [k for k in self.r.type_keys(facts, key[1], call.caller) if k != key]
+        # `fun <T : KoinScopeComponent> T.createScope()`: `this` is at least the bound. Kotlin's
+        # class keys are per file, the bound's attribute is the function's.
+        said = self.r.attributes.get((facts.path, call.caller), {}).get(BOUND + key[1])
+        extended = said[0][1] if said else key[1]
+        real = [k for k in self.r.type_keys(facts, extended, call.caller) if k != key]
         ids = self._own_members(real, call.callee)
         rivals = self._extensions_on().get((key[1], call.callee))  # anywhere: conservative
         return ids, MEMBER_OR_EXTENSION if rivals else "self-method"

@@ -271,6 +271,8 @@ VIA = " via "
 # step takes away; a named container type (`type nodes []*node`) gives its ELEMENT attribute.
 ELEMENT_STEP = ".[]"
 ELEMENT = "(element)"
+# Before a type parameter's name: the attribute holding its upper bound (Kotlin's `<T : B>`).
+BOUND = "(bound)"
 GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
@@ -465,6 +467,11 @@ def extract(
                 returned.append(
                     Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
                 )
+        elif (generic := captures.get("generic")) and (bound := captures.get("type_bound")):
+            owner = by_core.get((generic[0].start_byte, generic[0].type))
+            bounded = node_text(captures["type_param"][0])
+            if owner is not None and (said := _clean(node_text(bound[0]))):
+                elements.append(Attribute(owner.qualified, BOUND + bounded, said))
         elif (named := captures.get("type_alias")) and (aliased := captures.get("aliased")):
             target = "" if _in_a_body(named[0]) else cpp_type(node_text(aliased[0]))
             if target:  # `using Option_p = ...;` where includers see it, not in a function

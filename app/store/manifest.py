@@ -56,7 +56,7 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # bases are known (imported or builtin); `-> Self` is the class it is called on; 67: Python's
 # `self.x = param` has the parameter's annotated type (`Any` is none); 68: annotated names
 # (`x: Foo = ...`, a dataclass's fields) have their annotations' types
-STRATEGY_VERSION = "chunk-85"
+STRATEGY_VERSION = "chunk-86"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -387,3 +387,28 @@ class Scope {
     assert rules_at(rows, path, 7, "forEach") == {
         ("", "the language's own: forEach is a method of Kotlin's collections")
     }
+
+
+BOUNDED = {
+    "src/main/kotlin/k/Component.kt": """\
+package k
+
+interface KoinComponent {
+    fun getKoin(): Int = 1
+}
+
+interface KoinScopeComponent : KoinComponent
+
+fun <T : KoinScopeComponent> T.createScope(): Int {
+    return getKoin()
+}
+""",
+}
+
+
+def test_inside_an_extension_on_a_bounded_type_parameter_this_is_the_bound(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, BOUNDED)
+    path = "src/main/kotlin/k/Component.kt"
+    assert edges_at(rows, path, 10) == {(f"{path}::KoinComponent.getKoin", True)}

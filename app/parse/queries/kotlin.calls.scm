@@ -42,3 +42,7 @@
   [(user_type) @returns (nullable_type (user_type) @returns)]) @method
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(lambda_literal) (anonymous_function)] @closure
+; A type parameter's upper bound (`fun <T : KoinScopeComponent> T.createScope()`): inside an
+; extension on `T`, `this` is at least the bound.
+(function_declaration (type_parameters
+  (type_parameter (type_identifier) @type_param (user_type) @type_bound))) @generic
