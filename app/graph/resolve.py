@@ -20,7 +20,7 @@ from app.graph.kotlin import MEMBER_OR_EXTENSION, KotlinRules
 from app.graph.kotlin import nearest as kotlin_nearest
 from app.graph.lua import LuaRules, module_names
 from app.graph.preludes import prelude_reason
-from app.graph.rust import RustRules
+from app.graph.rust import STD_INHERENT, RustRules
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
@@ -34,6 +34,7 @@ from app.parse.calls import (
     GO_CONTAINER,
     MODULE_EXPORTS,
     NEW,
+    ON_ELEMENT,
     PACKAGE,
     PARAMETER,
     PRIVATE,
@@ -382,6 +383,11 @@ class Resolver:
                 return own
             parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
             found = self.rust_modules.get(parts[-1]) if parts else None
+            if module.split("::", 1)[0] == "crate" and (own := self.rust.in_crate(facts, parts)):
+                # `use crate::{Graph}`: the crate's root; `crate::sync::rwlock`: its file, with
+                # the files below it (what a re-export inside a macro may have named)
+                below = own[0].removesuffix("mod.rs").removesuffix(".rs").rstrip("/") + "/"
+                return own + [f for f in found or () if f not in own and f.startswith(below)]
             return self._preferred_modules(facts.path, module.split("::", 1)[0], found)
         if lang == "zig":  # `@import("util.zig")`, from the importing file's folder
             if not module.endswith(".zig"):
@@ -622,6 +628,10 @@ class Resolver:
             nesting = self.nesting(facts.path, caller)
             if keys := self._scope_keys(nesting, text):
                 return keys
+        if head and facts.language == "rust" and head.split(".")[0] in ("crate", "self", "super"):
+            target = self.module_files(facts, head.replace(".", "::"))  # `crate::util::List`
+            if target:
+                return [self._key(sid) for sid in self.top(target, name)[0]]
         if head:  # mod.Base: the module's own definition
             for imp in facts.imports:
                 target = self._module_named(facts, imp) if imp.alias == head else None
@@ -980,10 +990,25 @@ class Resolver:
         found: list[str] = []
         outside = False
         for key in keys:
+            if self._std_inherent([key], name):
+                outside = True  # `opt.as_ref()`: Option's own, whatever the project adds
+                continue
             order, beyond = self.hierarchy(key)
             outside = outside or beyond
             found += [sid for sid in self.member(order, name) if sid not in found]
         return found, outside
+
+    def _std_inherent(self, keys: list[ClassKey], name: str) -> str:
+        """The Rust standard type (`Option`) of these whose own method `name` is (`as_ref`):
+        it comes before any the project's traits give that type; "" for none."""
+        for key in keys:
+            if name in STD_INHERENT.get(key[1], ()) and any(
+                self.symbols[sid].language == "rust"
+                for ids in self.members.get(key, {}).values()
+                for sid in ids
+            ):
+                return key[1]
+        return ""
 
     def member(self, keys: list[ClassKey], name: str) -> list[str]:
         for key in keys:
@@ -1192,6 +1217,8 @@ class Resolver:
             keys = self.type_keys(owner, type_text, call.caller if owner is facts else "")
             if keys:
                 ids, outside = self._members_of(keys, name)
+                if not ids and (std := self._std_inherent(keys, name)):
+                    return [], "", f"builtin receiver: {std}"  # `opt.as_ref()`: Option's own
                 if ids and lang == "rust" and not any(k in self._types[lang] for k in keys):
                     # `impl<T> Nullable for Option<T>`: the project's trait on an outside type,
                     # whose own methods of that name (`Option::as_ref`) come first
@@ -1308,11 +1335,13 @@ class Resolver:
         each field's declared type; nothing when a step says nothing. With no method, the
         type the last step declares when it is one from outside the project (Java's `TimeZone`
         of `FastTimeZone.getGmtTimeZone(id).getRawOffset()`), else ""."""
-        root_type, _, walked = root_type.partition(VIA)  # a variable bound to a chain
+        on_element = root_type.endswith(ON_ELEMENT)  # `self.next[1].index()`
+        root_type, _, walked = root_type.removesuffix(ON_ELEMENT).partition(VIA)
         made = _GO_NEW_PREFIX if facts.language == "go" else _NEW_PREFIX
         steps = (
             _CHAIN_STEP.split(walked)[1:]
             + _CHAIN_STEP.split(made.sub("", call.receiver, count=1))[1:]
+            + ([ELEMENT_STEP[1:]] if on_element else [])
         )
         outside = ""
         held = root_type  # the last step's type as written: Go's `[]Route` holds Routes
@@ -1355,6 +1384,8 @@ class Resolver:
                 outside = text if not keys and self._outside_type(declared, text) else ""
         if held.startswith(GO_CONTAINER) and facts.language in ("rust", "cpp", "kotlin"):
             return [], "a container"  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
+        if std := self._std_inherent(keys, call.callee):
+            return [], std  # `self.elements[i].as_ref()`: Option's own
         return (self._members_of(keys, call.callee)[0] if keys else []), outside
 
     def _elements(self, keys: list[ClassKey]) -> list[ClassKey]:

@@ -14,6 +14,21 @@ if TYPE_CHECKING:
 
 
 _FUNCTION_KINDS = frozenset({"function", "method"})
+# The inherent methods of `Option` and `Result` (Rust 1.95): a project trait implemented for
+# them (`impl Nullable for Option<T>` with its own `as_ref`) never wins over these, as the
+# compiler looks up a type's inherent methods before any trait's.
+_OPTION_OR_RESULT = frozenset(
+    {"and", "and_then", "as_deref", "as_deref_mut", "as_mut", "as_pin_mut", "as_pin_ref",
+     "as_ref", "as_slice", "as_mut_slice", "cloned", "copied", "expect", "filter", "flatten",
+     "get_or_insert", "get_or_insert_default", "get_or_insert_with", "insert", "inspect",
+     "is_none", "is_none_or", "is_some", "is_some_and", "iter", "iter_mut", "map", "map_or",
+     "map_or_else", "ok_or", "ok_or_else", "or", "or_else", "replace", "take", "take_if",
+     "transpose", "unwrap", "unwrap_or", "unwrap_or_default", "unwrap_or_else",
+     "unwrap_unchecked", "unzip", "xor", "zip", "err", "expect_err", "inspect_err",
+     "into_err", "into_ok", "is_err", "is_err_and", "is_ok", "is_ok_and", "map_err", "ok",
+     "unwrap_err", "unwrap_err_unchecked"}
+)  # fmt: skip
+STD_INHERENT = {"Option": _OPTION_OR_RESULT, "Result": _OPTION_OR_RESULT}
 
 
 def _dir(path: str) -> str:
@@ -59,6 +74,21 @@ class RustRules:
             said = said_of.get(s.name, "") if s.kind == "type" and not s.parent else ""
             if said.startswith(ALIAS):
                 self.aliases[(scope, s.qualified_name)] = (path, said[len(ALIAS) :])
+
+    def in_crate(self, facts: FileFacts, parts: list[str]) -> list[str] | None:
+        """The file a `crate::` path names from this file: the root of its crate (the nearest
+        `lib.rs` or `main.rs` in its folder or above) for `crate` alone, the module file below
+        that root for `crate::a::b`; None when no file is that module (an inline `mod a { }`
+        or a re-export in the root: the caller reads the path by its last name)."""
+        folder = _dir(facts.path)
+        while True:
+            for name in ("lib.rs", "main.rs"):
+                root = f"{folder}/{name}" if folder else name
+                if root in self.r.files:
+                    return self.relative(root, ["self", *parts]) if parts else [root]
+            if not folder:
+                return None
+            folder = _dir(folder)
 
     def relative(self, path: str, parts: list[str]) -> list[str] | None:
         """The file of a Rust path that starts from the importing module (`super::x`,

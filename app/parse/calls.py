@@ -12,7 +12,13 @@ from tree_sitter import Node, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
 from app.core.models import Attribute, CallSite, Import, Inheritance
-from app.parse.call_text import TEXT_CHARS, receiver_text, split_called, without_generics
+from app.parse.call_text import (
+    TEXT_CHARS,
+    elide,
+    receiver_text,
+    split_called,
+    without_generics,
+)
 from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for
 from app.parse.imports import parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
@@ -263,6 +269,16 @@ RESULT = "(result of)"
 # VALUE + the expression as a receiver reads (`r.NewRoute().Subrouter()`, Go's `nn := n`), then
 # an ELEMENT_STEP for Go's `range r.routes` and `r.routes[i]`.
 VALUE = "(value of)"
+# The receiver type a call on an element is first given (`labels[i].is_inner()`, C++'s
+# `opts[i]->name()`): the element of what the receiver before the index holds, worked out as a
+# loop's items are.
+ELEMENT_OF = "(element of)"
+# After a chained receiver type: the resolver takes one element step after the receiver's own
+# steps (`self.next[1].index()`: `self`, `.next`, then an element of it).
+ON_ELEMENT = " then an element"
+# Languages whose containers have methods of their own (`labels.len()`), so a call on an
+# element must be told from one on the container.
+_ELEMENT_RECEIVERS = frozenset({"rust", "cpp", "kotlin"})
 # Between a chain's first name's type and the steps the resolver walks before the receiver's
 # own: CHAINED + `Router` + VIA + `.NewRoute().Subrouter()` (a variable bound to a chain).
 VIA = " via "
@@ -745,6 +761,8 @@ def _add_call(
             if language == "haskell":
                 receiver = receiver.rstrip(".")  # the module of `Logger.message` holds its dot
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
+            if language in _ELEMENT_RECEIVERS and elide(node_text(recv[0]), language).endswith("]"):
+                literal = ELEMENT_OF
         elif "new" in captures:
             literal = NEW  # Scala's `new C(x)`
     elif dynamic := captures.get("dynamic"):
@@ -845,6 +863,7 @@ def _class_attributes(
             (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
             or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
             or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
+            or (language == "rust" and _DOTTED.fullmatch(said[len(ALIAS) :]))  # `a::B`
         )
     ]
     for d in defs:
@@ -918,7 +937,7 @@ def _attribute(
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
     for stack, (_, line, name, receiver, literal) in _sweep(defs, limited):
         caller = next((d for d in reversed(stack) if not isinstance(d, Closure)), None)
-        receiver_type = literal
+        receiver_type = "" if literal == ELEMENT_OF else literal
         scopes = [types.get(key, {}) for key in [*(id(d) for d in reversed(stack)), 0]]
         self_name = ""
         if language == "go" and caller is not None and caller.kind == "method":
@@ -931,7 +950,13 @@ def _attribute(
                 name = said[len(ALIAS) :]  # `_ = gettext` ... `_("text")`
             if not receiver and any(name in parameters.get(id(d), ()) for d in stack):
                 receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
-        if language == "kotlin" and receiver.startswith("this@"):
+        if literal == ELEMENT_OF and receiver.isidentifier():  # `labels[i].is_inner()`
+            element = VALUE + receiver + ELEMENT_STEP
+            receiver_type = _value_type(element, scopes, self_name, language)
+        elif literal == ELEMENT_OF:  # `self.next[1].index()`: the chain, then an element
+            chained = _chain_root(receiver, scopes, self_name, language)
+            receiver_type = chained + ON_ELEMENT if chained else ""
+        elif language == "kotlin" and receiver.startswith("this@"):
             receiver_type = _labelled_class(stack, receiver[5:])  # `this@Outer.ping()`
         elif receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")

@@ -55,8 +55,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # the outside base's (no guess by name); 66: that only in Python and Java, only when the outside
 # bases are known (imported or builtin); `-> Self` is the class it is called on; 67: Python's
 # `self.x = param` has the parameter's annotated type (`Any` is none); 68: annotated names
-# (`x: Foo = ...`, a dataclass's fields) have their annotations' types
-STRATEGY_VERSION = "chunk-86"
+# (`x: Foo = ...`, a dataclass's fields) have their annotations' types; 87: Rust's `crate::`
+# paths from the file's crate root, `type X = a::B<T>` aliases, `Option`'s and `Result`'s own
+# methods before a project trait's; a call on an element (`xs[i].m()`) in Rust, C++ and Kotlin
+STRATEGY_VERSION = "chunk-87"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

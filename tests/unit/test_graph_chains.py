@@ -397,6 +397,53 @@ def test_rust_tests_import_the_library_by_the_crate_s_name(
     assert edges_at(rows, "tests/graph.rs", 10) == {("src/sync/mutex.rs::Mutex.lock", True)}
 
 
+ELEMENTS = {
+    "Cargo.toml": '[package]\nname = "tiny-graph"\nversion = "0.1.0"\n',
+    "src/lib.rs": """\
+mod graph_impl;
+mod labels;
+pub mod graph {
+    pub use crate::graph_impl::Graph;
+}
+pub use crate::graph::Graph;
+""",
+    "src/graph_impl/mod.rs": CRATE["src/graph_impl/mod.rs"],
+    "src/labels.rs": """\
+use crate::{Graph};
+
+pub struct Label {}
+impl Label { pub fn is_inner(&self) -> bool { true } }
+pub struct Holder { next: [Label; 2], g: Graph, h: Inner }
+impl Holder {
+    fn walk(&mut self, labels: Vec<Label>) {
+        labels[0].is_inner();
+        self.next[1].is_inner();
+        labels.len();
+        self.g.add_node();
+        self.h.add_node();
+    }
+}
+type Inner = crate::graph_impl::Graph;
+""",
+}
+
+
+def test_rust_calls_on_elements_and_through_the_crate_root(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, ELEMENTS)
+    inner = ("src/labels.rs::Label.is_inner", True)
+    assert edges_at(rows, "src/labels.rs", 8) == {inner}, at(rows, "src/labels.rs", 8)
+    assert edges_at(rows, "src/labels.rs", 9) == {inner}, at(rows, "src/labels.rs", 9)
+    # the vector's own method, no element's
+    assert [r["callee"] for r in at(rows, "src/labels.rs", 10)] == [""]
+    # `use crate::{Graph}` is the crate root's `Graph`, re-exported from graph_impl
+    add_node = ("src/graph_impl/mod.rs::Graph.add_node", True)
+    assert edges_at(rows, "src/labels.rs", 11) == {add_node}, at(rows, "src/labels.rs", 11)
+    # `type Inner = crate::graph_impl::Graph;`: a path from the crate's root
+    assert edges_at(rows, "src/labels.rs", 12) == {add_node}, at(rows, "src/labels.rs", 12)
+
+
 def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:
     from app.core.models import Import
     from app.parse.manifests import CARGO, manifest_imports

@@ -306,9 +306,13 @@ impl Matching {
         if self.first.is_inner() { self.rest.len() } else { 0 }
     }
 }
-pub trait Nullable { fn as_ref(&self) -> bool; }
-impl<T> Nullable for Option<T> { fn as_ref(&self) -> bool { true } }
+pub trait Nullable { fn as_ref(&self) -> bool; fn is_null(&self) -> bool; }
+impl<T> Nullable for Option<T> {
+    fn as_ref(&self) -> bool { true }
+    fn is_null(&self) -> bool { false }
+}
 pub fn peek(o: Option<Label>) -> bool { o.as_ref() }
+pub fn empty(o: Option<Label>) -> bool { o.is_null() }
 """,
 }
 
@@ -321,10 +325,11 @@ def test_a_rust_struct_field_types_the_calls_made_through_it(
     # `self.first.is_inner()`: Label's, not Other's; `self.rest.len()`: Vec's, none of ours.
     assert ("src/lib.rs::Label.is_inner", "typed-receiver") in on_8
     assert all(callee != "src/lib.rs::Other.is_inner" for callee, _ in on_8)
-    # The project's trait on std's `Option`: its `as_ref` only if Option's own does not come
-    # first, so probable, never certain.
-    on_13 = [(r["callee"], r["rule"]) for r in at(rows, "src/lib.rs", 13)]
-    assert on_13 == [("src/lib.rs::Option.as_ref", "extended-receiver")]
+    # The project's trait on std's `Option`: `as_ref` is Option's own (inherent methods come
+    # first), `is_null` the trait's, probable (the type is std's), never certain.
+    assert [r["callee"] for r in at(rows, "src/lib.rs", 16)] == [""]
+    on_17 = [(r["callee"], r["rule"]) for r in at(rows, "src/lib.rs", 17)]
+    assert on_17 == [("src/lib.rs::Option.is_null", "extended-receiver")]
 
 
 LOOPS = {

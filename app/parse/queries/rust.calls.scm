@@ -22,9 +22,10 @@
   value: (_) @element_of) @bind
 ; A struct's fields: `g: Graph<N, E>` types `self.g.add_node()`.
 (field_declaration name: (field_identifier) @var type: (_) @type) @bind
-; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex.
-(type_item name: (type_identifier) @var type: [(type_identifier)
-  (generic_type type: (type_identifier))] @alias) @bind
+; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex, and
+; `type EntryList = linked_list::LinkedList<T>;` linked_list's LinkedList.
+(type_item name: (type_identifier) @var type: [(type_identifier) (scoped_type_identifier)
+  (generic_type type: [(type_identifier) (scoped_type_identifier)])] @alias) @bind
 ; Local aliases: `let f = util::square;` then `f(2)`.
 (let_declaration pattern: (identifier) @var value: (scoped_identifier) @alias) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
