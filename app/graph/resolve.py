@@ -613,6 +613,9 @@ class Resolver:
         text = text.lstrip(GO_CONTAINER) if facts.language in _CONTAINER_TYPED else text
         if facts.language == "lua":
             return self.lua.tables(facts, text)
+        if text == "Self" and facts.language == "rust":  # `let g = Self::new();` in an impl
+            key = self.class_of(facts, caller) if caller else None
+            return [key] if key is not None else []
         if text.startswith(RESULT):  # `r := NewRouter()`: what NewRouter declares it returns
             return self._result_keys(facts, text[len(RESULT) :], caller)
         if facts.language == "python" and _SELF_ATTRIBUTE.fullmatch(text):  # a chain's root

@@ -57,8 +57,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `self.x = param` has the parameter's annotated type (`Any` is none); 68: annotated names
 # (`x: Foo = ...`, a dataclass's fields) have their annotations' types; 87: Rust's `crate::`
 # paths from the file's crate root, `type X = a::B<T>` aliases, `Option`'s and `Result`'s own
-# methods before a project trait's; a call on an element (`xs[i].m()`) in Rust, C++ and Kotlin
-STRATEGY_VERSION = "chunk-87"
+# methods before a project trait's; a call on an element (`xs[i].m()`) in Rust, C++ and Kotlin;
+# 88: Rust's `Self::new()` is the impl's type, `let e = xs[i];` an element
+STRATEGY_VERSION = "chunk-88"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -424,6 +424,16 @@ impl Holder {
     }
 }
 type Inner = crate::graph_impl::Graph;
+pub struct Bag { items: Vec<Holder> }
+impl Bag {
+    fn new() -> Self { Bag { items: Vec::new() } }
+    fn first(&self) -> bool {
+        let bag = Self::new();
+        let holder = &bag.items[0];
+        let label = holder.next[0];
+        label.is_inner()
+    }
+}
 """,
 }
 
@@ -442,6 +452,8 @@ def test_rust_calls_on_elements_and_through_the_crate_root(
     assert edges_at(rows, "src/labels.rs", 11) == {add_node}, at(rows, "src/labels.rs", 11)
     # `type Inner = crate::graph_impl::Graph;`: a path from the crate's root
     assert edges_at(rows, "src/labels.rs", 12) == {add_node}, at(rows, "src/labels.rs", 12)
+    # `Self::new()` is a Bag; an element bound to a name (`let label = holder.next[0];`)
+    assert edges_at(rows, "src/labels.rs", 23) == {inner}, at(rows, "src/labels.rs", 23)
 
 
 def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:

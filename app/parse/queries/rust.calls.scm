@@ -20,6 +20,9 @@
 ; A loop's items: `for l in &self.labels`, `for &n in nodes.iter()` (what the walked value holds).
 (for_expression pattern: [(identifier) @var (reference_pattern (identifier) @var)]
   value: (_) @element_of) @bind
+; An element: `let e = node.next[k];`, `let n = &self.nodes[i];` (what the indexed value holds).
+(let_declaration pattern: (identifier) @var value: [(index_expression . (_) @element_of)
+  (reference_expression value: (index_expression . (_) @element_of))]) @bind
 ; A struct's fields: `g: Graph<N, E>` types `self.g.add_node()`.
 (field_declaration name: (field_identifier) @var type: (_) @type) @bind
 ; Type aliases: `type NodeIndex<Ix> = GraphNodeIndex<Ix>;` names GraphNodeIndex, and
