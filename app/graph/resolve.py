@@ -137,6 +137,10 @@ _JOINED_ACROSS_FOLDERS = frozenset({"cpp", "rust"})
 # Languages whose build, not an import, picks which of a name's definitions a call reaches,
 # and where one name is one function (C++'s overloads are several: no folder tells them apart).
 _LINKED = frozenset({"c"})
+# C++'s unnamed namespace, as a definition's qualified name holds it: what is declared inside is
+# its source file's alone (internal linkage).
+ANONYMOUS_NAMESPACE = "(anonymous)"
+_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
 # Python's own classes a class may derive from without an import (`Exception`, `dict`).
 _PYTHON_BUILTIN_CLASSES = frozenset(
     name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
@@ -166,9 +170,14 @@ def _scope(path: str, language: str) -> str:
 
 
 def _encloses_names(sym: Symbol, language: str) -> bool:
-    """Whether names defined inside `sym` are in scope for code inside it: a function's, and
-    in JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`)."""
-    return sym.kind in FUNCTION_KINDS or (language in _JS and sym.kind == "variable")
+    """Whether names defined inside `sym` are in scope for code inside it: a function's, in
+    JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`), and a C++
+    namespace's (`MakeSpan(...)` inside `namespace absl`: absl's, as written in this file)."""
+    return (
+        sym.kind in FUNCTION_KINDS
+        or (language in _JS and sym.kind == "variable")
+        or (language == "cpp" and sym.kind == "module")
+    )
 
 
 def _names_module(receiver: str, alias: str) -> bool:
@@ -1034,6 +1043,8 @@ class Resolver:
             if sym is None or not _encloses_names(sym, facts.language):
                 break
             ids: list[str] = scoped.get((qualified, name), [])
+            if facts.language == "cpp" and sym.kind == "module" and not types_only:
+                ids = self._in_namespace(path, qualified, name) or ids
             if types_only:
                 ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
             if ids:
@@ -1044,6 +1055,8 @@ class Resolver:
             if ids:
                 return ids, rule
         for imp in facts.imports:
+            if facts.language == "cpp":
+                break  # `using std::swap;`: beside the project's names, not before them
             if imp.alias == name and imp.name:
                 target = self.module_files(facts, imp.module)
                 if target is None and (ids := self.java.imported_members(facts, imp.module, name)):
@@ -1085,11 +1098,43 @@ class Resolver:
         candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
+        if facts.language == "cpp":
+            candidates, own = self._linked_from(path, candidates)
+            if own and any(i.module == "std" and i.alias == name for i in facts.imports):
+                return candidates, "ambiguous-name"  # `using std::fma;`: std's is as likely
+            if own:  # `Format64(x)` in duration.cc: its own unnamed namespace's
+                return candidates, "same-module"
         if len(candidates) == 1:
             return candidates, "unique-name"
         if facts.language in _LINKED and (near := self._nearest(path, candidates)):
             return near, "nearest-name"
         return candidates, "ambiguous-name" if candidates else ""
+
+    def _in_namespace(self, path: str, namespace: str, name: str) -> list[str]:
+        """C++: the functions named `name` in this namespace wherever they are declared (an
+        overload in a header beside the one in this file: the arguments choose), but other
+        source files' unnamed namespaces."""
+        full = f"{namespace}.{name}"
+        found = [sid for sid in self.free.get(name, []) if self.symbols[sid].qualified_name == full]
+        return self._linked_from(path, found)[0]
+
+    def _linked_from(self, path: str, candidates: list[str]) -> tuple[list[str], bool]:
+        """C++: of these, the calling file's own in an unnamed namespace, and True, when it
+        has one; else all but other source files' unnamed namespaces' (no other file can call
+        those), and False."""
+
+        def anonymous(sid: str) -> bool:
+            return ANONYMOUS_NAMESPACE in self.symbols[sid].qualified_name.split(".")
+
+        own = [c for c in candidates if anonymous(c) and self.symbols[c].path == path]
+        if own:
+            return own, True
+        seen = [
+            c
+            for c in candidates
+            if not (anonymous(c) and self.symbols[c].path.endswith(_SOURCE_SUFFIXES))
+        ]
+        return seen, False
 
     def _nearest(self, path: str, candidates: list[str]) -> list[str]:
         """The one candidate whose folder is nearer the caller's than every other's (C's

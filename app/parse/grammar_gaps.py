@@ -11,8 +11,9 @@ A call whose body does not parse as items (`bitflags! { pub struct Flags: u32 { 
 
 C and C++ annotation macros: `ABSL_NAMESPACE_BEGIN` on a line of its own, `class
 ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv_run(...)`,
-`const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`. The
-grammar reads each as a stray name, and the declaration around it as an error (abseil: 685
+`const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`, and
+nullability after a `*` (`char* absl_nonnull Cord::data()`, `T* _Nullable p`). The grammar
+reads each as a stray name, and the declaration around it as an error (abseil: 685
 of 859 files). Such a name (capitals with an underscore) in one of those places becomes
 spaces, with its arguments, as does a C header's `extern "C" {` and `}` for C++ readers;
 the file keeps the change only when its parse has fewer errors."""
@@ -133,12 +134,21 @@ def _broken(root: Node, call: tuple[int, int, int]) -> bool:
 
 _CAPS = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*"  # `ABSL_CONST_INIT`, `UV_EXTERN`: not `DWORD`, not `kMax`
 _ARGS = r"(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))"  # `(mu)`, `("use F(x)")`
+# A pointer's or reference's qualifier written as a macro, between `*` and the name it declares:
+# Clang's `_Nonnull`, abseil's `char* absl_nonnull Cord::InlineRep::set_data(...)`. Never one of
+# the language's own words (`T* const p`, `T& operator=`).
+_POINTER_WORDS = (
+    rb"(?:const|volatile|restrict|__restrict|__restrict__|operator|this|new|delete|return"
+    rb"|sizeof|decltype|typename|template|struct|class|enum|union)"
+)
 _ANNOTATIONS = re.compile(
     rb"^[ \t]*(?P<alone>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]*(?://[^\n]*)?\r?$"
     rb"|^[ \t]*(?P<lead>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]+(?=[A-Za-z_])"
     rb"|\b(?:class|struct|union)[ \t]+(?P<tag>" + _CAPS.encode() + rb")[ \t]+(?=[A-Za-z_])"
     rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
-    rb"(?=[ \t]*(?:[)\],;{=]|\r?$))",
+    rb"(?=[ \t]*(?:[)\],;{=]|\r?$))"
+    rb"|(?<=[*&])[ \t]*(?P<pointer>(?!" + _POINTER_WORDS + rb"\b)[A-Za-z_]\w*)\s+"
+    rb"(?!" + _CAPS.encode() + rb"\b)(?=[A-Za-z_~]|::)",  # `const K& k ABSL_X(this)`: a name
     re.MULTILINE,
 )
 # A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
@@ -156,7 +166,8 @@ _CPLUSPLUS_GUARD = re.compile(
 def _annotations(src: bytes) -> list[tuple[int, int]]:
     spans = []
     for match in _ANNOTATIONS.finditer(src):
-        name = next(group for group in ("alone", "lead", "tag", "tail") if match.group(group))
+        groups = ("alone", "lead", "tag", "tail", "pointer")
+        name = next(group for group in groups if match.group(group))
         start, end = match.span(name)
         if _in_directive(src, start):
             continue

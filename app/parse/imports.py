@@ -43,6 +43,11 @@ def _names(text: str, sep: str) -> list[tuple[str, str]]:
     return out
 
 
+# A C++ using-declaration of a standard library name (`using std::swap;`): the only ones the
+# graph reads (a project's own names are found through their namespaces).
+_CPP_USING_STD = re.compile(r"using\s+(?:::)?std::(\w+)\s*;")
+
+
 def parse_import(language: str, node: Node) -> list[Import]:
     text = node_text(node)
     line = node.start_point.row + 1
@@ -93,6 +98,8 @@ def parse_import(language: str, node: Node) -> list[Import]:
         return _haskell_import(node, line)
     if language == "scala":
         return _scala_import(text, line)
+    if language == "cpp" and (m := _CPP_USING_STD.match(text)):
+        return [Import("std", m.group(1), m.group(1), line)]
     if language == "lua" and (m := _LUA_REQUIRE.match(text)):
         return [Import(m.group(2), m.group(3) or "", m.group(1), line)]
     return []

@@ -58,8 +58,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # (`x: Foo = ...`, a dataclass's fields) have their annotations' types; 87: Rust's `crate::`
 # paths from the file's crate root, `type X = a::B<T>` aliases, `Option`'s and `Result`'s own
 # methods before a project trait's; a call on an element (`xs[i].m()`) in Rust, C++ and Kotlin;
-# 88: Rust's `Self::new()` is the impl's type, `let e = xs[i];` an element
-STRATEGY_VERSION = "chunk-88"
+# 88: Rust's `Self::new()` is the impl's type, `let e = xs[i];` an element; 89: C/C++ nullability
+# macros after `*` (`char* absl_nonnull Cord::data()`) out of the grammar's way; a C++
+# namespace's functions seen from inside it, an unnamed namespace its source file's own
+STRATEGY_VERSION = "chunk-89"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -239,6 +239,22 @@ def test_annotation_macros_do_not_hide_cpp_definitions() -> None:
         assert not tree.root_node.has_error
 
 
+NULLABILITY_CC = """\
+inline char* absl_nonnull Cord::set_data(size_t n) { return Reset(n); }
+inline CordRep* absl_nullable
+Cord::tree() const { return tree_; }
+int* _Nullable Find(const char* absl_nullable key, int* const out) { return out; }
+"""
+
+
+def test_nullability_annotations_do_not_join_the_names_they_qualify() -> None:
+    # `char* absl_nonnull Cord::set_data`: a macro between `*` and the name once glued itself
+    # to the definition's name (`absl_nonnullCord.set_data`); `* const` is the language's own.
+    parsed = parse_file("strings/cord.cc", NULLABILITY_CC, "cpp")
+    assert [s.qualified_name for s in parsed.symbols] == ["Cord.set_data", "Cord.tree", "Find"]
+    assert chunk(parsed, "Cord.set_data").signature.startswith("inline char* absl_nonnull Cord")
+
+
 def test_grammars_and_queries() -> None:
     assert grammar_for("csharp") == "csharp"
     assert grammar_for("markdown") is None

@@ -93,6 +93,39 @@ def test_std_names_the_standard_library_not_a_project_method_of_that_name(
     assert std[0]["rule"] == "external module std (the C++ standard library's to_string)"
 
 
+UNNAMED = {
+    "src/a.cc": """\
+namespace {
+int Format64(int x) { return x; }
+double fma(double a, double b, double c) { return a * b + c; }
+}
+int Use() { return Format64(1); }
+double Mix() {
+  using std::fma;
+  return fma(1.0, 2.0, 3.0);
+}
+""",
+    "src/b.cc": (
+        "namespace {\nint Format64(int x) { return x + 1; }\n}\n"
+        "int Other() { return Format64(2); }\n"
+    ),
+    "src/c.cc": "int Third() { return Format64(3); }\n",
+}
+
+
+def test_an_unnamed_namespace_is_its_source_file_s_own(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, UNNAMED)
+    assert edges_at(rows, "src/a.cc", 5) == {("src/a.cc::(anonymous).Format64", True)}
+    assert edges_at(rows, "src/b.cc", 4) == {("src/b.cc::(anonymous).Format64", True)}
+    # `using std::fma;` puts the standard library's beside it: a guess, no more
+    fma = at(rows, "src/a.cc", 8)
+    assert [(r["callee"], r["confidence"] < 0.7) for r in fma] == [
+        ("src/a.cc::(anonymous).fma", True)
+    ]
+    # no other file sees either: nothing to call, no guess
+    assert [r["callee"] for r in at(rows, "src/c.cc", 1)] == [""]
+
+
 def test_fields_and_return_types_type_a_cpp_call_chain(tmp_path: Path, settings: Settings) -> None:
     rows = graph(tmp_path, settings, CPP)
     path = "include/cli/App.hpp"

@@ -5,6 +5,8 @@
 (call_expression function: (qualified_identifier scope: (_) @receiver
   name: (identifier) @callee)) @call
 (call_expression function: (_) @dynamic) @call
+; `using std::fma;`: the standard library's name, visible beside the project's (imports.py).
+(using_declaration) @import
 ; Bases, templates too (`class Option : public OptionBase<Option>`, read as `OptionBase`).
 (class_specifier (base_class_clause [(type_identifier) (template_type)
   (qualified_identifier name: [(type_identifier) (template_type)])] @base)) @class
