@@ -1043,8 +1043,9 @@ class Resolver:
             if sym is None or not _encloses_names(sym, facts.language):
                 break
             ids: list[str] = scoped.get((qualified, name), [])
-            if facts.language == "cpp" and sym.kind == "module" and not types_only:
-                ids = self._in_namespace(path, qualified, name) or ids
+            in_namespace = facts.language == "cpp" and sym.kind == "module" and not types_only
+            if in_namespace and (members := self._in_namespace(path, qualified, name)):
+                return members, "namespace-member"  # `MakeSpan(...)` inside absl
             if types_only:
                 ids = [i for i in ids if self.symbols[i].kind in CLASS_KINDS]
             if ids:

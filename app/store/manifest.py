@@ -60,8 +60,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # methods before a project trait's; a call on an element (`xs[i].m()`) in Rust, C++ and Kotlin;
 # 88: Rust's `Self::new()` is the impl's type, `let e = xs[i];` an element; 89: C/C++ nullability
 # macros after `*` (`char* absl_nonnull Cord::data()`) out of the grammar's way; a C++
-# namespace's functions seen from inside it, an unnamed namespace its source file's own
-STRATEGY_VERSION = "chunk-89"
+# namespace's functions seen from inside it, an unnamed namespace its source file's own; 90: those
+# are namespace members (0.9), not local names (0.95)
+STRATEGY_VERSION = "chunk-90"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
