@@ -61,8 +61,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 88: Rust's `Self::new()` is the impl's type, `let e = xs[i];` an element; 89: C/C++ nullability
 # macros after `*` (`char* absl_nonnull Cord::data()`) out of the grammar's way; a C++
 # namespace's functions seen from inside it, an unnamed namespace its source file's own; 90: those
-# are namespace members (0.9), not local names (0.95)
-STRATEGY_VERSION = "chunk-90"
+# are namespace members (0.9), not local names (0.95); 91: Rust's `let ix = self.g.add_node(w);`
+# holds what the method returns
+STRATEGY_VERSION = "chunk-91"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -456,6 +456,34 @@ def test_rust_calls_on_elements_and_through_the_crate_root(
     assert edges_at(rows, "src/labels.rs", 23) == {inner}, at(rows, "src/labels.rs", 23)
 
 
+RESULTS = {
+    "src/lib.rs": """\
+pub struct Ix { v: usize }
+impl Ix { pub fn index(&self) -> usize { self.v } }
+pub struct Other;
+impl Other { pub fn index(&self) -> usize { 1 } }
+pub struct G { n: Vec<Ix> }
+impl G {
+    pub fn add_node(&mut self) -> Ix { Ix { v: 0 } }
+}
+pub struct S { g: G }
+impl S {
+    fn first(&mut self) -> usize {
+        let ix = self.g.add_node();
+        ix.index()
+    }
+}
+""",
+}
+
+
+def test_a_rust_variable_holds_what_the_method_it_is_bound_to_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RESULTS)
+    assert edges_at(rows, "src/lib.rs", 13) == {("src/lib.rs::Ix.index", True)}
+
+
 def test_a_cargo_manifest_names_the_crate_as_code_writes_it() -> None:
     from app.core.models import Import
     from app.parse.manifests import CARGO, manifest_imports

@@ -35,5 +35,8 @@
 (function_item return_type: (_) @returns) @method
 ; A variable bound to what a free function returns: `let g = make_graph();`.
 (let_declaration pattern: (identifier) @var value: (call_expression function: (identifier)) @result) @bind
+; ... and what a method returns: `let ix = self.g.add_node(w);`.
+(let_declaration pattern: (identifier) @var value: (call_expression
+  function: (field_expression)) @result) @bind
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 (closure_expression) @closure
