@@ -1115,8 +1115,7 @@ class Resolver:
         """C++: the functions named `name` in this namespace wherever they are declared (an
         overload in a header beside the one in this file: the arguments choose), but other
         source files' unnamed namespaces."""
-        full = f"{namespace}.{name}"
-        found = [sid for sid in self.free.get(name, []) if self.symbols[sid].qualified_name == full]
+        found = [sid for sid in self.free.get(name, []) if self.symbols[sid].parent == namespace]
         return self._linked_from(path, found)[0]
 
     def _linked_from(self, path: str, candidates: list[str]) -> tuple[list[str], bool]:

@@ -62,8 +62,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # macros after `*` (`char* absl_nonnull Cord::data()`) out of the grammar's way; a C++
 # namespace's functions seen from inside it, an unnamed namespace its source file's own; 90: those
 # are namespace members (0.9), not local names (0.95); 91: Rust's `let ix = self.g.add_node(w);`
-# holds what the method returns
-STRATEGY_VERSION = "chunk-91"
+# holds what the method returns; 92: a C++ namespace's functions matched by their parent
+# (`CLI.detail`), not by a qualified name that keeps only the innermost namespace
+STRATEGY_VERSION = "chunk-92"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

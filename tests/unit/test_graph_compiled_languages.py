@@ -126,6 +126,26 @@ def test_an_unnamed_namespace_is_its_source_file_s_own(tmp_path: Path, settings:
     assert [r["callee"] for r in at(rows, "src/c.cc", 1)] == [""]
 
 
+NESTED = {
+    "include/tools.hpp": (
+        "namespace CLI {\nnamespace detail {\n"
+        "inline bool valid(char c) { return c != '-'; }\n}\n}\n"
+    ),
+    "include/split.hpp": (
+        "namespace CLI {\nnamespace detail {\n"
+        "inline bool split(char c) { return valid(c); }\n}\n}\n"
+    ),
+}
+
+
+def test_a_namespace_s_function_in_another_header_is_seen_from_inside_it(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, NESTED)
+    found = {(r["callee"], r["rule"]) for r in at(rows, "include/split.hpp", 3)}
+    assert found == {("include/tools.hpp::detail.valid", "namespace-member")}
+
+
 def test_fields_and_return_types_type_a_cpp_call_chain(tmp_path: Path, settings: Settings) -> None:
     rows = graph(tmp_path, settings, CPP)
     path = "include/cli/App.hpp"
