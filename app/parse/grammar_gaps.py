@@ -14,9 +14,10 @@ ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv
 `const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`, and
 nullability after a `*` (`char* absl_nonnull Cord::data()`, `T* _Nullable p`). The grammar
 reads each as a stray name, and the declaration around it as an error (abseil: 685
-of 859 files). Such a name (capitals with an underscore) in one of those places becomes
-spaces, with its arguments, as does a C header's `extern "C" {` and `}` for C++ readers;
-the file keeps the change only when its parse has fewer errors."""
+of 859 files). Such a name (capitals with an underscore; after a `*` or `&`, any word but the
+language's own) in one of those places becomes spaces, with its arguments, as does a C
+header's `extern "C" {` and `}` for C++ readers; the file keeps the change only when its parse
+has fewer errors."""
 
 from __future__ import annotations
 
