@@ -332,12 +332,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "graph-oracle",
         help="our call edges per tier against a type-aware resolver (jedi, TypeScript, javac, "
-        "go/types, GCC, rustc, kotlinc)",
+        "go/types, GCC, rustc, kotlinc) or, for Ruby, the repository's tests under a tracer",
     )
     p.add_argument("path")
     p.add_argument(
         "--language",
-        choices=("python", "typescript", "javascript", "java", "go", "c", "cpp", "rust", "kotlin"),
+        choices=(
+            "python",
+            "typescript",
+            "javascript",
+            "java",
+            "go",
+            "c",
+            "cpp",
+            "rust",
+            "kotlin",
+            "ruby",
+        ),
         default="python",
     )
     p.add_argument("--sample", type=int, default=300, help="call sites sampled")

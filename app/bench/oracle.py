@@ -1,6 +1,6 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
 resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc, kotlinc) where
-each goes, and score our edges by tier."""
+each goes, or for Ruby the repository's own tests under a tracer, and score our edges by tier."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ ORACLE_LANGUAGES = {
     "cpp": frozenset({"cpp"}),
     "rust": frozenset({"rust"}),
     "kotlin": frozenset({"kotlin"}),
+    "ruby": frozenset({"ruby"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -37,6 +38,7 @@ _CALL_NODES = {
     "cpp": {"call_expression": "function"},
     "rust": {"call_expression": "function"},
     "kotlin": {"call_expression": ""},  # no field names: see _kotlin_called
+    "ruby": {"call": "method"},  # `f(x)`, `a.f`, `A::B.new`; a bare `f` reads as a variable
 }
 _MEMBER_NAME = {
     "attribute": "attribute",
@@ -51,6 +53,7 @@ _NAMES = (
     "private_property_identifier",
     "type_identifier",
     "field_identifier",
+    "constant",  # Ruby's `Integer(x)`
 )
 # C++'s names made of parts: the part that names the function.
 _NAMED_BY_PART = (
@@ -61,7 +64,7 @@ _NAMED_BY_PART = (
     "generic_function",  # Rust's `toposort::<G>`
 )
 # A constructor stands for its class: an edge to either one is the same target.
-_CONSTRUCTORS = ("__init__", "constructor", "__new__")
+_CONSTRUCTORS = ("__init__", "constructor", "__new__", "initialize")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
 
 
@@ -124,7 +127,9 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             called, made_on = _kotlin_called(node) if field_name is not None else (None, None)
         else:
             called = node.child_by_field_name(field_name) if field_name else None
-            made_on = node.child_by_field_name("object")  # Java's `a.f()`
+            made_on = node.child_by_field_name("object") or node.child_by_field_name(
+                "receiver"
+            )  # Java's and Ruby's `a.f()`
         if called is None:
             continue
         if called.type in _MEMBER_NAME:
@@ -584,6 +589,10 @@ def run_oracle(
         from app.bench.oracle_kotlin import kotlin_setup
 
         kotlin_setup()
+    elif language == "ruby":
+        from app.bench.oracle_ruby import ruby_setup
+
+        ruby_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -630,6 +639,10 @@ def run_oracle(
         from app.bench.oracle_kotlin import kotlin_answers
 
         answers, name = kotlin_answers(service.root, picked)
+    elif language == "ruby":
+        from app.bench.oracle_ruby import ruby_answers
+
+        answers, name = ruby_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

@@ -402,11 +402,16 @@ def _or_skip(language: str) -> None:
     from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
     from app.bench.oracle_kotlin import kotlin_setup
+    from app.bench.oracle_ruby import ruby_setup
     from app.bench.oracle_rust import rust_setup
 
     try:
         if language in ("c", "cpp"):
             gcc_setup(language)
+        elif language == "ruby":
+            ruby_setup()
+            if shutil.which("rspec") is None:
+                pytest.skip("the ruby oracle cannot run here: no rspec on PATH")
         else:
             setups = {"java": java_setup, "go": go_setup, "rust": rust_setup}
             {**setups, "kotlin": kotlin_setup}[language]()
@@ -452,6 +457,7 @@ def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settin
         ("cpp", "the C/C++ oracle needs GCC 10 or later (g++ on PATH)"),
         ("rust", "the Rust oracle needs cargo and rustc on PATH"),
         ("kotlin", "the Kotlin oracle needs kotlinc 2.0 or later and a JDK"),
+        ("ruby", "the Ruby oracle runs the repository's tests: it needs Ruby 2.7 or later"),
     ],
 )
 def test_a_missing_tool_is_one_line_that_says_what_to_install(
@@ -470,6 +476,7 @@ def test_a_missing_tool_is_one_line_that_says_what_to_install(
         "cpp": TINY_CPP,
         "rust": TINY_RUST,
         "kotlin": TINY_KOTLIN,
+        "ruby": TINY_RUBY,
     }[language]
     root = _write(tmp_path / "tiny", tiny)
     args = ["graph-oracle", str(root), "--language", language]
@@ -764,4 +771,98 @@ def test_graph_oracle_scores_kotlin_against_kotlinc(tmp_path: Path, settings: Se
     assert report.oracle.startswith("kotlinc's bytecode")
     # Box(), size() twice, count(), drop(), stamp(): the project's; listOf: outside.
     assert (report.oracle_in_project, report.oracle_external) == (6, 1)
+    assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+TINY_RUBY = {
+    "lib/tiny.rb": """\
+require 'set'
+
+module Tiny
+  autoload :Box, 'tiny/box'
+
+  class Plain
+  end
+end
+""",
+    "lib/tiny/box.rb": """\
+module Tiny
+  class Box
+    def initialize(items)
+      @items = items
+    end
+
+    def size
+      count_items()
+    end
+
+    def count_items
+      @items.length
+    end
+
+    def method_missing(name, *args)
+      name == :anything ? 1 : super
+    end
+
+    def respond_to_missing?(name, include_private = false)
+      name == :anything || super
+    end
+  end
+end
+""",
+    "spec/box_spec.rb": """\
+require 'tiny'
+
+describe Tiny::Box do
+  it 'counts' do
+    box = Tiny::Box.new([1, 2])
+    expect(box.size).to eq(2)
+    expect(box.anything).to eq(1)
+    Tiny::Plain.new
+    never_called(1) if false
+  end
+end
+""",
+}
+
+
+def test_ruby_call_sites_name_methods_and_receivers() -> None:
+    text = TINY_RUBY["spec/box_spec.rb"]
+    found = [(s.name, s.name_line, s.receiver) for s in call_sites("box_spec.rb", text, "ruby")]
+    assert ("new", 5, "Tiny::Box") in found and ("size", 6, "box") in found
+    assert ("describe", 3, "") in found and ("never_called", 9, "") in found
+
+
+def test_ruby_s_tests_under_tracepoint_answer_each_call_they_ran(tmp_path: Path) -> None:
+    _or_skip("ruby")
+    from app.bench.oracle_ruby import ruby_answers
+
+    root = _write(tmp_path / "tiny", TINY_RUBY)
+    (root / ".rspec").write_text("-I lib\n", encoding="utf-8")
+    box, spec = "lib/tiny/box.rb", "spec/box_spec.rb"
+    sites = call_sites(spec, (root / spec).read_text(), "ruby")
+    sites += call_sites(box, (root / box).read_text(), "ruby")
+    answers, name = ruby_answers(root, sites)
+    assert name.startswith("the tests under TracePoint (ruby ")
+    by_name = {(s.path, s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    # `Tiny::Box.new` (an autoloaded class) ran Box's initialize; the class counts as well.
+    assert by_name[(spec, "new", 5)] == [Target(box, 2, "Box"), Target(box, 3, "initialize")]
+    assert by_name[(spec, "size", 6)] == [Target(box, 7, "size")]
+    assert by_name[(box, "count_items", 8)] == [Target(box, 11, "count_items")]
+    assert by_name[(box, "length", 12)] == [Target("", 0, "length")]  # Ruby's own, in C
+    # A class with no `initialize` of its own: the class, where Ruby opened it.
+    assert by_name[(spec, "new", 8)] == [Target("lib/tiny.rb", 6, "Plain")]
+    assert by_name[(spec, "anything", 7)] is None  # method_missing ran, not `anything`
+    assert by_name[(spec, "never_called", 9)] is None  # never run: no answer
+
+
+def test_graph_oracle_scores_ruby_against_its_tests(tmp_path: Path, settings: Settings) -> None:
+    _or_skip("ruby")
+    root = _write(tmp_path / "tiny", TINY_RUBY)
+    (root / ".rspec").write_text("-I lib\n", encoding="utf-8")
+    report = run_oracle(root, settings, "ruby", 300, 1)
+    assert report.oracle.startswith("the tests under TracePoint")
+    # Box.new, Plain.new, size, count_items, and the spec's `describe`, `it`, `expect`, `eq`
+    # (RSpec's, outside).
+    assert report.oracle_in_project == 4
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
