@@ -32,6 +32,7 @@ from app.parse.calls import (
     EXTENDED,
     GLOBAL,
     GO_CONTAINER,
+    METHOD_ALIAS,
     MODULE_EXPORTS,
     NEW,
     ON_ELEMENT,
@@ -76,6 +77,10 @@ RULES = {
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
 MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
+_RUBY_HOOKS = frozenset({"included", "extended", "prepended"})  # `def self.included(base)`
+# Ruby: a module reopened in every file of a library (`module Liquid`) is one key per file,
+# and a class that includes it still reaches its superclass after all of them.
+MAX_RUBY_ANCESTORS = 512
 MAX_REEXPORT_HOPS = 4
 
 _RUBY_SELF_KINDS = CLASS_KINDS | {"module"}
@@ -110,7 +115,7 @@ _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 # Languages where a type name written inside a class may name a class nested in it.
 _NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
-_SCOPE_PATH = re.compile(r"\w+(?:::\w+)*")
+_SCOPE_PATH = re.compile(r"(?:::)?\w+(?:::\w+)*")  # `A::B`, `::A::B` (from the top level)
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
 # The first names of standard library imports, by language.
 _STANDARD_ROOTS = {
@@ -126,9 +131,10 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # Languages where a class's methods are those its hierarchy declares: a method no project class
 # of a typed receiver's hierarchy has is an outside base's. Not where a method may be added
 # from elsewhere (Kotlin, Swift and C# extensions, Rust traits' blanket impls, Go interfaces,
-# whose methods are no symbols, Ruby reopened classes, TypeScript declaration merging, PHP's
-# `__call`).
-_CLASSES_HOLD_METHODS = frozenset({"python", "java"})
+# whose methods are no symbols, TypeScript declaration merging, PHP's `__call`). Ruby's
+# classes may be reopened anywhere, but only an outside base read as its core class
+# (`_language_base`) makes such a method that base's.
+_CLASSES_HOLD_METHODS = frozenset({"python", "java", "ruby"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
 # maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`): a loop's items.
 _CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin"})
@@ -144,6 +150,12 @@ _SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
 # Python's own classes a class may derive from without an import (`Exception`, `dict`).
 _PYTHON_BUILTIN_CLASSES = frozenset(
     name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
+)
+# Ruby's core classes a project class may inherit from; only `::Hash` is sure to mean the
+# core one (a bare `Hash` inside `module Hashie` may be the project's own).
+_RUBY_CORE_CLASSES = frozenset(
+    {"Array", "BasicObject", "Exception", "Hash", "IO", "Module", "Object", "Set"}
+    | {"StandardError", "String", "Struct"}
 )
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")  # Python's `self.x`, as a binding may say
 _GO_NEW_PREFIX = re.compile(r"^(?:new\(\*?[\w.]+\)|\(?&?[\w.]+\{\}\)?)")
@@ -207,6 +219,10 @@ class Resolver:
         self.class_kinds: dict[ClassKey, str] = {}
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
+        # Ruby: the bases written as a class's superclass (`class Trash < Dash`), not mixed in,
+        # and those a module's `included` hook mixes into whatever includes it.
+        self._superclasses: set[tuple[ClassKey, str, str]] = set()
+        self._hooked: set[tuple[ClassKey, str, str]] = set()
         # class -> attribute -> (path, type text) it is bound to there
         self.attributes: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
@@ -310,13 +326,27 @@ class Resolver:
                     self._cpp_aliases[a.name].add(a.type_text[len(ALIAS) :])
         if lang == "rust":
             self.rust.index_file(path, facts, _scope(path, lang))
+        starts = {s.qualified_name: s.start_line for s in facts.symbols} if lang == "ruby" else {}
+        hooks = [s for s in facts.symbols if s.name in _RUBY_HOOKS] if lang == "ruby" else []
         for b in facts.bases:
-            self.bases[(_scope(path, lang), b.child)].append((path, b.base))
+            key = (_scope(path, lang), b.child)
+            self.bases[key].append((path, b.base))
+            if starts.get(b.child) == b.line:  # on the `class X < Base` line
+                self._superclasses.add((key, path, b.base))
+            elif any(h.parent == b.child and h.start_line <= b.line <= h.end_line for h in hooks):
+                self._hooked.add((key, path, b.base))
         for a in facts.attributes:
             if a.type_text == PRIVATE:
                 self.private.add(((_scope(path, lang), a.owner), a.name))
                 continue
             if a.type_text == GLOBAL:
+                continue
+            if a.type_text.startswith(METHOD_ALIAS):  # `alias to_s inspect`: the same method
+                members = self.members[(_scope(path, lang), a.owner)]
+                if a.name not in members and (
+                    same := members.get(a.type_text[len(METHOD_ALIAS) :])
+                ):
+                    members[a.name] = list(same)
                 continue
             if a.type_text.startswith(RETURNS):
                 returned = a.type_text[len(RETURNS) :]
@@ -779,6 +809,15 @@ class Resolver:
         key = self._joined.get(key, key)
         if (known := self._hierarchies.get(key)) is not None:
             return known
+        if any(self.files[path].language == "ruby" for path, _ in self.bases.get(key, [])):
+            order: list[ClassKey] = []
+            outside = False
+            self._ruby_ancestors(key, order, set())
+            for current in order:
+                for path, text in self.bases.get(current, []):
+                    outside = outside or not self._base_keys(current, path, text)
+            self._hierarchies[key] = (order, outside)
+            return order, outside
         order, seen, outside = [key], {key}, False
         i = 0
         while i < len(order) and len(order) < MAX_HIERARCHY:
@@ -793,6 +832,25 @@ class Resolver:
                         order.append(base)
         self._hierarchies[key] = (order, outside)
         return order, outside
+
+    def _ruby_ancestors(self, key: ClassKey, order: list[ClassKey], seen: set[ClassKey]) -> None:
+        """Ruby's method lookup order: the class, the modules it mixes in (the last one
+        first, each followed by its own), then its superclass and that one's, depth first. What
+        a module's `included` hook mixes in comes before the module: it is included after it."""
+        if key in seen or len(order) >= MAX_RUBY_ANCESTORS:
+            return
+        seen.add(key)
+        bases = self.bases.get(key, [])
+        hooked = [b for b in bases if (key, *b) in self._hooked]
+        for path, text in reversed(hooked):
+            for base in self._base_keys(key, path, text):
+                self._ruby_ancestors(base, order, seen)
+        order.append(key)
+        supers = [b for b in bases if (key, *b) in self._superclasses]
+        mixed = [b for b in bases if b not in supers and b not in hooked]
+        for path, text in [*reversed(mixed), *supers]:
+            for base in self._base_keys(key, path, text):
+                self._ruby_ancestors(base, order, seen)
 
     def _base_keys(self, key: ClassKey, path: str, text: str) -> list[ClassKey]:
         """The project classes a base written in `path` names."""
@@ -950,6 +1008,18 @@ class Resolver:
             return []
         return self._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
 
+    def _ruby_own_new(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """Ruby's `self.class.new(...)` in a class's method: the class's `initialize` (its own
+        or inherited), else the class itself. (Other calls on `self.class` are class methods,
+        which the facts do not tell from instance methods of the same name.)"""
+        if call.callee != "new":
+            return []
+        key = self.class_of(facts, call.caller)
+        sym = self.symbols.get(symbol_id(*key)) if key is not None else None
+        if key is None or sym is None or sym.kind != "class":
+            return []  # in a module: whatever class includes it
+        return self.member(self.hierarchy(key)[0], "initialize") or [symbol_id(*key)]
+
     def nesting(self, path: str, caller: str) -> str:
         """Where the definition `caller` is written, as `_scope_keys` reads it: its parent's
         nested name. A member defined outside its class (C++'s `ConfigBase::from_config`
@@ -982,8 +1052,9 @@ class Resolver:
         """The modules, classes or namespaces `written` names from inside `nesting` (Ruby,
         C++): `Utils` inside `Hashie.Mash` is `Hashie.Mash.Utils`, else `Hashie.Utils`, else
         `Utils`; `::Hash` (`.Hash`) only the top level's."""
-        if written.startswith("."):
-            return self.named_scopes.get(written[1:], [])
+        if written.startswith("."):  # not `Hashie::Hash`, whose own file calls it `Hash`
+            top = written[1:]
+            return [k for k in self.named_scopes.get(top, []) if self.nested_name(*k) == top]
         while nesting:
             if keys := self.named_scopes.get(f"{nesting}.{written}"):
                 return keys
@@ -1199,6 +1270,8 @@ class Resolver:
         if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
             ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
             return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"
+        if lang == "ruby" and receiver == "self.class" and (ids := self._ruby_own_new(facts, call)):
+            return ids, "self-method", ""
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:
@@ -1562,5 +1635,8 @@ class Resolver:
 
 
 def _language_base(facts: FileFacts, text: str) -> bool:
-    """A base the language itself gives: Python's builtins (`Exception`, `dict`)."""
+    """A base the language itself gives: Python's builtins (`Exception`, `dict`), Ruby's core
+    classes written from the top level (`class Hash < ::Hash`)."""
+    if facts.language == "ruby":
+        return text.startswith(".") and text[1:] in _RUBY_CORE_CLASSES
     return facts.language == "python" and text in _PYTHON_BUILTIN_CLASSES

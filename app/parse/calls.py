@@ -227,6 +227,9 @@ _SWIFT_LITERALS = {
 # A bound variable whose value is another name (`step = self.tracker.step`) is stored with
 # this mark before the aliased text, so a bare call of the variable means a call of that.
 ALIAS = "="
+# A class's method known by a second name (Ruby's `alias to_s inspect`, `alias_method :merge,
+# :deep_merge`): an Attribute of the class named by the new name, this mark before the old one.
+METHOD_ALIAS = "(alias of) "
 # A variable extended with a module (Ruby's `copy.extend(Mod)`) is stored with this mark before
 # the module's name: the module's methods are its own, probably.
 EXTENDED = "+"
@@ -310,6 +313,7 @@ _GO_CHANNEL = re.compile(r"(?:<-\s*chan|chan\s*<-|chan\b)\s*")
 # Go's values of a named type: `new(Route)`, `Route{}`, `&Route{}` (then the chain, if any).
 _GO_ROOT = re.compile(r"(?:new\(\*?([\w.]+)\)|\(?&?([\w.]+)\{\}\)?)((?:\.\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
+_RUBY_FIELD = re.compile(r"@\w")  # `@items`, not a class variable `@@count`
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -416,7 +420,17 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
 def _bound_name(language: str, var: Node) -> str:
     """The variable a binding names; a C/C++ declarator holds its `*` or `&` (`Calc& c`)."""
     text = node_text(var)
+    if language == "ruby":
+        return ruby_self_field(text)
     return _SPACE.sub("", text).lstrip("*&") if language in ("c", "cpp") else text
+
+
+def ruby_self_field(text: str) -> str:
+    """Ruby's instance variable as the object's field (`@items.add` -> `self.items.add`), as
+    Python's `self.items` is: what `initialize` puts there types it in every method."""
+    if _RUBY_FIELD.match(text):
+        return "self." + text[1:]
+    return text
 
 
 def _receiver(language: str, text: str, self_name: str) -> str:
@@ -495,6 +509,19 @@ def extract(
         elif (container := captures.get("container")) and (element := captures.get("element")):
             held = go_type(node_text(element[0])).removeprefix(GO_CONTAINER)
             elements.append(Attribute(node_text(container[0]), ELEMENT, held))
+        elif (cls := captures.get("class")) and (renamed := captures.get("method_alias")):
+            owner = by_core.get((cls[0].start_byte, cls[0].type))
+            old_name = node_text(captures["aliased_method"][0]).lstrip(":")
+            # The alias is of the method as it is when the line runs: the class's own only
+            # when defined above it (`alias regular_key? key?` above `def key?` is Hash's).
+            own = owner is not None and any(
+                d.qualified == f"{owner.qualified}.{old_name}"
+                and d.core.start_byte < renamed[0].start_byte
+                for d in found.definitions
+            )
+            if owner is not None and own:
+                new_name = node_text(renamed[0]).lstrip(":")
+                elements.append(Attribute(owner.qualified, new_name, METHOD_ALIAS + old_name))
         elif (cls := captures.get("class")) and (base := captures.get("base")):
             owner = by_core.get((cls[0].start_byte, cls[0].type))
             if owner is not None:
@@ -760,6 +787,8 @@ def _add_call(
             receiver = receiver_text(node_text(recv[0]), language) or recv[0].type
             if language == "haskell":
                 receiver = receiver.rstrip(".")  # the module of `Logger.message` holds its dot
+            if language == "ruby":
+                receiver = ruby_self_field(receiver)
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
             if language in _ELEMENT_RECEIVERS and elide(node_text(recv[0]), language).endswith("]"):
                 literal = ELEMENT_OF

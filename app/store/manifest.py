@@ -63,8 +63,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # namespace's functions seen from inside it, an unnamed namespace its source file's own; 90: those
 # are namespace members (0.9), not local names (0.95); 91: Rust's `let ix = self.g.add_node(w);`
 # holds what the method returns; 92: a C++ namespace's functions matched by their parent
-# (`CLI.detail`), not by a qualified name that keeps only the innermost namespace
-STRATEGY_VERSION = "chunk-92"
+# (`CLI.detail`), not by a qualified name that keeps only the innermost namespace; 93: Ruby's
+# lookup order (mixins before the superclass), what an `included` hook mixes in, `extend`,
+# `self.class.new`, `::Top::Name`
+STRATEGY_VERSION = "chunk-93"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

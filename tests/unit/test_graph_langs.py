@@ -704,6 +704,118 @@ def test_ruby_mixins_are_bases_and_new_calls_initialize(tmp_path: Path, settings
     assert edges_at(rows, spec, 3) == {(f"{find}::DeepFind.deep_find", False)}
 
 
+RUBY_LOOKUP_ORDER = {
+    "lib/kit/hash.rb": """\
+module Kit
+  class Hash < ::Hash
+    def to_hash
+      self
+    end
+  end
+end
+""",
+    "lib/kit/translation.rb": """\
+module Kit
+  module Translation
+    module ClassMethods
+      def property(name)
+        name
+      end
+    end
+
+    def self.included(base)
+      base.extend(ClassMethods)
+      base.send :include, Kit::Hashing
+    end
+  end
+
+  module Hashing
+    def to_hash
+      {}
+    end
+  end
+end
+""",
+    "lib/kit/dash.rb": """\
+module Kit
+  class Dash < Kit::Hash
+    def self.property(name)
+      name
+    end
+
+    def initialize(source = nil)
+      @source = source
+    end
+
+    def copy
+      self.class.new(self)
+    end
+
+    def top
+      ::Kit::Dash.new
+    end
+
+    def describe
+      top
+    end
+    alias summary describe
+    alias_method :early, :later
+
+    def later
+      top
+    end
+  end
+
+  class Trash < Dash
+    include Translation
+    property :first
+  end
+end
+""",
+    "lib/kit/shelf.rb": """\
+module Kit
+  class Shelf
+    def initialize
+      @dash = Dash.new
+    end
+
+    def copy
+      @dash.copy
+    end
+  end
+end
+""",
+    "spec/trash_spec.rb": """\
+trash = Kit::Trash.new
+trash.to_hash
+trash.default_proc
+trash.summary
+trash.early
+""",
+}
+
+
+def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Settings) -> None:
+    rows = graph(tmp_path, settings, RUBY_LOOKUP_ORDER)
+    dash, translation = "lib/kit/dash.rb", "lib/kit/translation.rb"
+    # What an included module brings (its `included` hook extends the class with ClassMethods)
+    # comes before the superclass's own `self.property`.
+    assert edges_at(rows, dash, 32) == {(f"{translation}::ClassMethods.property", True)}
+    # Mixed in through the hook (`base.send :include, Kit::Hashing`), before Kit::Hash's.
+    assert edges_at(rows, "spec/trash_spec.rb", 2) == {(f"{translation}::Hashing.to_hash", True)}
+    # `self.class.new` is the class's own `initialize`; `::Kit::Dash` is read from the top.
+    assert edges_at(rows, dash, 12) == {(f"{dash}::Dash.initialize", True)}
+    assert edges_at(rows, dash, 16) == {(f"{dash}::Dash.initialize", True)}
+    # `::Hash` is Ruby's own class: a method no project class has is that class's.
+    assert edges_at(rows, "spec/trash_spec.rb", 3) == set()
+    # `alias summary describe`: the method as defined above the alias; `later` is defined
+    # below `alias_method :early, :later`, so that alias is of an inherited method (Hash's).
+    assert edges_at(rows, "spec/trash_spec.rb", 4) == {(f"{dash}::Dash.describe", True)}
+    assert edges_at(rows, "spec/trash_spec.rb", 5) == set()
+    # What `initialize` puts in `@dash` types it in every method.
+    assert edges_at(rows, "lib/kit/shelf.rb", 8) == {(f"{dash}::Dash.copy", True)}
+
+
 CPP_NAMESPACES = {
     "include/cli/app.hpp": """\
 namespace CLI {
