@@ -332,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "graph-oracle",
         help="our call edges per tier against a type-aware resolver (jedi, TypeScript, javac, "
-        "go/types, GCC, rustc, kotlinc) or, for Ruby, the repository's tests under a tracer",
+        "go/types, GCC, rustc, kotlinc) or, for Ruby and PHP, the repository's tests under a "
+        "tracer",
     )
     p.add_argument("path")
     p.add_argument(
@@ -348,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
             "rust",
             "kotlin",
             "ruby",
+            "php",
         ),
         default="python",
     )

@@ -1,6 +1,7 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
 resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc, kotlinc) where
-each goes, or for Ruby the repository's own tests under a tracer, and score our edges by tier."""
+each goes, or for Ruby and PHP the repository's own tests under a tracer, and score our edges by
+tier."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ ORACLE_LANGUAGES = {
     "rust": frozenset({"rust"}),
     "kotlin": frozenset({"kotlin"}),
     "ruby": frozenset({"ruby"}),
+    "php": frozenset({"php"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -39,6 +41,13 @@ _CALL_NODES = {
     "rust": {"call_expression": "function"},
     "kotlin": {"call_expression": ""},  # no field names: see _kotlin_called
     "ruby": {"call": "method"},  # `f(x)`, `a.f`, `A::B.new`; a bare `f` reads as a variable
+    "php": {
+        "function_call_expression": "function",
+        "member_call_expression": "name",
+        "nullsafe_member_call_expression": "name",
+        "scoped_call_expression": "name",  # `Foo::make()`, `parent::__construct()`
+        "object_creation_expression": "",  # no field names: see _php_created
+    },
 }
 _MEMBER_NAME = {
     "attribute": "attribute",
@@ -54,6 +63,7 @@ _NAMES = (
     "type_identifier",
     "field_identifier",
     "constant",  # Ruby's `Integer(x)`
+    "name",  # PHP's
 )
 # C++'s names made of parts: the part that names the function.
 _NAMED_BY_PART = (
@@ -64,7 +74,7 @@ _NAMED_BY_PART = (
     "generic_function",  # Rust's `toposort::<G>`
 )
 # A constructor stands for its class: an edge to either one is the same target.
-_CONSTRUCTORS = ("__init__", "constructor", "__new__", "initialize")
+_CONSTRUCTORS = ("__init__", "constructor", "__new__", "initialize", "__construct")
 EXAMPLES = 8  # wrong edges and false reasons shown per kind
 
 
@@ -125,11 +135,15 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
         field_name = wanted.get(node.type)
         if language == "kotlin":
             called, made_on = _kotlin_called(node) if field_name is not None else (None, None)
+        elif language == "php" and field_name == "":
+            called, made_on = _php_created(node), None
         else:
             called = node.child_by_field_name(field_name) if field_name else None
-            made_on = node.child_by_field_name("object") or node.child_by_field_name(
-                "receiver"
-            )  # Java's and Ruby's `a.f()`
+            made_on = (
+                node.child_by_field_name("object")  # Java's `a.f()`
+                or node.child_by_field_name("receiver")  # Ruby's
+                or node.child_by_field_name("scope")  # PHP's `Foo::make()`
+            )
         if called is None:
             continue
         if called.type in _MEMBER_NAME:
@@ -146,6 +160,8 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             if called.type in ("qualified_identifier", "scoped_identifier") and made_on is None:
                 made_on = called.child_by_field_name("scope") or called.child_by_field_name("path")
             called = called.child_by_field_name("name") or called.child_by_field_name("function")
+        if called is not None and called.type == "qualified_name":  # PHP's `\\Foo\\bar()`
+            called = _last_named(called, "name")
         if called is not None and called.type == "scoped_type_identifier":  # `new Outer.In()`
             called = called.named_children[-1] if called.named_children else None
         if called is None or called.type not in _NAMES:
@@ -173,6 +189,19 @@ def _kotlin_called(node: Any) -> tuple[Any, Any]:
     suffix = head.named_children[-1]
     names = [c for c in suffix.named_children if c.type == "simple_identifier"]
     return (names[0] if names else None), head.named_children[0]
+
+
+def _php_created(node: Any) -> Any:
+    """The class a PHP `new Foo(...)` / `new \\A\\Foo` names (None: `new $class`)."""
+    named = [c for c in node.named_children if c.type in ("name", "qualified_name")]
+    if not named:
+        return None
+    return named[0] if named[0].type == "name" else _last_named(named[0], "name")
+
+
+def _last_named(node: Any, kind: str) -> Any:
+    found = [c for c in node.named_children if c.type == kind]
+    return found[-1] if found else None
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -593,6 +622,10 @@ def run_oracle(
         from app.bench.oracle_ruby import ruby_setup
 
         ruby_setup()
+    elif language == "php":
+        from app.bench.oracle_php import php_setup
+
+        php_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -643,6 +676,10 @@ def run_oracle(
         from app.bench.oracle_ruby import ruby_answers
 
         answers, name = ruby_answers(service.root, picked)
+    elif language == "php":
+        from app.bench.oracle_php import php_answers
+
+        answers, name = php_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

@@ -402,12 +402,15 @@ def _or_skip(language: str) -> None:
     from app.bench.oracle_go import go_setup
     from app.bench.oracle_java import java_setup
     from app.bench.oracle_kotlin import kotlin_setup
+    from app.bench.oracle_php import php_setup
     from app.bench.oracle_ruby import ruby_setup
     from app.bench.oracle_rust import rust_setup
 
     try:
         if language in ("c", "cpp"):
             gcc_setup(language)
+        elif language == "php":
+            php_setup()
         elif language == "ruby":
             ruby_setup()
             if shutil.which("rspec") is None:
@@ -458,6 +461,7 @@ def test_graph_oracle_scores_java_against_javac(tmp_path: Path, settings: Settin
         ("rust", "the Rust oracle needs cargo and rustc on PATH"),
         ("kotlin", "the Kotlin oracle needs kotlinc 2.0 or later and a JDK"),
         ("ruby", "the Ruby oracle runs the repository's tests: it needs Ruby 2.7 or later"),
+        ("php", "the PHP oracle runs the repository's tests under Xdebug: it needs PHP 7.4"),
     ],
 )
 def test_a_missing_tool_is_one_line_that_says_what_to_install(
@@ -477,6 +481,7 @@ def test_a_missing_tool_is_one_line_that_says_what_to_install(
         "rust": TINY_RUST,
         "kotlin": TINY_KOTLIN,
         "ruby": TINY_RUBY,
+        "php": TINY_PHP,
     }[language]
     root = _write(tmp_path / "tiny", tiny)
     args = ["graph-oracle", str(root), "--language", language]
@@ -865,4 +870,112 @@ def test_graph_oracle_scores_ruby_against_its_tests(tmp_path: Path, settings: Se
     # Box.new, Plain.new, size, count_items, and the spec's `describe`, `it`, `expect`, `eq`
     # (RSpec's, outside).
     assert report.oracle_in_project == 4
+    assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+TINY_PHP = {
+    "composer.json": '{"autoload": {"psr-4": {"Tiny\\\\": "src/"}}}\n',
+    "src/Shape.php": """\
+<?php
+namespace Tiny;
+
+interface Shape
+{
+    public function area(): int;
+}
+""",
+    "src/Base.php": """\
+<?php
+namespace Tiny;
+
+abstract class Base implements Shape
+{
+    protected $side;
+
+    public function __construct(int $side)
+    {
+        $this->side = $side;
+    }
+}
+""",
+    "src/Square.php": """\
+<?php
+namespace Tiny;
+
+class Square extends Base implements \\Countable
+{
+    public function area(): int
+    {
+        return $this->side * $this->side;
+    }
+
+    public function count(): int
+    {
+        return 4;
+    }
+}
+""",
+    "tests/SquareTest.php": """\
+<?php
+namespace Tiny\\Tests;
+
+use PHPUnit\\Framework\\TestCase;
+use Tiny\\Square;
+
+class SquareTest extends TestCase
+{
+    public function testArea(): void
+    {
+        $square = new Square(3);
+        $this->assertSame(9, $this->measure($square));
+        $this->assertSame(4, count($square));
+        if (false) {
+            never_called();
+        }
+    }
+
+    private function measure(\\Tiny\\Shape $shape): int
+    {
+        return $shape->area();
+    }
+}
+""",
+}
+
+
+def test_php_call_sites_name_functions_methods_and_made_classes() -> None:
+    text = TINY_PHP["tests/SquareTest.php"]
+    found = [(s.name, s.name_line, s.receiver) for s in call_sites("t.php", text, "php")]
+    assert ("Square", 11, "") in found and ("measure", 12, "$this") in found
+    assert ("count", 13, "") in found and ("area", 21, "$shape") in found
+
+
+def test_php_s_tests_under_xdebug_answer_each_call_they_ran(tmp_path: Path) -> None:
+    _or_skip("php")
+    from app.bench.oracle_php import php_answers
+
+    root = _write(tmp_path / "tiny", TINY_PHP)
+    test, square = "tests/SquareTest.php", "src/Square.php"
+    sites = call_sites(test, (root / test).read_text(), "php")
+    answers, name = php_answers(root, sites)
+    assert name.startswith("the tests under Xdebug (PHP ")
+    by_name = {(s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    # `new Square(3)` ran the constructor Square inherits from Base: both count.
+    assert by_name[("Square", 11)] == [
+        Target("src/Base.php", 8, "__construct"),
+        Target(square, 4, "Square"),
+    ]
+    assert by_name[("measure", 12)] == [Target(test, 19, "measure")]
+    # A call on an interface ran Square's `area`, which implements Shape's: both count.
+    assert by_name[("area", 21)] == [Target(square, 6, "area"), Target("src/Shape.php", 6, "area")]
+    # PHP's own `count()`, not the `Square::count` it calls in turn.
+    assert by_name[("count", 13)] == [Target("", 0, "count")]
+    assert by_name[("never_called", 15)] is None  # never run: no answer
+
+
+def test_graph_oracle_scores_php_against_its_tests(tmp_path: Path, settings: Settings) -> None:
+    _or_skip("php")
+    report = run_oracle(_write(tmp_path / "tiny", TINY_PHP), settings, "php", 300, 1)
+    assert report.oracle.startswith("the tests under Xdebug")
+    assert report.oracle_in_project == 3  # new Square, measure, area
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
