@@ -314,6 +314,7 @@ _GO_CHANNEL = re.compile(r"(?:<-\s*chan|chan\s*<-|chan\b)\s*")
 _GO_ROOT = re.compile(r"(?:new\(\*?([\w.]+)\)|\(?&?([\w.]+)\{\}\)?)((?:\.\w+(?:\(\))?)*)")
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _RUBY_FIELD = re.compile(r"@\w")  # `@items`, not a class variable `@@count`
+_PHP_FIELD = re.compile(r"\$this->(\w+)")
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -399,6 +400,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         type_text = type_text.removeprefix("mut")  # `&mut T`, spaces gone
     if language == "go":
         type_text = go_type(written)
+    if language == "php":  # `\Tiny\Shape` as the return types read it: `Tiny.Shape`
+        type_text = type_text.lstrip("\\").replace("\\", ".")
     if language == "python" and any(c in written for c in "[|"):
         return ""  # Optional[T], A | B: no single class to claim
     if language == "python" and type_text.rpartition(".")[2] in ("Any", "Final", "ClassVar"):
@@ -422,7 +425,17 @@ def _bound_name(language: str, var: Node) -> str:
     text = node_text(var)
     if language == "ruby":
         return ruby_self_field(text)
+    if language == "php":
+        return php_this_field(text)
     return _SPACE.sub("", text).lstrip("*&") if language in ("c", "cpp") else text
+
+
+def php_this_field(text: str) -> str:
+    """PHP's `$this->parser` as the object's field `this.parser`, as JavaScript's `this.parser`
+    is: what the constructor or a typed property declares types it in every method."""
+    if match := _PHP_FIELD.fullmatch(text):
+        return "this." + match.group(1)
+    return text
 
 
 def ruby_self_field(text: str) -> str:
@@ -789,6 +802,8 @@ def _add_call(
                 receiver = receiver.rstrip(".")  # the module of `Logger.message` holds its dot
             if language == "ruby":
                 receiver = ruby_self_field(receiver)
+            if language == "php":
+                receiver = php_this_field(receiver)
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
             if language in _ELEMENT_RECEIVERS and elide(node_text(recv[0]), language).endswith("]"):
                 literal = ELEMENT_OF

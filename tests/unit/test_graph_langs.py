@@ -816,6 +816,58 @@ def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Set
     assert edges_at(rows, "lib/kit/shelf.rb", 8) == {(f"{dash}::Dash.copy", True)}
 
 
+PHP_FIELDS = {
+    "src/Parser.php": "<?php\nnamespace Tw;\n\nclass Parser\n{\n    function parse() {}\n}\n",
+    "src/Compiler.php": "<?php\nnamespace Tw;\n\nclass Compiler\n{\n    function compile() {}\n}\n",
+    "src/Set.php": "<?php\nnamespace Tw;\n\nclass Set\n{\n    function all() {}\n}\n",
+    "src/Other.php": (
+        "<?php\nnamespace Tw;\n\nclass Other\n{\n    public function parse() {}\n"
+        "    public function compile() {}\n    public function all() {}\n}\n"
+    ),
+    "src/Env.php": """\
+<?php
+namespace Tw;
+
+class Env
+{
+    private $set;
+    private $parser;
+    private Compiler $compiler;
+
+    public function __construct()
+    {
+        $this->set = new Set();
+    }
+
+    public function setParser(Parser $parser)
+    {
+        $this->parser = $parser;
+    }
+
+    public function run(\\Tw\\Parser $given)
+    {
+        $this->set->all();
+        $this->parser->parse();
+        $this->compiler->compile();
+        $given->parse();
+    }
+}
+""",
+}
+
+
+def test_php_fields_are_typed_by_the_constructor_a_setter_or_their_declaration(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PHP_FIELDS)
+    env = "src/Env.php"
+    assert edges_at(rows, env, 22) == {("src/Set.php::Set.all", True)}  # `= new Set()`
+    assert edges_at(rows, env, 23) == {("src/Parser.php::Parser.parse", True)}  # `= $parser`
+    assert edges_at(rows, env, 24) == {("src/Compiler.php::Compiler.compile", True)}  # declared
+    # A parameter's type written from the root namespace (`\Tw\Parser`).
+    assert edges_at(rows, env, 25) == {("src/Parser.php::Parser.parse", True)}
+
+
 CPP_NAMESPACES = {
     "include/cli/app.hpp": """\
 namespace CLI {

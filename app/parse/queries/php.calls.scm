@@ -6,9 +6,14 @@
 (object_creation_expression (name) @callee) @call
 (class_declaration (base_clause (name) @base)) @class
 (namespace_use_declaration) @import
-; Local types: `$w = new Widget()`, `function f(Widget $w)`.
-(assignment_expression left: (variable_name) @var right: (object_creation_expression (name) @type)) @bind
-(simple_parameter type: (named_type (name) @type) name: (variable_name) @var) @bind
+; Local types: `$w = new Widget()`, `function f(Widget $w)`; a field's, `$this->w = new Widget()`,
+; `$this->w = $w` (the parameter's type), `private Widget $w;` (in every method).
+(assignment_expression left: [(variable_name) (member_access_expression)] @var
+  right: (object_creation_expression [(name) (qualified_name)] @type)) @bind
+(assignment_expression left: (member_access_expression) @var right: (variable_name) @value_of) @bind
+(simple_parameter type: (named_type [(name) (qualified_name)] @type) name: (variable_name) @var) @bind
+(property_declaration type: (named_type [(name) (qualified_name)] @type)
+  (property_element (variable_name (name) @var))) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration return_type: (_) @returns) @method
 ; A variable bound to what a call returns: `$stream = $this->parser->getStream()`.
