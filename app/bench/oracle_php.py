@@ -46,11 +46,11 @@ def php_setup() -> tuple[str, str, str]:
     """`php`'s and `phpunit`'s paths and PHP's version line, or a clear reason why the oracle
     cannot run."""
     php, phpunit = shutil.which("php"), shutil.which("phpunit")
-    missing = php is None or phpunit is None
-    if not missing:
-        modules = subprocess.run([php, "-m"], capture_output=True, text=True, check=False)
-        missing = "xdebug" not in modules.stdout.lower()
-    if missing or php is None or phpunit is None:
+    modules = ""
+    if php is not None:
+        done = subprocess.run([php, "-m"], capture_output=True, text=True, check=False)
+        modules = done.stdout.lower()
+    if php is None or phpunit is None or "xdebug" not in modules:
         raise OracleUnavailable(
             "the PHP oracle runs the repository's tests under Xdebug: it needs PHP 7.4 or "
             "later with Xdebug 3 and PHPUnit (`php`, `phpunit` on PATH), for example "
