@@ -1,7 +1,9 @@
 """The PHP oracle: the repository's own PHPUnit tests, run under Xdebug's function trace, which
 writes down every call made from the repository's files and the function or method PHP ran for
 it (oracle_php.php loads the classes and says where each is defined). It is no type checker: it
-knows only the calls the tests run, and those exactly, dynamic dispatch and traits included.
+knows only the calls the tests run, and those exactly, dynamic dispatch and traits included. A
+method that ran stands with the declarations it overrides or implements (a call on an interface
+type ran a class's method; a type checker names the interface's, which counts as well).
 
 The tests are every `*Test.php` under `tests/` (or `test/`), run without the repository's
 phpunit.xml (its listeners may need packages that are not installed); classes load through

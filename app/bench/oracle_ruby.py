@@ -1,7 +1,8 @@
 """The Ruby oracle: the repository's own tests, run under a TracePoint (oracle_ruby.rb) that
 writes down every call made from the repository's files and the method Ruby ran for it. It is
 no type checker: it knows only the calls the tests run, and those exactly, dynamic dispatch,
-mixins and `method_missing` included.
+mixins and `method_missing` included. A method that ran stands with the repository's methods
+of that name it overrides (in its class's ancestors): a reader of the call may name those.
 
 The tests run with `rspec` when the repository has `spec/**/*_spec.rb` files, else every
 `test/**/*_test.rb` under Ruby's own minitest. A library the tests require that is not
@@ -87,8 +88,9 @@ def _calls_by_line(text: str) -> dict[tuple[str, int], list[tuple[str, Target]]]
     """The trace by caller (path, line): each call's name and what it ran."""
     ran: dict[tuple[str, int], list[tuple[str, Target]]] = defaultdict(list)
     for line in text.splitlines():
-        path, at, called, method, target_path, target_line = json.loads(line)
+        path, at, called, method, target_path, target_line, above = json.loads(line)
         ran[(path, int(at))].append((called, Target(target_path, int(target_line), method)))
+        ran[(path, int(at))].extend((called, Target(p, int(n), method)) for p, n in above)
     return ran
 
 

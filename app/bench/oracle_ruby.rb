@@ -1,6 +1,7 @@
 # The Ruby oracle's tracer (app/bench/oracle_ruby.py): loaded into the repository's own test
 # run, it writes one JSON line per distinct call that ran from the repository's files:
-# [caller path, caller line, name called, method run, its path, its first line]. A method
+# [caller path, caller line, name called, method run, its path, its first line, [[path, line]
+# of each method of the repository it overrides]]. A method
 # written in C (or made by attr_reader) has path "" and line 0; `Foo.new` of a class with no
 # `initialize` of its own names the class, where Ruby says it is defined.
 require 'json'
@@ -21,6 +22,23 @@ def oracle_class_home(klass)
   end
 rescue StandardError
   ['', 0]
+end
+
+ORACLE_OVERRIDDEN = {}
+
+# The repository's methods of that name in the ancestors of the class that defines the one
+# that ran (the ones it overrides), which a reader of the caller may name instead.
+def oracle_overridden(owner, name)
+  ORACLE_OVERRIDDEN[[owner, name]] ||= owner.ancestors.drop(1).filter_map do |ancestor|
+    next unless ancestor.instance_methods(false).include?(name) ||
+                ancestor.private_instance_methods(false).include?(name)
+
+    path, line = ancestor.instance_method(name).source_location
+    home = oracle_relative(path)
+    [home, line] unless home.empty?
+  end
+rescue StandardError
+  []
 end
 
 # Gems the tests load for their own comfort (pry, a matcher library) may be missing here: a
@@ -48,9 +66,11 @@ ORACLE_TRACE = TracePoint.new(:call, :c_call, :class) do |tp|
   caller_path = oracle_relative(site && (site.absolute_path || site.path))
   next if caller_path.empty?
 
+  above = []
   if tp.event == :call
     target = [oracle_relative(tp.path), tp.lineno]
     target = ['', 0] if target[0].empty?
+    above = oracle_overridden(tp.defined_class, tp.method_id) unless target[0].empty?
   elsif tp.method_id == :new && tp.self.is_a?(Class)
     target = oracle_class_home(tp.self)
     target = ['', 0] if target[0].empty?
@@ -58,7 +78,7 @@ ORACLE_TRACE = TracePoint.new(:call, :c_call, :class) do |tp|
     target = ['', 0]
   end
   method = tp.event == :c_call && tp.method_id == :new && !target[0].empty? ? tp.self.name.split('::').last : tp.method_id.to_s
-  ORACLE_SEEN[[caller_path, site.lineno, tp.callee_id.to_s, method, *target]] = true
+  ORACLE_SEEN[[caller_path, site.lineno, tp.callee_id.to_s, method, *target, above]] = true
 end
 
 at_exit do

@@ -115,6 +115,7 @@ _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 # Languages where a type name written inside a class may name a class nested in it.
 _NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
+_RUBY_MADE = re.compile(r"((?:::)?\w+(?:::\w+)*)\.new(?:\(\))?")  # `Crate.new(items)`
 _SCOPE_PATH = re.compile(r"(?:::)?\w+(?:::\w+)*")  # `A::B`, `::A::B` (from the top level)
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
 # The first names of standard library imports, by language.
@@ -995,15 +996,20 @@ class Resolver:
             return found
         return [s for s in found if not is_test_path(self.symbols[s].path)] or found
 
-    def _ruby_new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
-        """Ruby's `Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited),
-        else the class itself."""
-        keys = [
+    def _ruby_classes(self, facts: FileFacts, call: CallSite, written: str) -> list[ClassKey]:
+        """The classes a constant path (`Hashie.Mash`, `.Hashie.Mash` from the top) names from
+        where the call is written."""
+        return [
             k
             for k in self._scope_keys(self.nesting(facts.path, call.caller), written)
             if self.symbols.get(symbol_id(*k)) is not None
             and self.symbols[symbol_id(*k)].kind == "class"
         ]
+
+    def _ruby_new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
+        """Ruby's `Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited),
+        else the class itself."""
+        keys = self._ruby_classes(facts, call, written)
         if not keys:
             return []
         return self._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
@@ -1396,6 +1402,10 @@ class Resolver:
             receiver = receiver.rsplit("::", 1)[-1]
         if lang == "scala" and (ids := self._scala_qualified(facts, receiver, name)):
             return ids, "namespace-member", ""
+        if lang == "ruby" and (made := _RUBY_MADE.fullmatch(receiver)):
+            written = made.group(1).replace("::", ".")  # `Crate.new(items).size`: Crate's
+            if ids := self._members_of(self._ruby_classes(facts, call, written), name)[0]:
+                return ids, "typed-receiver", ""
         if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):

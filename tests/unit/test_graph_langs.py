@@ -791,6 +791,7 @@ trash.to_hash
 trash.default_proc
 trash.summary
 trash.early
+::Kit::Dash.new(nil).copy
 """,
 }
 
@@ -812,6 +813,9 @@ def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Set
     # below `alias_method :early, :later`, so that alias is of an inherited method (Hash's).
     assert edges_at(rows, "spec/trash_spec.rb", 4) == {(f"{dash}::Dash.describe", True)}
     assert edges_at(rows, "spec/trash_spec.rb", 5) == set()
+    # A value made in place: `::Kit::Dash.new(nil).copy` is Dash's `copy`.
+    made = {(f"{dash}::Dash.initialize", True), (f"{dash}::Dash.copy", True)}
+    assert edges_at(rows, "spec/trash_spec.rb", 6) == made
     # What `initialize` puts in `@dash` types it in every method.
     assert edges_at(rows, "lib/kit/shelf.rb", 8) == {(f"{dash}::Dash.copy", True)}
 

@@ -785,6 +785,7 @@ require 'set'
 
 module Tiny
   autoload :Box, 'tiny/box'
+  autoload :Crate, 'tiny/crate'
 
   class Plain
   end
@@ -815,6 +816,15 @@ module Tiny
   end
 end
 """,
+    "lib/tiny/crate.rb": """\
+module Tiny
+  class Crate < Box
+    def size
+      super + 1
+    end
+  end
+end
+""",
     "spec/box_spec.rb": """\
 require 'tiny'
 
@@ -824,6 +834,7 @@ describe Tiny::Box do
     expect(box.size).to eq(2)
     expect(box.anything).to eq(1)
     Tiny::Plain.new
+    expect(Tiny::Crate.new([1]).size).to eq(2)
     never_called(1) if false
   end
 end
@@ -835,7 +846,7 @@ def test_ruby_call_sites_name_methods_and_receivers() -> None:
     text = TINY_RUBY["spec/box_spec.rb"]
     found = [(s.name, s.name_line, s.receiver) for s in call_sites("box_spec.rb", text, "ruby")]
     assert ("new", 5, "Tiny::Box") in found and ("size", 6, "box") in found
-    assert ("describe", 3, "") in found and ("never_called", 9, "") in found
+    assert ("describe", 3, "") in found and ("never_called", 10, "") in found
 
 
 def test_ruby_s_tests_under_tracepoint_answer_each_call_they_ran(tmp_path: Path) -> None:
@@ -856,9 +867,12 @@ def test_ruby_s_tests_under_tracepoint_answer_each_call_they_ran(tmp_path: Path)
     assert by_name[(box, "count_items", 8)] == [Target(box, 11, "count_items")]
     assert by_name[(box, "length", 12)] == [Target("", 0, "length")]  # Ruby's own, in C
     # A class with no `initialize` of its own: the class, where Ruby opened it.
-    assert by_name[(spec, "new", 8)] == [Target("lib/tiny.rb", 6, "Plain")]
+    assert by_name[(spec, "new", 8)] == [Target("lib/tiny.rb", 7, "Plain")]
     assert by_name[(spec, "anything", 7)] is None  # method_missing ran, not `anything`
-    assert by_name[(spec, "never_called", 9)] is None  # never run: no answer
+    # Crate's `size` ran; Box's, which it overrides, is what a reader may name too.
+    crate = "lib/tiny/crate.rb"
+    assert by_name[(spec, "size", 9)] == [Target(crate, 3, "size"), Target(box, 7, "size")]
+    assert by_name[(spec, "never_called", 10)] is None  # never run: no answer
 
 
 def test_graph_oracle_scores_ruby_against_its_tests(tmp_path: Path, settings: Settings) -> None:
@@ -867,9 +881,9 @@ def test_graph_oracle_scores_ruby_against_its_tests(tmp_path: Path, settings: Se
     (root / ".rspec").write_text("-I lib\n", encoding="utf-8")
     report = run_oracle(root, settings, "ruby", 300, 1)
     assert report.oracle.startswith("the tests under TracePoint")
-    # Box.new, Plain.new, size, count_items, and the spec's `describe`, `it`, `expect`, `eq`
-    # (RSpec's, outside).
-    assert report.oracle_in_project == 4
+    # Box.new, Plain.new, Crate.new, size twice, count_items; the spec's `describe`, `it`,
+    # `expect`, `eq` are RSpec's, outside.
+    assert report.oracle_in_project == 6
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
 
 
