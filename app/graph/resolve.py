@@ -20,6 +20,7 @@ from app.graph.kotlin import MEMBER_OR_EXTENSION, KotlinRules
 from app.graph.kotlin import nearest as kotlin_nearest
 from app.graph.lua import LuaRules, module_names
 from app.graph.preludes import prelude_reason
+from app.graph.ruby import RUBY_CORE_CLASSES, RubyRules
 from app.graph.rust import STD_INHERENT, RustRules
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
@@ -77,12 +78,7 @@ RULES = {
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
 MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
-_RUBY_HOOKS = frozenset({"included", "extended", "prepended"})  # `def self.included(base)`
-# Ruby: a module reopened in every file of a library (`module Liquid`) is one key per file,
-# and a class that includes it still reaches its superclass after all of them.
-MAX_RUBY_ANCESTORS = 512
 MAX_REEXPORT_HOPS = 4
-
 _RUBY_SELF_KINDS = CLASS_KINDS | {"module"}
 FREE_KINDS = frozenset({"function", "class", "struct", "interface", "enum", "type", "trait"})
 FUNCTION_KINDS = frozenset({"function", "method"})
@@ -115,7 +111,6 @@ _NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
 _OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 # Languages where a type name written inside a class may name a class nested in it.
 _NESTED_IN = _NESTED_TYPES | {"csharp", "cpp"}
-_RUBY_MADE = re.compile(r"((?:::)?\w+(?:::\w+)*)\.new(?:\(\))?")  # `Crate.new(items)`
 _SCOPE_PATH = re.compile(r"(?:::)?\w+(?:::\w+)*")  # `A::B`, `::A::B` (from the top level)
 _RUST_STD = frozenset({"std", "core", "alloc"})  # the crates every Rust program has
 # The first names of standard library imports, by language.
@@ -151,12 +146,6 @@ _SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++")
 # Python's own classes a class may derive from without an import (`Exception`, `dict`).
 _PYTHON_BUILTIN_CLASSES = frozenset(
     name for name in dir(builtins) if isinstance(getattr(builtins, name), type)
-)
-# Ruby's core classes a project class may inherit from; only `::Hash` is sure to mean the
-# core one (a bare `Hash` inside `module Hashie` may be the project's own).
-_RUBY_CORE_CLASSES = frozenset(
-    {"Array", "BasicObject", "Exception", "Hash", "IO", "Module", "Object", "Set"}
-    | {"StandardError", "String", "Struct"}
 )
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")  # Python's `self.x`, as a binding may say
 _GO_NEW_PREFIX = re.compile(r"^(?:new\(\*?[\w.]+\)|\(?&?[\w.]+\{\}\)?)")
@@ -220,10 +209,6 @@ class Resolver:
         self.class_kinds: dict[ClassKey, str] = {}
         self.members: dict[ClassKey, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.bases: dict[ClassKey, list[tuple[str, str]]] = defaultdict(list)  # -> (path, text)
-        # Ruby: the bases written as a class's superclass (`class Trash < Dash`), not mixed in,
-        # and those a module's `included` hook mixes into whatever includes it.
-        self._superclasses: set[tuple[ClassKey, str, str]] = set()
-        self._hooked: set[tuple[ClassKey, str, str]] = set()
         # class -> attribute -> (path, type text) it is bound to there
         self.attributes: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
@@ -255,6 +240,7 @@ class Resolver:
         self._member_keys: dict[str, set[ClassKey]] = defaultdict(set)
         self._joined: dict[ClassKey, ClassKey] = {}  # such a (folder, type) -> its type
         self.rust = RustRules(self)  # before the files: it reads each as it is indexed
+        self.ruby = RubyRules(self)  # the same
         # C++'s `using X = Y;` and `typedef Y X;` by name, project-wide (headers are seen
         # wherever they are included, which the graph does not follow).
         self._cpp_aliases: dict[str, set[str]] = defaultdict(set)
@@ -327,15 +313,10 @@ class Resolver:
                     self._cpp_aliases[a.name].add(a.type_text[len(ALIAS) :])
         if lang == "rust":
             self.rust.index_file(path, facts, _scope(path, lang))
-        starts = {s.qualified_name: s.start_line for s in facts.symbols} if lang == "ruby" else {}
-        hooks = [s for s in facts.symbols if s.name in _RUBY_HOOKS] if lang == "ruby" else []
         for b in facts.bases:
-            key = (_scope(path, lang), b.child)
-            self.bases[key].append((path, b.base))
-            if starts.get(b.child) == b.line:  # on the `class X < Base` line
-                self._superclasses.add((key, path, b.base))
-            elif any(h.parent == b.child and h.start_line <= b.line <= h.end_line for h in hooks):
-                self._hooked.add((key, path, b.base))
+            self.bases[(_scope(path, lang), b.child)].append((path, b.base))
+        if lang == "ruby":
+            self.ruby.index_bases(path, facts)
         for a in facts.attributes:
             if a.type_text == PRIVATE:
                 self.private.add(((_scope(path, lang), a.owner), a.name))
@@ -811,14 +792,8 @@ class Resolver:
         if (known := self._hierarchies.get(key)) is not None:
             return known
         if any(self.files[path].language == "ruby" for path, _ in self.bases.get(key, [])):
-            order: list[ClassKey] = []
-            outside = False
-            self._ruby_ancestors(key, order, set())
-            for current in order:
-                for path, text in self.bases.get(current, []):
-                    outside = outside or not self._base_keys(current, path, text)
-            self._hierarchies[key] = (order, outside)
-            return order, outside
+            self._hierarchies[key] = self.ruby.ancestors(key)
+            return self._hierarchies[key]
         order, seen, outside = [key], {key}, False
         i = 0
         while i < len(order) and len(order) < MAX_HIERARCHY:
@@ -833,25 +808,6 @@ class Resolver:
                         order.append(base)
         self._hierarchies[key] = (order, outside)
         return order, outside
-
-    def _ruby_ancestors(self, key: ClassKey, order: list[ClassKey], seen: set[ClassKey]) -> None:
-        """Ruby's method lookup order: the class, the modules it mixes in (the last one
-        first, each followed by its own), then its superclass and that one's, depth first. What
-        a module's `included` hook mixes in comes before the module: it is included after it."""
-        if key in seen or len(order) >= MAX_RUBY_ANCESTORS:
-            return
-        seen.add(key)
-        bases = self.bases.get(key, [])
-        hooked = [b for b in bases if (key, *b) in self._hooked]
-        for path, text in reversed(hooked):
-            for base in self._base_keys(key, path, text):
-                self._ruby_ancestors(base, order, seen)
-        order.append(key)
-        supers = [b for b in bases if (key, *b) in self._superclasses]
-        mixed = [b for b in bases if b not in supers and b not in hooked]
-        for path, text in [*reversed(mixed), *supers]:
-            for base in self._base_keys(key, path, text):
-                self._ruby_ancestors(base, order, seen)
 
     def _base_keys(self, key: ClassKey, path: str, text: str) -> list[ClassKey]:
         """The project classes a base written in `path` names."""
@@ -995,36 +951,6 @@ class Resolver:
         if is_test_path(facts.path):
             return found
         return [s for s in found if not is_test_path(self.symbols[s].path)] or found
-
-    def _ruby_classes(self, facts: FileFacts, call: CallSite, written: str) -> list[ClassKey]:
-        """The classes a constant path (`Hashie.Mash`, `.Hashie.Mash` from the top) names from
-        where the call is written."""
-        return [
-            k
-            for k in self._scope_keys(self.nesting(facts.path, call.caller), written)
-            if self.symbols.get(symbol_id(*k)) is not None
-            and self.symbols[symbol_id(*k)].kind == "class"
-        ]
-
-    def _ruby_new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
-        """Ruby's `Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited),
-        else the class itself."""
-        keys = self._ruby_classes(facts, call, written)
-        if not keys:
-            return []
-        return self._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
-
-    def _ruby_own_new(self, facts: FileFacts, call: CallSite) -> list[str]:
-        """Ruby's `self.class.new(...)` in a class's method: the class's `initialize` (its own
-        or inherited), else the class itself. (Other calls on `self.class` are class methods,
-        which the facts do not tell from instance methods of the same name.)"""
-        if call.callee != "new":
-            return []
-        key = self.class_of(facts, call.caller)
-        sym = self.symbols.get(symbol_id(*key)) if key is not None else None
-        if key is None or sym is None or sym.kind != "class":
-            return []  # in a module: whatever class includes it
-        return self.member(self.hierarchy(key)[0], "initialize") or [symbol_id(*key)]
 
     def nesting(self, path: str, caller: str) -> str:
         """Where the definition `caller` is written, as `_scope_keys` reads it: its parent's
@@ -1276,7 +1202,7 @@ class Resolver:
         if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
             ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
             return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"
-        if lang == "ruby" and receiver == "self.class" and (ids := self._ruby_own_new(facts, call)):
+        if lang == "ruby" and receiver == "self.class" and (ids := self.ruby.own_new(facts, call)):
             return ids, "self-method", ""
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
@@ -1402,15 +1328,13 @@ class Resolver:
             receiver = receiver.rsplit("::", 1)[-1]
         if lang == "scala" and (ids := self._scala_qualified(facts, receiver, name)):
             return ids, "namespace-member", ""
-        if lang == "ruby" and (made := _RUBY_MADE.fullmatch(receiver)):
-            written = made.group(1).replace("::", ".")  # `Crate.new(items).size`: Crate's
-            if ids := self._members_of(self._ruby_classes(facts, call, written), name)[0]:
-                return ids, "typed-receiver", ""
+        if lang == "ruby" and (ids := self.ruby.made_in_place(facts, call)):
+            return ids, "typed-receiver", ""  # `Crate.new(items).size`: Crate's
         if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
                 return ids, "namespace-member" if lang == "cpp" else "module-member", ""
-            if lang == "ruby" and name == "new" and (ids := self._ruby_new(facts, call, written)):
+            if lang == "ruby" and name == "new" and (ids := self.ruby.new(facts, call, written)):
                 return ids, "class-member", ""
         # `M.area()`: a function of a table this file builds
         if lang == "lua" and (ids := self.lua.field((facts.path, receiver), name)):
@@ -1648,5 +1572,5 @@ def _language_base(facts: FileFacts, text: str) -> bool:
     """A base the language itself gives: Python's builtins (`Exception`, `dict`), Ruby's core
     classes written from the top level (`class Hash < ::Hash`)."""
     if facts.language == "ruby":
-        return text.startswith(".") and text[1:] in _RUBY_CORE_CLASSES
+        return text.startswith(".") and text[1:] in RUBY_CORE_CLASSES
     return facts.language == "python" and text in _PYTHON_BUILTIN_CLASSES

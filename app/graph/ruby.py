@@ -1,0 +1,118 @@
+"""Ruby's calls: methods looked up in Ruby's own order (a class, the modules it mixes in, then
+its superclass), what a module's `included` hook mixes into whatever includes it, and the
+classes `Foo.new`, `self.class.new` and `Foo.new(x).bar` make. Class methods are not told
+apart from instance methods of the same name."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from app.core.models import CallSite
+from app.graph.facts import FileFacts, symbol_id
+
+if TYPE_CHECKING:
+    from app.graph.resolve import ClassKey, Resolver
+
+# A module's methods that run when it is mixed in (`def self.included(base)`).
+HOOKS = frozenset({"included", "extended", "prepended"})
+# A module reopened in every file of a library (`module Liquid`) is one key per file, and a
+# class that includes it still reaches its superclass after all of them.
+MAX_ANCESTORS = 512
+# Ruby's core classes a project class may inherit from; only `::Hash` is sure to mean the core
+# one (a bare `Hash` inside `module Hashie` may be the project's own).
+RUBY_CORE_CLASSES = frozenset(
+    {"Array", "BasicObject", "Exception", "Hash", "IO", "Module", "Object", "Set"}
+    | {"StandardError", "String", "Struct"}
+)
+_MADE = re.compile(r"((?:::)?\w+(?:::\w+)*)\.new(?:\(\))?")  # `Crate.new(items)`, `::A::B.new`
+
+
+class RubyRules:
+    """The resolver's Ruby lookups, over its indexes (`bases`, `members`, `named_scopes`)."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.r = resolver
+        # The bases written as a class's superclass (`class Trash < Dash`), not mixed in, and
+        # those a module's `included` hook mixes into whatever includes it.
+        self.superclasses: set[tuple[ClassKey, str, str]] = set()
+        self.hooked: set[tuple[ClassKey, str, str]] = set()
+
+    def index_bases(self, path: str, facts: FileFacts) -> None:
+        """Which of a file's bases are superclasses, and which an `included` hook mixes in."""
+        starts = {s.qualified_name: s.start_line for s in facts.symbols}
+        hooks = [s for s in facts.symbols if s.name in HOOKS]
+        for b in facts.bases:
+            key = (path, b.child)
+            if starts.get(b.child) == b.line:  # on the `class X < Base` line
+                self.superclasses.add((key, path, b.base))
+            elif any(h.parent == b.child and h.start_line <= b.line <= h.end_line for h in hooks):
+                self.hooked.add((key, path, b.base))
+
+    def ancestors(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
+        """The class and its ancestors in Ruby's lookup order; True when a base is outside."""
+        order: list[ClassKey] = []
+        self._walk(key, order, set())
+        outside = any(
+            not self.r._base_keys(current, path, text)
+            for current in order
+            for path, text in self.r.bases.get(current, [])
+        )
+        return order, outside
+
+    def _walk(self, key: ClassKey, order: list[ClassKey], seen: set[ClassKey]) -> None:
+        """Depth first: the modules a class mixes in (the last one first, each followed by its
+        own), then its superclass and that one's. What a module's `included` hook mixes in
+        comes before the module: it is included after it."""
+        if key in seen or len(order) >= MAX_ANCESTORS:
+            return
+        seen.add(key)
+        bases = self.r.bases.get(key, [])
+        hooked = [b for b in bases if (key, *b) in self.hooked]
+        for path, text in reversed(hooked):
+            for base in self.r._base_keys(key, path, text):
+                self._walk(base, order, seen)
+        order.append(key)
+        supers = [b for b in bases if (key, *b) in self.superclasses]
+        mixed = [b for b in bases if b not in supers and b not in hooked]
+        for path, text in [*reversed(mixed), *supers]:
+            for base in self.r._base_keys(key, path, text):
+                self._walk(base, order, seen)
+
+    def classes(self, facts: FileFacts, call: CallSite, written: str) -> list[ClassKey]:
+        """The classes a constant path (`Hashie.Mash`, `.Hashie.Mash` from the top) names from
+        where the call is written."""
+        r = self.r
+        return [
+            k
+            for k in r._scope_keys(r.nesting(facts.path, call.caller), written)
+            if (sym := r.symbols.get(symbol_id(*k))) is not None and sym.kind == "class"
+        ]
+
+    def new(self, facts: FileFacts, call: CallSite, written: str) -> list[str]:
+        """`Hashie::Mash.new(...)`: the class's `initialize` (its own or inherited), else the
+        class itself."""
+        keys = self.classes(facts, call, written)
+        if not keys:
+            return []
+        return self.r._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
+
+    def own_new(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`self.class.new(...)` in a class's method: the class's `initialize` (its own or
+        inherited), else the class itself. (Other calls on `self.class` are class methods,
+        which the facts do not tell from instance methods of the same name.)"""
+        if call.callee != "new":
+            return []
+        key = self.r.class_of(facts, call.caller)
+        sym = self.r.symbols.get(symbol_id(*key)) if key is not None else None
+        if key is None or sym is None or sym.kind != "class":
+            return []  # in a module: whatever class includes it
+        return self.r.member(self.r.hierarchy(key)[0], "initialize") or [symbol_id(*key)]
+
+    def made_in_place(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`Crate.new(items).size`: the method of the class the receiver makes."""
+        made = _MADE.fullmatch(call.receiver)
+        if made is None:
+            return []
+        keys = self.classes(facts, call, made.group(1).replace("::", "."))
+        return self.r._members_of(keys, call.callee)[0]
