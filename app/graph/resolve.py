@@ -77,6 +77,11 @@ RULES = {
 }
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
+# Languages whose calls on an object's field (`self.x.f()`; PHP's `$this->x`, Ruby's `@x`,
+# read as `this.x`, `self.x`) are typed by what the class says the field holds, wherever the
+# call is (a call's value bound to a variable: `$s = $this->parser->getStream()`).
+_FIELDS_READ = frozenset({"python", "php", "ruby"})
+_SELF_DOT = ("self.", "this.")
 MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
 MAX_REEXPORT_HOPS = 4
 _RUBY_SELF_KINDS = CLASS_KINDS | {"module"}
@@ -876,11 +881,14 @@ class Resolver:
             if keys and self._members_of(keys, call.callee)[0]:
                 return owner, held
             return facts, ""
+        if facts.language not in _FIELDS_READ:
+            return facts, text
+        field = call.receiver.partition(".")[2] if call.receiver.startswith(_SELF_DOT) else ""
+        if not text and field.isidentifier():  # `self.x`, PHP's `$this->x`, Ruby's `@x`
+            owner, text = self.attribute_type(facts, call.caller, field)
+            return owner, text.removeprefix(ALIAS)  # a class held itself: its members
         if facts.language != "python":
             return facts, text
-        if not text and call.receiver.startswith("self.") and call.receiver[5:].isidentifier():
-            owner, text = self.attribute_type(facts, call.caller, call.receiver[5:])
-            return owner, text.removeprefix(ALIAS)  # a class held itself: its members
         if text.startswith("self."):  # `c = self.client_class()`: an instance of what it holds
             owner, held = self.attribute_type(facts, call.caller, text[5:])
             if held.startswith(ALIAS):

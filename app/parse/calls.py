@@ -315,6 +315,7 @@ _GO_ROOT = re.compile(r"(?:new\(\*?([\w.]+)\)|\(?&?([\w.]+)\{\}\)?)((?:\.\w+(?:\
 _SELF_WORDS = frozenset({"this", "self", "$this"})
 _RUBY_FIELD = re.compile(r"@\w")  # `@items`, not a class variable `@@count`
 _PHP_FIELD = re.compile(r"\$this->(\w+)")
+_PHP_THIS = re.compile(r"^\$this->(?=\w)")
 _SIMPLE = re.compile(r"(?:self\.|this\.)?\$?\w+")  # receivers a binding can type: `c`, `self.c`
 
 
@@ -373,6 +374,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return EXTENDED + _clean(node_text(extended[0])).replace("::", ".")
     if result := captures.get("result"):
         called = receiver_text(node_text(result[0]), language)
+        if language == "php":  # `$this->parser->getStream()`: the field's, as `this.parser`
+            called = _PHP_THIS.sub("this.", called)
         name = called.removesuffix("()").replace("->", ".").replace("::", ".").replace("?.", ".")
         if not called.endswith("()"):
             return ""

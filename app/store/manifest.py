@@ -66,7 +66,8 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # (`CLI.detail`), not by a qualified name that keeps only the innermost namespace; 93: Ruby's
 # lookup order (mixins before the superclass), what an `included` hook mixes in, `extend`,
 # `self.class.new`, `::Top::Name`, aliases, `@field`s set to `Foo.new`; PHP's `$this->field`s
-# typed by `new`, a typed parameter or their declaration, types written `\A\B`
+# typed by `new`, a typed parameter or their declaration, types written `\A\B`, and what a
+# field's method returns (`$s = $this->parser->getStream()`)
 STRATEGY_VERSION = "chunk-93"
 
 MANIFEST_NAME = "manifest.json"

@@ -821,7 +821,10 @@ def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Set
 
 
 PHP_FIELDS = {
-    "src/Parser.php": "<?php\nnamespace Tw;\n\nclass Parser\n{\n    function parse() {}\n}\n",
+    "src/Parser.php": (
+        "<?php\nnamespace Tw;\n\nclass Parser\n{\n    function parse() {}\n"
+        "    function stream(): Set {}\n}\n"
+    ),
     "src/Compiler.php": "<?php\nnamespace Tw;\n\nclass Compiler\n{\n    function compile() {}\n}\n",
     "src/Set.php": "<?php\nnamespace Tw;\n\nclass Set\n{\n    function all() {}\n}\n",
     "src/Other.php": (
@@ -854,6 +857,8 @@ class Env
         $this->parser->parse();
         $this->compiler->compile();
         $given->parse();
+        $set = $this->parser->stream();
+        $set->all();
     }
 }
 """,
@@ -870,6 +875,8 @@ def test_php_fields_are_typed_by_the_constructor_a_setter_or_their_declaration(
     assert edges_at(rows, env, 24) == {("src/Compiler.php::Compiler.compile", True)}  # declared
     # A parameter's type written from the root namespace (`\Tw\Parser`).
     assert edges_at(rows, env, 25) == {("src/Parser.php::Parser.parse", True)}
+    # A variable bound to what a field's method returns (`stream(): Set`).
+    assert edges_at(rows, env, 27) == {("src/Set.php::Set.all", True)}
 
 
 CPP_NAMESPACES = {
