@@ -1,7 +1,7 @@
 <?php
 // The PHP oracle's bootstrap (app/bench/oracle_php.py), run by PHPUnit before the repository's
 // tests under Xdebug's function trace: it loads the repository's classes (its composer
-// autoloader when it has one, else its composer.json's psr-4 folders and files), leaves
+// autoloader when it has one, else its composer.json's psr-4 and psr-0 folders and files), leaves
 // PHPUnit's own calls out of the trace, and at the end writes where each method of the
 // repository's classes (inherited ones too) and each function is defined.
 $root = rtrim((string) getenv('ORACLE_ROOT'), '/');
@@ -51,18 +51,21 @@ if (is_file("$root/vendor/autoload.php")) {
     require "$root/vendor/autoload.php";
 } else {
     $composer = json_decode((string) @file_get_contents("$root/composer.json"), true) ?: [];
-    $map = [];
+    $map = [];  // [prefix, folder, psr-0: the prefix is part of the file's path]
     foreach (['autoload', 'autoload-dev'] as $part) {
-        foreach (($composer[$part]['psr-4'] ?? []) as $prefix => $dirs) {
-            foreach ((array) $dirs as $dir) {
-                $map[] = [$prefix, rtrim("$root/$dir", '/') . '/'];
+        foreach (['psr-4', 'psr-0'] as $standard) {
+            foreach (($composer[$part][$standard] ?? []) as $prefix => $dirs) {
+                foreach ((array) $dirs as $dir) {
+                    $map[] = [$prefix, rtrim("$root/$dir", '/') . '/', $standard === 'psr-0'];
+                }
             }
         }
     }
     spl_autoload_register(function ($class) use ($map) {
-        foreach ($map as [$prefix, $dir]) {
+        foreach ($map as [$prefix, $dir, $whole]) {
             if ($prefix === '' || strncmp($class, $prefix, strlen($prefix)) === 0) {
-                $file = $dir . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+                $rest = $whole ? $class : substr($class, strlen($prefix));
+                $file = $dir . str_replace(['\\', $whole ? '_' : '\\'], '/', $rest) . '.php';
                 if (is_file($file)) {
                     require $file;
                     return;
