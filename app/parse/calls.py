@@ -542,6 +542,8 @@ def extract(
             owner = by_core.get((cls[0].start_byte, cls[0].type))
             if owner is not None:
                 text = _clean(node_text(base[0])).replace("::", ".").lstrip("*&")
+                if language == "php":  # `extends \App\Base\Node`: as types are read
+                    text = text.lstrip("\\").replace("\\", ".")
                 bases.append(Inheritance(owner.qualified, text, base[0].start_point.row + 1))
     for d in found.definitions:
         if d.core.type == "preproc_function_def":

@@ -879,6 +879,46 @@ def test_php_fields_are_typed_by_the_constructor_a_setter_or_their_declaration(
     assert edges_at(rows, env, 27) == {("src/Set.php::Set.all", True)}
 
 
+PHP_BASES = {
+    "src/Base/Node.php": (
+        "<?php\nnamespace App\\Base;\n\nclass Node\n{\n    function compile() {}\n}\n"
+    ),
+    "src/Util/Greets.php": (
+        "<?php\nnamespace App\\Util;\n\ntrait Greets\n{\n    function hi() {}\n}\n"
+    ),
+    "src/Other.php": (
+        "<?php\nnamespace App;\n\nclass Other\n{\n    function compile() {}\n"
+        "    function hi() {}\n}\n"
+    ),
+    "src/Leaf.php": """\
+<?php
+namespace App;
+
+use App\\Util\\Greets;
+
+class Leaf extends \\App\\Base\\Node
+{
+    use Greets;
+
+    public function run()
+    {
+        $this->compile();
+        $this->hi();
+    }
+}
+""",
+}
+
+
+def test_php_bases_written_from_the_root_and_traits_give_a_class_its_methods(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PHP_BASES)
+    leaf = "src/Leaf.php"
+    assert edges_at(rows, leaf, 12) == {("src/Base/Node.php::Node.compile", True)}
+    assert edges_at(rows, leaf, 13) == {("src/Util/Greets.php::Greets.hi", True)}
+
+
 CPP_NAMESPACES = {
     "include/cli/app.hpp": """\
 namespace CLI {

@@ -4,7 +4,9 @@
 (member_call_expression object: (_) @receiver name: (name) @callee) @call
 (scoped_call_expression scope: (_) @receiver name: (name) @callee) @call
 (object_creation_expression (name) @callee) @call
-(class_declaration (base_clause (name) @base)) @class
+(class_declaration (base_clause [(name) (qualified_name)] @base)) @class
+; A trait a class uses (`use Greets;` in its body): its methods are the class's own.
+(class_declaration body: (declaration_list (use_declaration [(name) (qualified_name)] @base))) @class
 (namespace_use_declaration) @import
 ; Local types: `$w = new Widget()`, `function f(Widget $w)`; a field's, `$this->w = new Widget()`,
 ; `$this->w = $w` (the parameter's type), `private Widget $w;` (in every method).
