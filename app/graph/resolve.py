@@ -1210,7 +1210,11 @@ class Resolver:
         if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
             ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
             return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"
-        if lang == "ruby" and receiver == "self.class" and (ids := self.ruby.own_new(facts, call)):
+        if (
+            lang == "ruby"
+            and receiver in ("self.class", "")
+            and (ids := self.ruby.own_new(facts, call))
+        ):
             return ids, "self-method", ""
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)

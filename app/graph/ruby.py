@@ -1,7 +1,7 @@
 """Ruby's calls: methods looked up in Ruby's own order (a class, the modules it mixes in, then
 its superclass), what a module's `included` hook mixes into whatever includes it, and the
-classes `Foo.new`, `self.class.new` and `Foo.new(x).bar` make. Class methods are not told
-apart from instance methods of the same name."""
+classes `Foo.new`, `self.class.new`, a class method's bare `new` and `Foo.new(x).bar` make.
+Class methods are not told apart from instance methods of the same name."""
 
 from __future__ import annotations
 
@@ -98,9 +98,10 @@ class RubyRules:
         return self.r._members_of(keys, "initialize")[0] or [symbol_id(*keys[0])]
 
     def own_new(self, facts: FileFacts, call: CallSite) -> list[str]:
-        """`self.class.new(...)` in a class's method: the class's `initialize` (its own or
-        inherited), else the class itself. (Other calls on `self.class` are class methods,
-        which the facts do not tell from instance methods of the same name.)"""
+        """`self.class.new(...)` in a class's method, or a bare `new(...)` (in a class method,
+        `def self.load ... new(data)`): the class's `initialize` (its own or inherited), else
+        the class itself. (Other calls on `self.class` are class methods, which the facts do
+        not tell from instance methods of the same name.)"""
         if call.callee != "new":
             return []
         key = self.r.class_of(facts, call.caller)

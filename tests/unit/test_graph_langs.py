@@ -775,12 +775,16 @@ end
     "lib/kit/shelf.rb": """\
 module Kit
   class Shelf
-    def initialize
+    def initialize(size = 1)
       @dash = Dash.new
     end
 
     def copy
       @dash.copy
+    end
+
+    def self.build
+      new(2)
     end
   end
 end
@@ -818,6 +822,8 @@ def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Set
     assert edges_at(rows, "spec/trash_spec.rb", 6) == made
     # What `initialize` puts in `@dash` types it in every method.
     assert edges_at(rows, "lib/kit/shelf.rb", 8) == {(f"{dash}::Dash.copy", True)}
+    # A class method's bare `new(2)` makes its own class.
+    assert edges_at(rows, "lib/kit/shelf.rb", 12) == {("lib/kit/shelf.rb::Shelf.initialize", True)}
 
 
 PHP_FIELDS = {
