@@ -833,6 +833,9 @@ PHP_FIELDS = {
     ),
     "src/Compiler.php": "<?php\nnamespace Tw;\n\nclass Compiler\n{\n    function compile() {}\n}\n",
     "src/Set.php": "<?php\nnamespace Tw;\n\nclass Set\n{\n    function all() {}\n}\n",
+    "src/Oops.php": (
+        "<?php\nnamespace Tw;\n\nclass Oops extends \\Exception\n{\n    function all() {}\n}\n"
+    ),
     "src/Other.php": (
         "<?php\nnamespace Tw;\n\nclass Other\n{\n    public function parse() {}\n"
         "    public function compile() {}\n    public function all() {}\n}\n"
@@ -865,6 +868,11 @@ class Env
         $given->parse();
         $set = $this->parser->stream();
         $set->all();
+        try {
+            $given->parse();
+        } catch (Oops $e) {
+            $e->all();
+        }
     }
 }
 """,
@@ -883,6 +891,8 @@ def test_php_fields_are_typed_by_the_constructor_a_setter_or_their_declaration(
     assert edges_at(rows, env, 25) == {("src/Parser.php::Parser.parse", True)}
     # A variable bound to what a field's method returns (`stream(): Set`).
     assert edges_at(rows, env, 27) == {("src/Set.php::Set.all", True)}
+    # What a `catch` of one type caught.
+    assert edges_at(rows, env, 31) == {("src/Oops.php::Oops.all", True)}
 
 
 PHP_BASES = {

@@ -14,6 +14,9 @@
   right: (object_creation_expression [(name) (qualified_name)] @type)) @bind
 (assignment_expression left: (member_access_expression) @var right: (variable_name) @value_of) @bind
 (simple_parameter type: (named_type [(name) (qualified_name)] @type) name: (variable_name) @var) @bind
+; What a `catch (SyntaxError $e)` of one type catches.
+(catch_clause type: (type_list . (named_type [(name) (qualified_name)] @type) .)
+  name: (variable_name) @var) @bind
 (property_declaration type: (named_type [(name) (qualified_name)] @type)
   (property_element (variable_name (name) @var))) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
