@@ -81,6 +81,7 @@ MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
 # read as `this.x`, `self.x`) are typed by what the class says the field holds, wherever the
 # call is (a call's value bound to a variable: `$s = $this->parser->getStream()`).
 _FIELDS_READ = frozenset({"python", "php", "ruby"})
+_CONSTRUCTORS = frozenset({"initialize", "__init__", "__construct", "constructor"})
 _SELF_DOT = ("self.", "this.")
 MAX_HIERARCHY = 32  # bases walked per lookup (cycles through aliases stop here too)
 MAX_REEXPORT_HOPS = 4
@@ -720,6 +721,8 @@ class Resolver:
         sym = self.symbols[ids[0]]
         if sym.kind in CLASS_KINDS:
             return [self._key(ids[0])]
+        if sym.name in _CONSTRUCTORS and sym.parent:  # Ruby's `new(...)` ran `initialize`
+            return [(_scope(sym.path, sym.language), sym.parent)]
         said = self.returns.get((_scope(sym.path, sym.language), sym.parent), {}).get(sym.name)
         if not said:
             return []

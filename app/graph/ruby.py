@@ -81,11 +81,15 @@ class RubyRules:
 
     def classes(self, facts: FileFacts, call: CallSite, written: str) -> list[ClassKey]:
         """The classes a constant path (`Hashie.Mash`, `.Hashie.Mash` from the top) names from
-        where the call is written."""
+        where the call is written: in a class's own body (`MethodLiteral.new` in `class
+        Condition`), from inside that class."""
         r = self.r
+        caller = r.symbols.get(symbol_id(facts.path, call.caller)) if call.caller else None
+        inside = caller is not None and caller.kind in ("class", "module")
+        nesting = r.nested_name(facts.path, call.caller) if inside else ""
         return [
             k
-            for k in r._scope_keys(r.nesting(facts.path, call.caller), written)
+            for k in r._scope_keys(nesting or r.nesting(facts.path, call.caller), written)
             if (sym := r.symbols.get(symbol_id(*k))) is not None and sym.kind == "class"
         ]
 

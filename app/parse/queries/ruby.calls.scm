@@ -5,6 +5,9 @@
 ; Local types: `c = Shapes::Circle.new(...)`; a field's, `@items = Items.new` (in every method).
 (assignment left: [(identifier) (instance_variable)] @var right: (call receiver: [(constant) (scope_resolution)] @type
   method: (identifier) @_new (#eq? @_new "new"))) @bind
+; A class method's `doc = new(context)`: what the call makes (the resolver reads its class).
+(assignment left: (identifier) @var right: (call !receiver method: (identifier) @_new
+  (#eq? @_new "new")) @result) @bind
 ; Modules an object is extended with: `copy.extend(Hashie::Extensions::DeepMerge)`.
 (call receiver: (identifier) @var method: (identifier) @_extend (#eq? @_extend "extend")
   arguments: (argument_list . [(constant) (scope_resolution)] @extended)) @bind
