@@ -230,6 +230,9 @@ ALIAS = "="
 # A class's method known by a second name (Ruby's `alias to_s inspect`, `alias_method :merge,
 # :deep_merge`): an Attribute of the class named by the new name, this mark before the old one.
 METHOD_ALIAS = "(alias of) "
+# What a PHP `catch (SyntaxError $e)` binds, while the function's bindings are read: weaker
+# than a type written elsewhere in it (`$e = new RuntimeError(...)` in another catch block).
+CAUGHT = "(caught) "
 # A variable extended with a module (Ruby's `copy.extend(Mod)`) is stored with this mark before
 # the module's name: the module's methods are its own, probably.
 EXTENDED = "+"
@@ -368,6 +371,8 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
+    if caught := captures.get("caught"):  # `catch (\Twig\Error\Error $e)`
+        return CAUGHT + _clean(node_text(caught[0])).lstrip("\\").replace("\\", ".")
     if captures.get("template"):
         return TEMPLATE_PARAMETER
     if extended := captures.get("extended"):
@@ -926,9 +931,10 @@ def _class_attributes(
 
 
 def _weak(said: str) -> bool:
-    """A binding the resolver must work out (a call's result, an expression's value), or a
-    container whose items are not said (`HashSet::default()` beside `: HashSet<Symbol>`)."""
-    return said.startswith((RESULT, VALUE)) or said == GO_CONTAINER
+    """A binding the resolver must work out (a call's result, an expression's value), a
+    container whose items are not said (`HashSet::default()` beside `: HashSet<Symbol>`), or
+    what a `catch` caught (the variable may be bound to what the block makes)."""
+    return said.startswith((RESULT, VALUE, CAUGHT)) or said == GO_CONTAINER
 
 
 def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
@@ -964,6 +970,9 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
             if not (_weak(held) and type_text):
                 type_text = ""
         scope[var] = type_text
+    for scope in types.values():  # a caught type that nothing stronger replaced holds
+        for var, said in scope.items():
+            scope[var] = said.removeprefix(CAUGHT)
     return types
 
 

@@ -68,7 +68,8 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `self.class.new`, `::Top::Name`, aliases, `@field`s set to `Foo.new`; PHP's `$this->field`s
 # typed by `new`, a typed parameter or their declaration, types written `\A\B`, and what a
 # field's method returns (`$s = $this->parser->getStream()`), traits and `extends \A\B` bases,
-# `catch (E $e)`; Ruby's bare `new(x)` in a class method
+# `catch (E $e)` (a catch block's variables its own); Ruby's bare `new(x)` in a class method,
+# `doc = new(x)`, names read from inside the class whose body they are in
 STRATEGY_VERSION = "chunk-93"
 
 MANIFEST_NAME = "manifest.json"

@@ -784,8 +784,15 @@ module Kit
     end
 
     def self.build
-      new(2)
+      shelf = new(2)
+      shelf.copy
     end
+
+    class Slot
+      def initialize(n); end
+    end
+
+    FIRST = Slot.new(1)
   end
 end
 """,
@@ -822,8 +829,12 @@ def test_ruby_reads_methods_in_ruby_s_lookup_order(tmp_path: Path, settings: Set
     assert edges_at(rows, "spec/trash_spec.rb", 6) == made
     # What `initialize` puts in `@dash` types it in every method.
     assert edges_at(rows, "lib/kit/shelf.rb", 8) == {(f"{dash}::Dash.copy", True)}
-    # A class method's bare `new(2)` makes its own class.
-    assert edges_at(rows, "lib/kit/shelf.rb", 12) == {("lib/kit/shelf.rb::Shelf.initialize", True)}
+    # A class method's bare `new(2)` makes its own class, and so types what it is bound to.
+    shelf = "lib/kit/shelf.rb"
+    assert edges_at(rows, shelf, 12) == {(f"{shelf}::Shelf.initialize", True)}
+    assert edges_at(rows, shelf, 13) == {(f"{shelf}::Shelf.copy", True)}
+    # In the class's own body, a name is read from inside the class: `Shelf::Slot`.
+    assert edges_at(rows, shelf, 20) == {(f"{shelf}::Shelf.Slot.initialize", True)}
 
 
 PHP_FIELDS = {
@@ -872,6 +883,9 @@ class Env
             $given->parse();
         } catch (Oops $e) {
             $e->all();
+        } catch (\\Exception $e) {
+            $e = new Set();
+            $e->all();
         }
     }
 }
@@ -891,8 +905,9 @@ def test_php_fields_are_typed_by_the_constructor_a_setter_or_their_declaration(
     assert edges_at(rows, env, 25) == {("src/Parser.php::Parser.parse", True)}
     # A variable bound to what a field's method returns (`stream(): Set`).
     assert edges_at(rows, env, 27) == {("src/Set.php::Set.all", True)}
-    # What a `catch` of one type caught.
+    # What a `catch` of one type caught; in another block, what the block makes.
     assert edges_at(rows, env, 31) == {("src/Oops.php::Oops.all", True)}
+    assert edges_at(rows, env, 34) == {("src/Set.php::Set.all", True)}
 
 
 PHP_BASES = {

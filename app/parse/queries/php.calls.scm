@@ -14,8 +14,8 @@
   right: (object_creation_expression [(name) (qualified_name)] @type)) @bind
 (assignment_expression left: (member_access_expression) @var right: (variable_name) @value_of) @bind
 (simple_parameter type: (named_type [(name) (qualified_name)] @type) name: (variable_name) @var) @bind
-; What a `catch (SyntaxError $e)` of one type catches.
-(catch_clause type: (type_list . (named_type [(name) (qualified_name)] @type) .)
+; What a `catch (SyntaxError $e)` of one type catches (weaker than a type bound elsewhere).
+(catch_clause type: (type_list . (named_type [(name) (qualified_name)] @caught) .)
   name: (variable_name) @var) @bind
 (property_declaration type: (named_type [(name) (qualified_name)] @type)
   (property_element (variable_name (name) @var))) @bind
@@ -24,5 +24,7 @@
 ; A variable bound to what a call returns: `$stream = $this->parser->getStream()`.
 (assignment_expression left: (variable_name) @var
   right: [(member_call_expression) (function_call_expression) (scoped_call_expression)] @result) @bind
-; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
-[(anonymous_function) (arrow_function)] @closure
+; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`). So,
+; for what they hold, are a catch block's: `$e` is a SyntaxError in one, a RuntimeError made in
+; another.
+[(anonymous_function) (arrow_function) (catch_clause)] @closure
