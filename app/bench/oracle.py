@@ -397,6 +397,7 @@ class OracleReport:
     false_reasons: dict[str, int] = field(default_factory=dict)  # those that are a project def
     false_reason_share: float | None = None
     wrong_lines: int = 0  # right id, but the oracle's line is outside our symbol (an overload)
+    by_rule: dict[str, list[int]] = field(default_factory=dict)  # rule -> [judged edges, right]
     examples: dict[str, list[str]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -446,6 +447,7 @@ def score(
     `examples_kept` disagreements of each kind."""
     edges_by_tier: Counter[str] = Counter()
     correct_by_tier: Counter[str] = Counter()
+    by_rule: dict[str, list[int]] = {}
     reasons: Counter[str] = Counter()
     false_reasons: Counter[str] = Counter()
     kinds = ("wrong certain", "wrong probable", "false reason", "missed", "oracle elsewhere")
@@ -474,6 +476,9 @@ def score(
                 edges_by_tier[tier] += 1
                 right = same_target(callee, ids)
                 correct_by_tier[tier] += right
+                counts = by_rule.setdefault(rule, [0, 0])
+                counts[0] += 1
+                counts[1] += right
                 if not right and tier != "uncertain":
                     said = ", ".join(sorted(ids)) or _elsewhere(project)
                     examples[f"wrong {tier}"].append(
@@ -506,6 +511,7 @@ def score(
     report.edges_by_tier = {t: edges_by_tier[t] for t in TIERS}
     report.correct_by_tier = {t: correct_by_tier[t] for t in TIERS}
     report.precision = {t: _ratio(correct_by_tier[t], edges_by_tier[t]) for t in TIERS}
+    report.by_rule = dict(sorted(by_rule.items(), key=lambda item: -item[1][0]))
     report.recall_certain_probable = _ratio(recall_cp, report.oracle_in_project)
     report.recall_all = _ratio(recall_all, report.oracle_in_project)
     report.reasons = dict(reasons.most_common())
@@ -559,6 +565,7 @@ def format_report(r: OracleReport) -> str:
         f"{r.oracle_project_other} to a project line that is no definition, "
         f"{r.oracle_unresolved} unresolved",
         f"  precision per edge: {tiers}",
+        f"  precision per rule: {_per_rule(r.by_rule)}",
         f"  recall of the oracle's project targets: certain+probable "
         f"{pct(r.recall_certain_probable)}, all tiers {pct(r.recall_all)}",
         f"  ours: {r.ours_unresolved} unresolved, {r.ours_not_extracted} not extracted; "
@@ -574,6 +581,12 @@ def format_report(r: OracleReport) -> str:
             lines.append(f"  {kind}:")
             lines.extend(f"    {line}" for line in examples)
     return "\n".join(lines)
+
+
+def _per_rule(by_rule: dict[str, list[int]]) -> str:
+    return (
+        ", ".join(f"{rule} {right}/{edges}" for rule, (edges, right) in by_rule.items()) or "none"
+    )
 
 
 def _counts(counts: dict[str, int]) -> str:

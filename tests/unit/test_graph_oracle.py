@@ -14,6 +14,7 @@ from app.bench.oracle import (
     Site,
     Target,
     call_sites,
+    format_report,
     run_oracle,
     sample_sites,
     score,
@@ -184,6 +185,9 @@ def test_scoring_counts_each_tier_recall_and_false_reasons(tmp_path: Path) -> No
     assert report.recall_certain_probable == pytest.approx(2 / 3, abs=0.001)
     assert report.ours_unresolved == 1 and report.false_reasons == {"external import": 1}
     assert report.false_reason_share == 1.0
+    # Each rule's judged edges and the right ones among them: what calibrates its confidence.
+    assert report.by_rule == {"unique-method": [1, 0], "import": [1, 1], "typed-receiver": [1, 1]}
+    assert "unique-method 0/1" in format_report(report)
     assert report.examples["wrong probable"] == [
         "pkg/app.py:8 get: ours pkg/core.py::Store.get (unique-method), oracle outside the project"
     ]
