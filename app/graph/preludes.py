@@ -28,7 +28,9 @@ _JS = _names(
     "Uint8Array Uint16Array Uint32Array WeakMap WeakRef WeakSet AbortController TextDecoder "
     "TextEncoder atob btoa clearInterval clearTimeout decodeURI decodeURIComponent encodeURI "
     "encodeURIComponent eval fetch isFinite isNaN parseFloat parseInt queueMicrotask require "
-    "setImmediate setInterval setTimeout structuredClone"
+    "setImmediate setInterval setTimeout structuredClone Blob CustomEvent Event EventTarget "
+    "File FormData Headers ReadableStream Request Response TransformStream WebSocket "
+    "WritableStream"
 )
 
 # Kotlin's default imports (kotlin.*, kotlin.collections.*, kotlin.text.*, kotlin.io.*, ...)

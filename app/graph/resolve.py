@@ -40,6 +40,7 @@ from app.parse.calls import (
     PACKAGE,
     PARAMETER,
     PRIVATE,
+    REGISTERED,
     RESULT,
     RETURNS,
     SELF_CHAIN,
@@ -101,6 +102,8 @@ _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
 # Languages whose `X = require("m")` binds what the module gives (`module.exports`, `return M`).
 _REQUIRES = _JS | {"lua"}
+# Languages whose files are modules: a name another file defines is seen only when imported.
+_MODULE_FILES = _JS | {"python"}
 # Languages whose code calls each other's definitions by name: a guess by name stays inside
 # one of these (a Lua file's `P(...)` calls no Haskell constructor).
 _FAMILIES = {
@@ -165,6 +168,17 @@ Result = tuple[list[str], str]  # (symbol ids, rule)
 Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
 
 
+def _in_registered(qualified: str, parents: dict[str, str], registered: set[str]) -> bool:
+    """Whether a definition is one a call's string names, or is defined inside one (a helper
+    in a `describe` block): bound to no name any other code can call."""
+    seen = 0
+    while qualified and seen < 64:  # parents come from the file's own nesting: no cycles
+        if qualified in registered:
+            return True
+        qualified, seen = parents.get(qualified, ""), seen + 1
+    return False
+
+
 def _family(language: str) -> str:
     return _FAMILIES.get(language, language)
 
@@ -179,11 +193,12 @@ def _scope(path: str, language: str) -> str:
 
 def _encloses_names(sym: Symbol, language: str) -> bool:
     """Whether names defined inside `sym` are in scope for code inside it: a function's, in
-    JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`), and a C++
-    namespace's (`MakeSpan(...)` inside `namespace absl`: absl's, as written in this file)."""
+    JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`) and a module's
+    (a `describe` block's callback, a TypeScript `namespace`), and a C++ namespace's
+    (`MakeSpan(...)` inside `namespace absl`: absl's, as written in this file)."""
     return (
         sym.kind in FUNCTION_KINDS
-        or (language in _JS and sym.kind == "variable")
+        or (language in _JS and sym.kind in ("variable", "module"))
         or (language == "cpp" and sym.kind == "module")
     )
 
@@ -275,6 +290,8 @@ class Resolver:
         lang = facts.language
         # Lua: only a global function is seen by name from another file.
         lua_globals = {a.name for a in facts.attributes if a.type_text == GLOBAL}
+        registered = {a.name for a in facts.attributes if a.type_text == REGISTERED}
+        parents = {s.qualified_name: s.parent for s in facts.symbols}
         if lang in NAMESPACE_LANGUAGES:
             self.namespaces[path] = {
                 s.qualified_name: s.parent
@@ -286,9 +303,13 @@ class Resolver:
             if sid in self.symbols:
                 continue  # a redefinition (property setter, #ifdef): one node
             self.symbols[sid] = s
-            self.scoped[path][(s.parent, s.name)].append(sid)
+            if s.qualified_name not in registered:  # `test("parse", ...)` binds no name
+                self.scoped[path][(s.parent, s.name)].append(sid)
             nested_in_function = kinds.get(s.parent, "") in FUNCTION_KINDS
-            if s.kind in FREE_KINDS and not nested_in_function and s.kind != "method":
+            local = nested_in_function or (
+                bool(registered) and _in_registered(s.qualified_name, parents, registered)
+            )
+            if s.kind in FREE_KINDS and not local and s.kind != "method":
                 if lang != "lua" or (not s.parent and s.name in lua_globals):
                     self.free[s.name].append(sid)
                 if not s.parent or lang in PACKAGE_LANGUAGES:
@@ -1110,6 +1131,8 @@ class Resolver:
                     return ids, "re-export"
             elif imp.name == "*" and (ids := self.java.imported_members(facts, imp.module, name)):
                 return ids, "import"  # `import static p.Util.*`
+        if facts.language in _MODULE_FILES and prelude_reason(facts.language, name):
+            return [], ""  # `fetch(url)` unimported: the global, not another module's `fetch`
         candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]

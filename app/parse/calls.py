@@ -253,6 +253,10 @@ EXPORTED_MODULE = "(exported module)"
 # A Lua file's global function (`function f()` or `f = function()` at its top, no `local`), as an
 # Attribute (owner ""): the only kind of free function another file can call by name.
 GLOBAL = "(global)"
+# A JavaScript definition named by a call's string (`test("parse", () => {...})`,
+# `defineGetter(req, "ip", fn)`), as an Attribute (owner "", its qualified name): no code calls
+# it by that name, so a bare call never reaches it or anything defined inside it.
+REGISTERED = "(registered)"
 # A Scala file's package (`package os`, `package a` + `package b` = "a.b"), as an Attribute
 # (owner "", the package's name): a package may span folders, as a folder several packages.
 PACKAGE = "(package)"
@@ -560,6 +564,7 @@ def extract(
     imports = tuple(i for node in import_nodes for i in parse_import(language, node))
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
     attributes += tuple(elements) + tuple(properties)
+    attributes += tuple(Attribute("", d.qualified, REGISTERED) for d in defs if d.call)
     if language == "elixir":
         attributes += _elixir_private(defs)
     if language == "haskell":

@@ -328,3 +328,33 @@ export const Outer = factory("Outer", (inst: any) => {
     # A callback assigned onto an object still sees the locals of the function around it,
     # though an earlier one of the same name (`inst._zod.parse`) stands for both in the graph.
     assert rows_at(rows, "use.ts", 22) == [("use.ts::Outer.fastpass2", "local-scope")]
+
+
+def test_a_definition_a_call_names_is_no_target_of_a_bare_call(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # trpc's and zod's tests: `test("FormData", ...)` and `test("parse", ...)` took
+    # `new FormData()` and `parse(x)` anywhere in the project as calls of themselves.
+    files = {
+        "src/parse.test.ts": "describe('parsing', () => {\n"
+        "  function helper() { return 1; }\n"
+        "  test('parse', () => {\n"
+        "    expect(helper()).toBe(1);\n"
+        "  });\n"
+        "});\n"
+        "test('FormData', () => {});\n",
+        "src/client.ts": "export function send(body: string) {\n"
+        "  const f = new FormData();\n"
+        "  return parse(body) + helper();\n"
+        "}\n",
+    }
+    _, store = build(tmp_path, settings, files)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "src/client.ts", 2) == [
+        ("", "the language's own: FormData is a JavaScript global")
+    ]
+    assert rows_at(rows, "src/client.ts", 3) == [("", "no definition"), ("", "no definition")]
+    # Inside the `describe` block its own helper is in scope.
+    assert ("src/parse.test.ts::parsing.helper", "local-scope") in rows_at(
+        rows, "src/parse.test.ts", 4
+    )
