@@ -66,6 +66,9 @@ def ruby_answers(root: Path, sites: list[Site]) -> tuple[list[list[Target] | Non
     with tempfile.TemporaryDirectory(prefix="repolens-ruby-oracle-") as work:
         out = Path(work) / "calls.jsonl"
         env = {**os.environ, "ORACLE_ROOT": str(root.resolve()), "ORACLE_OUT": str(out)}
+        # Loaded before anything else, so a `.rspec` file's `--require spec_helper` (with its
+        # `require "bundler/setup"`) already meets the tracer's `require`.
+        env["RUBYOPT"] = f"-r{TRACER} {os.environ.get('RUBYOPT', '')}".strip()
         subprocess.run(
             command,
             cwd=root,

@@ -168,6 +168,13 @@ Result = tuple[list[str], str]  # (symbol ids, rule)
 Result3 = tuple[list[str], str, str]  # (symbol ids, rule, the reason when there are none)
 
 
+def _shown(type_text: str) -> str:
+    """A receiver's type as a reason shows it: a call's value as what the call returns."""
+    if type_text.startswith(RESULT):
+        return f"what {type_text[len(RESULT) :]}() returns"
+    return type_text
+
+
 def _in_registered(qualified: str, parents: dict[str, str], registered: set[str]) -> bool:
     """Whether a definition is one a call's string names, or is defined inside one (a helper
     in a `describe` block): bound to no name any other code can call."""
@@ -1023,7 +1030,11 @@ class Resolver:
             if keys := self.named_scopes.get(f"{nesting}.{written}"):
                 return keys
             nesting = nesting.rpartition(".")[0]
-        return self.named_scopes.get(written, [])
+        found = self.named_scopes.get(written, [])
+        if written in RUBY_CORE_CLASSES:  # `Hash` outside `module Hashie`: Ruby's own Hash
+            ruby = [k for k in found if self.files[k[0]].language == "ruby"]
+            return [k for k in found if k not in ruby or self.nested_name(*k) == written]
+        return found
 
     def _kin(self, ids: list[str], language: str) -> list[str]:
         """The definitions among `ids` that code in `language` can call: its own language's,
@@ -1233,6 +1244,9 @@ class Resolver:
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
+        if lang == "ruby" and call.receiver_type.startswith(ALIAS):  # RSpec's `described_class`
+            held = call.receiver_type[len(ALIAS) :].replace(".", "::")  # as if written there
+            return self._cascade(facts, CallSite(call.caller, name, held, call.line))
         if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
             ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
             return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"
@@ -1321,10 +1335,10 @@ class Resolver:
                 # Lua: maybe its metatable's `__index`; Kotlin: a smart cast (`if (x is Sub)
                 # x.only()`) narrowed the type, so the method is guessed by name below.
                 if not outside and lang not in ("lua", "kotlin"):
-                    return [], "", f"no method {name} on {type_text}"
+                    return [], "", f"no method {name} on {_shown(type_text)}"
                 if outside and lang in _CLASSES_HOLD_METHODS and self._bases_known_outside(keys):
                     why = "inherited from a class outside the project"
-                    return [], "", f"{why} {name} on {type_text}"
+                    return [], "", f"{why} {name} on {_shown(type_text)}"
             elif type_text in BUILTIN_TYPES.get(lang, ()):
                 if lang == "kotlin" and (ids := self.kotlin.on_builtin(type_text, name)):
                     return ids, "extended-receiver", ""  # the project's `fun String.unquoted()`

@@ -432,6 +432,61 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     return ""
 
 
+def _rspec_value(value: Node) -> str:
+    """What an RSpec `let` or `subject` block's last expression makes: an instance of a class
+    (`Dash.new(x)`, `described_class.new`), the class itself (`Dash`, `described_class`), an
+    anonymous subclass as its base (`Class.new(Dash) do ... end`); "" for anything else."""
+    if written := _rspec_class(value):
+        return ALIAS + written
+    receiver = value.child_by_field_name("receiver")
+    method = value.child_by_field_name("method")
+    if value.type != "call" or receiver is None or method is None or node_text(method) != "new":
+        return ""
+    written = _rspec_class(receiver)
+    if written == "Class":  # `Class.new(Base) do ... end`: a class, as its base reads
+        arguments = value.child_by_field_name("arguments")
+        first = arguments.named_children[:1] if arguments is not None else []
+        base = _rspec_class(first[0]) if first else ""
+        block = value.child_by_field_name("block")
+        if block is not None and _adds_methods(block):
+            return ""  # its own `def`s or mixins answer before the base's: not the base
+        return ALIAS + base if base else ""
+    return written
+
+
+def _adds_methods(block: Node) -> bool:
+    """Whether a class body (a `Class.new` block) defines a method or mixes a module in."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if node.type in ("method", "singleton_method"):
+            return True
+        method = node.child_by_field_name("method") if node.type == "call" else None
+        if method is not None and node_text(method) in ("include", "prepend", "extend"):
+            return True
+        stack.extend(node.named_children)
+    return False
+
+
+def _rspec_class(node: Node) -> str:
+    """The class a constant names (`Hashie::Dash` as `Hashie.Dash`), or `described_class`: the
+    one its innermost `describe Foo do` names; "" for anything else."""
+    if node.type in ("constant", "scope_resolution"):
+        return _clean(node_text(node)).replace("::", ".")
+    if node.type != "identifier" or node_text(node) != "described_class":
+        return ""
+    around = node.parent
+    while around is not None:
+        method = around.child_by_field_name("method")
+        arguments = around.child_by_field_name("arguments")
+        if around.type == "call" and method is not None and node_text(method) == "describe":
+            first = arguments.named_children[:1] if arguments is not None else []
+            if first and first[0].type in ("constant", "scope_resolution"):
+                return _clean(node_text(first[0])).replace("::", ".")
+        around = around.parent
+    return ""
+
+
 def _bound_name(language: str, var: Node) -> str:
     """The variable a binding names; a C/C++ declarator holds its `*` or `&` (`Calc& c`)."""
     text = node_text(var)
@@ -509,6 +564,15 @@ def extract(
             params.append((param[0].start_byte, node_text(param[0])))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
+        elif (let := captures.get("let")) and (value := captures.get("let_value")):
+            name = node_text(captures["var"][0]).lstrip(":")
+            if said := _rspec_value(value[0]):
+                binds.append((let[0].start_byte, name, said))
+        elif (described := captures.get("described")) and (cls := captures.get("described_class")):
+            written = _clean(node_text(cls[0])).replace("::", ".")
+            binds.append((described[0].start_byte, "described_class", ALIAS + written))
+            made = _clean(node_text(cls[0])) + ".new"  # as the call is written: `A::B.new`
+            binds.append((described[0].start_byte, "subject", RESULT + made))
         elif closure := captures.get("closure"):
             closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
         elif (prop := captures.get("property")) and (returns := captures.get("returns")):
@@ -1007,6 +1071,8 @@ def _attribute(
             self_name = _go_receiver_name(caller.core)
         if name and not receiver:
             said = next((scope[name] for scope in scopes if name in scope), "")
+            if language == "ruby":  # a bare `subject` calls RSpec's method, whatever it holds
+                said = ""
             if said.startswith(ALIAS) and _DOTTED.fullmatch(said[len(ALIAS) :]):
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
             elif said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier():
@@ -1026,6 +1092,8 @@ def _attribute(
             if not said and receiver.startswith(("self.", "this.")):
                 said = _class_attribute(types, stack, receiver.partition(".")[2])
             receiver_type = "" if said.startswith(ALIAS) else said
+            if language == "ruby" and said.startswith(ALIAS):  # `described_class.new`
+                receiver_type = said  # the class itself (app/graph/resolve.py reads it so)
             said = _held(said, scopes, self_name, language)
             if said.startswith(VALUE):
                 receiver_type = _value_type(said, scopes, self_name, language)

@@ -1416,3 +1416,91 @@ def test_a_comment_after_an_import_is_no_part_of_the_imported_name(
         ("src/main/kotlin/org/k/mp/Tools.kt::Tools.lazyMode", True)
     }
     assert edges_at(rows, "src/ts/use.ts", 3) == {("src/ts/types.ts::output", True)}
+
+
+RUBY_RSPEC = {
+    "lib/kit/dash.rb": """\
+module Kit
+  class Dash < ::Hash
+    def self.property(name)
+      name
+    end
+
+    def initialize(attributes = {})
+      super()
+    end
+
+    def update!(attributes)
+      attributes
+    end
+  end
+
+  class Hash < ::Hash
+    def to_hash
+      self
+    end
+  end
+end
+
+class DashTest < Kit::Dash
+end
+""",
+    "spec/kit/dash_spec.rb": """\
+describe Kit::Dash do
+  subject { DashTest.new(name: 'Bob') }
+  let(:plain) { described_class.new }
+  let(:anonymous) do
+    Class.new(Kit::Dash) do
+      property :a
+    end
+  end
+  let(:own) do
+    Class.new(Kit::Dash) do
+      def update!(attributes) = attributes
+    end
+  end
+
+  it 'reads what each name holds' do
+    subject.update!(a: 1)
+    plain.update!(a: 1)
+    anonymous.new(a: 1)
+    described_class.property(:b)
+    copy = described_class.new
+    copy.update!(a: 1)
+    own.new(a: 1)
+    Hash.new
+  end
+
+  context 'an example group of its own' do
+    subject { described_class }
+
+    it 'holds the class' do
+      subject.new
+    end
+  end
+end
+""",
+}
+
+
+def test_rspec_s_let_subject_and_described_class_type_their_receivers(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RUBY_RSPEC)
+    spec, dash = "spec/kit/dash_spec.rb", "lib/kit/dash.rb"
+    # `subject { DashTest.new }`: a DashTest, whose `update!` is Dash's.
+    assert edges_at(rows, spec, 16) == {(f"{dash}::Dash.update!", True)}
+    # `let(:plain) { described_class.new }`: an instance of the described class.
+    assert edges_at(rows, spec, 17) == {(f"{dash}::Dash.update!", True)}
+    # An anonymous subclass with no methods of its own is made by its base's `initialize`.
+    assert edges_at(rows, spec, 18) == {(f"{dash}::Dash.initialize", True)}
+    # `described_class` is the class itself: its class methods.
+    assert edges_at(rows, spec, 19) == {(f"{dash}::Dash.property", False)}
+    # A variable bound to `described_class.new` in an example.
+    assert edges_at(rows, spec, 21) == {(f"{dash}::Dash.update!", True)}
+    # One that defines a method of its own is no longer its base: not claimed.
+    assert not any(e for e, certain in edges_at(rows, spec, 22) if certain)
+    # A bare `Hash` outside `module Kit` is Ruby's own, not Kit::Hash.
+    assert (f"{dash}::Hash", True) not in edges_at(rows, spec, 23)
+    # An inner group's `subject` is its own: here the class, so `new` makes a Dash.
+    assert edges_at(rows, spec, 30) == {(f"{dash}::Dash.initialize", True)}

@@ -42,3 +42,21 @@
 (module body: (body_statement (call !receiver method: (identifier) @_alias_method
   arguments: (argument_list . (simple_symbol) @method_alias . (simple_symbol) @aliased_method))
   (#eq? @_alias_method "alias_method"))) @class
+; A block is a scope: a variable first bound in it is its own, and it sees its surroundings'.
+[(block) (do_block)] @closure
+; RSpec: in `describe Foo do ... end`, `described_class` is Foo and `subject` one of its
+; instances, unless a `subject { ... }` inside says otherwise.
+(call method: (identifier) @_describe (#eq? @_describe "describe")
+  arguments: (argument_list . [(constant) (scope_resolution)] @described_class)
+  block: (do_block) @described)
+; RSpec's `let(:mash) { Hashie::Mash.new }` and `subject { Dash.new }` (`subject(:dash)`
+; names it twice): a method every example in the block calls, typed by the value its block
+; ends with (app/parse/calls.py reads it).
+(call !receiver method: (identifier) @_let (#match? @_let "^(let!?|subject!?)$")
+  arguments: (argument_list . (simple_symbol) @var)
+  block: [(block (block_body (_) @let_value .)) (do_block (body_statement (_) @let_value .))]) @let
+; A variable bound to one (`mash = described_class.new(a: 1)` in an example), read the same way.
+(assignment left: (identifier) @var
+  right: (call receiver: (identifier) @_described (#eq? @_described "described_class")) @let_value) @let
+(call !receiver method: (identifier) @var (#match? @var "^subject!?$")
+  block: [(block (block_body (_) @let_value .)) (do_block (body_statement (_) @let_value .))]) @let
