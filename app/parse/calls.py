@@ -788,6 +788,14 @@ def _bracket_end(text: str, start: int) -> int:
     return len(text)
 
 
+# Python's generic wrappers (typing, collections.abc): `-> Iterator[Response]` of a
+# `@contextmanager` hands its caller a Response, and `Optional[T]` may be None.
+_PYTHON_WRAPPERS = frozenset(
+    {"AsyncContextManager", "AsyncGenerator", "AsyncIterable", "AsyncIterator", "Awaitable",
+     "ContextManager", "Coroutine", "Generator", "Iterable", "Iterator", "Optional", "Union"}
+)  # fmt: skip
+
+
 def _return_type(written: str) -> str:
     """`StateConfiguration<T>` -> `StateConfiguration`, `&mut Handle` -> `Handle`, `?Foo` ->
     `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
@@ -797,7 +805,11 @@ def _return_type(written: str) -> str:
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
     if text in ("self", "static", "this", "Self", "$this"):
         return SELF_CHAIN
-    return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
+    if "[" in written and text.rpartition(".")[2] in _PYTHON_WRAPPERS:
+        return ""  # `-> Iterator[Response]`: what it yields, not an Iterator, is what is used
+    # `-> Response`, and a module's (`-> streams.StreamReader`, Go's `*mux.Router`)
+    named = _DOTTED_NAME.fullmatch(text) and text.rpartition(".")[2][:1].isupper()
+    return text if named else ""
 
 
 # The node that says which package a file's top-level definitions live in (on the JVM a package

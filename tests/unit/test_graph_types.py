@@ -415,3 +415,33 @@ def test_annotated_names_and_dataclass_fields_have_their_types(
     rows = graph(tmp_path, settings, ANNOTATED_NAMES)
     for line in (17, 25, 26):  # a field through self, an annotated local, a field of a param
         assert edges_at(rows, "app.py", line) == {("app.py::Client.send", True)}, line
+
+
+def test_a_return_type_written_through_its_module_types_the_call_s_value(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # aiohttp's tests: `stream = self._make_one()`, `_make_one(...) -> streams.StreamReader`.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/streams.py": "import typing\nfrom contextlib import contextmanager\n\n\n"
+        "class StreamReader:\n    def feed_data(self, d):\n        return d\n\n"
+        "    @contextmanager\n"
+        "    def opened(self) -> typing.Iterator[StreamReader]:\n"
+        "        yield self\n\n\n"
+        "class Other:\n    def feed_data(self, d):\n        return d\n",
+        "tests/test_streams.py": "from pkg import streams\n\n\n"
+        "class TestStreamReader:\n"
+        "    def _make_one(self) -> streams.StreamReader:\n"
+        "        return streams.StreamReader()\n\n"
+        "    def test_feed(self) -> None:\n"
+        "        stream = self._make_one()\n"
+        "        stream.feed_data(b'x')\n"
+        "        with stream.opened() as opened:\n"
+        "            opened.feed_data(b'x')\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    test = "tests/test_streams.py"
+    assert edges_at(rows, test, 10) == {("pkg/streams.py::StreamReader.feed_data", True)}
+    # What a `@contextmanager` yields is no Iterator (httpx's `with client.stream(...) as r`):
+    # `typing.Iterator[...]` claims no type, so the call is not "a method of typing.Iterator".
+    assert not any("Iterator" in r["rule"] for r in at(rows, test, 12))
