@@ -482,7 +482,7 @@ def _rspec_class(node: Node) -> str:
         if around.type == "call" and method is not None and node_text(method) == "describe":
             first = arguments.named_children[:1] if arguments is not None else []
             if first and first[0].type in ("constant", "scope_resolution"):
-                return _clean(node_text(first[0])).replace("::", ".")
+                return _rspec_class(first[0])
         around = around.parent
     return ""
 
@@ -569,8 +569,7 @@ def extract(
             if said := _rspec_value(value[0]):
                 binds.append((let[0].start_byte, name, said))
         elif (described := captures.get("described")) and (cls := captures.get("described_class")):
-            written = _clean(node_text(cls[0])).replace("::", ".")
-            binds.append((described[0].start_byte, "described_class", ALIAS + written))
+            binds.append((described[0].start_byte, "described_class", ALIAS + _rspec_class(cls[0])))
             made = _clean(node_text(cls[0])) + ".new"  # as the call is written: `A::B.new`
             binds.append((described[0].start_byte, "subject", RESULT + made))
         elif closure := captures.get("closure"):
