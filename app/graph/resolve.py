@@ -70,8 +70,7 @@ RULES = {
     "nearest-name": 0.7,
     "extended-receiver": 0.75,
     MEMBER_OR_EXTENSION: 0.75,
-    # Ruby's `Hashie::Utils.safe_dup`: the module's method of that name, but the facts do not
-    # tell `def self.x` (what `Mod.x` calls) from an instance method `def x`.
+    # Lua's `M.area()`: a function of a table the file builds.
     "module-member": 0.75,
     "unique-method": 0.7,
     "reachable-method": 0.7,
@@ -986,7 +985,9 @@ class Resolver:
         for code outside the tests, never a test file's block (a test's specialization)."""
         found: list[str] = []
         for key in self._scope_keys(self.nesting(facts.path, caller), written):
-            found.extend(s for s in self.member(self.hierarchy(key)[0], name) if s not in found)
+            ids = self.ruby.class_method(key, name) if facts.language == "ruby" else []
+            ids = ids or self.member(self.hierarchy(key)[0], name)
+            found.extend(s for s in ids if s not in found)
         if is_test_path(facts.path):
             return found
         return [s for s in found if not is_test_path(self.symbols[s].path)] or found
@@ -1385,7 +1386,7 @@ class Resolver:
         if lang in _NESTED_SCOPES and _SCOPE_PATH.fullmatch(receiver):
             written = receiver.replace("::", ".")
             if ids := self._scope_member(facts, call.caller, written, name):
-                return ids, "namespace-member" if lang == "cpp" else "module-member", ""
+                return ids, "namespace-member", ""  # C++ `absl::Foo`, Ruby `Hashie::Utils.x`
             if lang == "ruby" and name == "new" and (ids := self.ruby.new(facts, call, written)):
                 return ids, "class-member", ""
         # `M.area()`: a function of a table this file builds

@@ -1,7 +1,8 @@
 """Ruby's calls: methods looked up in Ruby's own order (a class, the modules it mixes in, then
 its superclass), what a module's `included` hook mixes into whatever includes it, and the
-classes `Foo.new`, `self.class.new`, a class method's bare `new` and `Foo.new(x).bar` make.
-Class methods are not told apart from instance methods of the same name."""
+classes `Foo.new`, `self.class.new`, a class method's bare `new` and `Foo.new(x).bar` make,
+and `Foo.x`: Foo's class method, or one of the modules it extends. A class method and an
+instance method of one name are one definition in the graph."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from app.core.models import CallSite
 from app.graph.facts import FileFacts, symbol_id
+from app.parse.calls import SINGLETON, SINGLETON_BASE
 
 if TYPE_CHECKING:
     from app.graph.resolve import ClassKey, Resolver
@@ -37,9 +39,19 @@ class RubyRules:
         # those a module's `included` hook mixes into whatever includes it.
         self.superclasses: set[tuple[ClassKey, str, str]] = set()
         self.hooked: set[tuple[ClassKey, str, str]] = set()
+        # Class methods (`def self.parse`) by class, and the modules a class's own methods
+        # come from (`extend ClassMethods`, `class << self; include X; end`), as written.
+        self.singletons: set[tuple[ClassKey, str]] = set()
+        self.singleton_bases: dict[ClassKey, list[tuple[str, str]]] = {}
 
     def index_bases(self, path: str, facts: FileFacts) -> None:
-        """Which of a file's bases are superclasses, and which an `included` hook mixes in."""
+        """Which of a file's bases are superclasses, and which an `included` hook mixes in;
+        its class methods and the modules they come from."""
+        for a in facts.attributes:
+            if a.type_text == SINGLETON:
+                self.singletons.add(((path, a.owner), a.name))
+            elif a.name == SINGLETON_BASE:
+                self.singleton_bases.setdefault((path, a.owner), []).append((path, a.type_text))
         starts = {s.qualified_name: s.start_line for s in facts.symbols}
         hooks = [s for s in facts.symbols if s.name in HOOKS]
         for b in facts.bases:
@@ -48,6 +60,19 @@ class RubyRules:
                 self.superclasses.add((key, path, b.base))
             elif any(h.parent == b.child and h.start_line <= b.line <= h.end_line for h in hooks):
                 self.hooked.add((key, path, b.base))
+
+    def class_method(self, key: ClassKey, name: str) -> list[str]:
+        """`Foo.name`: Foo's own class method, else the one the modules its class methods come
+        from define (the last extended first); [] when neither has it, and then Foo's instance
+        methods are read (`module_function`, `extend self` make those class methods too)."""
+        own = self.r.members.get(key, {}).get(name, [])
+        if own and (key, name) in self.singletons:
+            return own
+        for path, text in reversed(self.singleton_bases.get(key, [])):
+            for base in self.r._base_keys(key, path, text):
+                if ids := self.r.member(self.ancestors(base)[0], name):
+                    return ids
+        return []
 
     def ancestors(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its ancestors in Ruby's lookup order; True when a base is outside."""

@@ -257,6 +257,11 @@ GLOBAL = "(global)"
 # `defineGetter(req, "ip", fn)`), as an Attribute (owner "", its qualified name): no code calls
 # it by that name, so a bare call never reaches it or anything defined inside it.
 REGISTERED = "(registered)"
+# A Ruby class method (`def self.parse`, a `def` in `class << self`), as an Attribute (owner:
+# its class or module; name: the method), and a module whose methods become the class's own
+# (`extend ClassMethods`, `include` in `class << self`: owner, SINGLETON_BASE, the module).
+SINGLETON = "(class method)"
+SINGLETON_BASE = "(class methods from)"
 # A Scala file's package (`package os`, `package a` + `package b` = "a.b"), as an Attribute
 # (owner "", the package's name): a package may span folders, as a folder several packages.
 PACKAGE = "(package)"
@@ -572,6 +577,15 @@ def extract(
             binds.append((described[0].start_byte, "described_class", ALIAS + _rspec_class(cls[0])))
             made = _clean(node_text(cls[0])) + ".new"  # as the call is written: `A::B.new`
             binds.append((described[0].start_byte, "subject", RESULT + made))
+        elif singleton := captures.get("singleton_def"):
+            owner = by_core.get((singleton[0].start_byte, singleton[0].type))
+            if owner is not None and owner.parent:
+                elements.append(Attribute(owner.parent, owner.name, SINGLETON))
+        elif (cls := captures.get("class")) and (extended := captures.get("singleton_base")):
+            owner = by_core.get((cls[0].start_byte, cls[0].type))
+            if owner is not None:
+                written = _clean(node_text(extended[0])).replace("::", ".")
+                elements.append(Attribute(owner.qualified, SINGLETON_BASE, written))
         elif closure := captures.get("closure"):
             closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
         elif (prop := captures.get("property")) and (returns := captures.get("returns")):

@@ -70,7 +70,7 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # field's method returns (`$s = $this->parser->getStream()`), traits and `extends \A\B` bases,
 # `catch (E $e)` (a catch block's variables its own); Ruby's bare `new(x)` in a class method,
 # `doc = new(x)`, names read from inside the class whose body they are in
-STRATEGY_VERSION = "chunk-96"
+STRATEGY_VERSION = "chunk-97"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

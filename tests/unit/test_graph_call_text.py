@@ -216,4 +216,5 @@ def test_ruby_extend_makes_the_modules_methods_probable(tmp_path: Path, settings
     # The module has no `respond_to?`: that call stays as it was, unresolved.
     assert [r["callee"] for r in at(rows, path, 6) if "respond_to" in r["callee_text"]] == [""]
     callees = {e.symbol: e.tier for e in service.callees("DeepMerge.deep_merge").entries}
-    assert callees == {"DeepMerge.deep_merge!": "probable", "Utils.safe_dup": "probable"}
+    # `Hashie::Utils.safe_dup` is the module's class method (`def self.safe_dup`): certain.
+    assert callees == {"DeepMerge.deep_merge!": "probable", "Utils.safe_dup": "certain"}

@@ -1495,7 +1495,7 @@ def test_rspec_s_let_subject_and_described_class_type_their_receivers(
     # An anonymous subclass with no methods of its own is made by its base's `initialize`.
     assert edges_at(rows, spec, 18) == {(f"{dash}::Dash.initialize", True)}
     # `described_class` is the class itself: its class methods.
-    assert edges_at(rows, spec, 19) == {(f"{dash}::Dash.property", False)}
+    assert edges_at(rows, spec, 19) == {(f"{dash}::Dash.property", True)}
     # A variable bound to `described_class.new` in an example.
     assert edges_at(rows, spec, 21) == {(f"{dash}::Dash.update!", True)}
     # One that defines a method of its own is no longer its base: not claimed.
@@ -1504,3 +1504,69 @@ def test_rspec_s_let_subject_and_described_class_type_their_receivers(
     assert (f"{dash}::Hash", True) not in edges_at(rows, spec, 23)
     # An inner group's `subject` is its own: here the class, so `new` makes a Dash.
     assert edges_at(rows, spec, 30) == {(f"{dash}::Dash.initialize", True)}
+
+
+RUBY_CLASS_METHODS = {
+    "lib/kit/keys.rb": """\
+module Kit
+  module StringifyKeys
+    def stringify_keys!
+      StringifyKeys.stringify_keys!(self)
+    end
+
+    module ClassMethods
+      def stringify_keys!(hash)
+        hash
+      end
+    end
+
+    class << self
+      include ClassMethods
+    end
+  end
+
+  class Parser
+    extend Forwardable
+
+    def self.parse(text)
+      text
+    end
+
+    def parse
+      Parser.parse('x')
+    end
+  end
+
+  module Util
+    module_function
+
+    def helper(x)
+      x
+    end
+  end
+end
+""",
+    "lib/kit/use.rb": """\
+module Kit
+  class Use
+    def run
+      Util.helper(1)
+    end
+  end
+end
+""",
+}
+
+
+def test_ruby_s_const_dot_method_reads_class_methods_first(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, RUBY_CLASS_METHODS)
+    keys = "lib/kit/keys.rb"
+    # `StringifyKeys.stringify_keys!(self)`: the method `class << self; include ClassMethods`
+    # gives the module, not the instance method of that name calling it.
+    assert edges_at(rows, keys, 4) == {(f"{keys}::ClassMethods.stringify_keys!", True)}
+    # `Parser.parse`: the class method (one definition with the instance `parse`).
+    assert edges_at(rows, keys, 26) == {(f"{keys}::Parser.parse", True)}
+    # `module_function`: the module's own method is also its class method.
+    assert edges_at(rows, "lib/kit/use.rb", 4) == {(f"{keys}::Util.helper", True)}

@@ -60,3 +60,20 @@
   right: (call receiver: (identifier) @_described (#eq? @_described "described_class")) @let_value) @let
 (call !receiver method: (identifier) @var (#match? @var "^subject!?$")
   block: [(block (block_body (_) @let_value .)) (do_block (body_statement (_) @let_value .))]) @let
+; Class methods: `def self.parse`, a `def` inside `class << self`; and the modules a class's
+; own methods come from: `extend ClassMethods` in its body, `include` inside `class << self`.
+; `Foo.parse` is looked up there before Foo's instance methods (app/graph/ruby.py).
+(singleton_method) @singleton_def
+(singleton_class (body_statement (method) @singleton_def))
+(class body: (body_statement (call !receiver method: (identifier) @_extend
+  arguments: (argument_list [(constant) (scope_resolution)] @singleton_base))
+  (#eq? @_extend "extend"))) @class
+(module body: (body_statement (call !receiver method: (identifier) @_extend
+  arguments: (argument_list [(constant) (scope_resolution)] @singleton_base))
+  (#eq? @_extend "extend"))) @class
+(class body: (body_statement (singleton_class (body_statement (call !receiver
+  method: (identifier) @_include arguments: (argument_list [(constant) (scope_resolution)] @singleton_base))
+  (#eq? @_include "include"))))) @class
+(module body: (body_statement (singleton_class (body_statement (call !receiver
+  method: (identifier) @_include arguments: (argument_list [(constant) (scope_resolution)] @singleton_base))
+  (#eq? @_include "include"))))) @class
