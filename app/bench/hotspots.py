@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.bench import devbench
-from app.core.paths import is_test_path
+from app.core.paths import EXAMPLE, is_test_path, path_role
 from app.core.settings import Settings
 from app.graph.navigate import HOTSPOT_KINDS
 from app.graph.rank import HOTSPOT_CALLS_EXPONENT, HOTSPOT_LINES_EXPONENT, hotspot_score
@@ -50,8 +50,9 @@ def score(lines_exp: float, calls_exp: float) -> Callable[[Row], float]:
 
 
 def placed(repo: Repository, by: Callable[[Row], float]) -> tuple[float, float]:
-    """(share of the asked definitions in the top TOP, their mean percentile: 1 = first)."""
-    ordered = sorted(repo.rows, key=lambda r: (-by(r), r["id"]))
+    """(share of the asked definitions in the top TOP, their mean percentile: 1 = first);
+    example code after the library's, as the list puts it."""
+    ordered = sorted(repo.rows, key=lambda r: (path_role(r["path"]) == EXAMPLE, -by(r), r["id"]))
     rank = {r["id"]: i for i, r in enumerate(ordered)}
     ranks = [rank[sid] for sid in repo.asked if sid in rank]
     top = sum(1 for r in ranks if r < TOP) / repo.gold if repo.gold else 0.0

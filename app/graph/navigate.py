@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from app.core.models import TIERS, tier_of
-from app.core.paths import is_test_path
+from app.core.paths import EXAMPLE, is_test_path, path_role
 from app.graph.facts import split_id
 from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
@@ -197,15 +197,23 @@ class GraphView:
         self, n: int = 20, *, include_tests: bool = False, min_tier: str = "probable"
     ) -> list[dict[str, Any]]:
         """The definitions that carry the code: central (PageRank), long and calling much
-        (`rank.hotspot_score`). Stored ranks count certain and probable edges; another tier
-        re-ranks over the edges that pass it."""
+        (`rank.hotspot_score`); example and benchmark code (`samples/`, `examples/`) after the
+        library's, whose use it shows. Stored ranks count certain and probable edges; another
+        tier re-ranks over the edges that pass it."""
         table = self.symbols if min_tier == "probable" else self._rerank(tier_floor(min_tier))
         rows = [
             r for r in table.values()
             if r["kind"] in HOTSPOT_KINDS and (include_tests or not is_test_path(r["path"]))
             and (r["fan_in"] or r["fan_out"])  # no edge, no centrality to speak of
         ]  # fmt: skip
-        rows.sort(key=lambda r: (-_hotspot_score(r), -r["fan_in"], r["id"]))
+        rows.sort(
+            key=lambda r: (
+                path_role(r["path"]) == EXAMPLE,
+                -_hotspot_score(r),
+                -r["fan_in"],
+                r["id"],
+            )
+        )
         return [_symbol_json(r) for r in rows[:n]]
 
     @cached_property

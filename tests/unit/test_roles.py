@@ -275,3 +275,21 @@ def test_hotspots_leave_out_test_helpers_in_a_test_utils_folder(indexed: Indexed
     assert not [path for _, path in hot if path.startswith("test-utils/")], hot
     with_tests = service.hotspots(10, include_tests=True)
     assert any(h["path"].startswith("test-utils/") for h in with_tests)
+
+
+def test_hotspots_put_example_code_after_the_library_it_shows(indexed: Indexed) -> None:
+    # MediatR's `samples/.../Runner.cs` calls everything and topped its hotspots.
+    runner = "".join(f"    send{i}()\n    publish{i}()\n" for i in range(8))
+    service = indexed(
+        {
+            "samples/Runner.py": f"def run():\n{runner}    dispatch()\n",
+            "lib/mediator.py": (
+                "def dispatch():\n    route()\n\n\ndef route():\n    return 1\n\n\n"
+                + "".join(f"def send{i}():\n    dispatch()\n\n\n" for i in range(8))
+                + "".join(f"def publish{i}():\n    route()\n\n\n" for i in range(8))
+            ),
+        }
+    )
+    hot = [h["path"] for h in service.hotspots(50)]
+    assert "samples/Runner.py" in hot, hot
+    assert hot[-1] == "samples/Runner.py", hot  # listed, after every library definition
