@@ -213,7 +213,7 @@ class ParsedFile:
     language: str
     chunks: tuple[Chunk, ...]
     symbols: tuple[Symbol, ...]
-    strategy: str  # "tree-sitter", "markdown", "lines": how the file was chunked
+    strategy: str  # "tree-sitter", "sections", "lines": how the file was chunked
     imports: tuple[Import, ...] = ()
     calls: tuple[CallSite, ...] = ()
     bases: tuple[Inheritance, ...] = ()

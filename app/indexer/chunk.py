@@ -11,7 +11,7 @@ from app.indexer.chunk_text import (
     is_trivial,
     line_count,
     make_chunk,
-    markdown_chunks,
+    section_chunks,
     split_range,
     text_breaks,
     trim_blank,
@@ -32,7 +32,7 @@ from app.parse.definitions import (
 )
 from app.parse.languages import (
     DATA_LANGUAGES,
-    MARKDOWN_LANGUAGES,
+    SECTION_LANGUAGES,
     has_definitions,
     language_for_text,
 )
@@ -251,9 +251,9 @@ def _parse(
 ) -> ParsedFile:
     lines = text.split("\n")
     try:
-        if lang in MARKDOWN_LANGUAGES:
-            chunks = markdown_chunks(path, lines, max_chunk_lines, window_lines)
-            return ParsedFile(path, lang, tuple(chunks), (), "markdown")
+        if lang in SECTION_LANGUAGES:
+            chunks = section_chunks(path, lang, lines, max_chunk_lines, window_lines)
+            return ParsedFile(path, lang, tuple(chunks), (), "sections")
         longest = max(map(len, lines))
         if has_definitions(lang) and len(text) <= MAX_PARSE_CHARS and longest <= MAX_LINE_CHARS:
             return _tree_sitter(path, text, lang, lines, max_chunk_lines, window_lines)

@@ -1,19 +1,13 @@
-"""Line-level chunking helpers: windows, Markdown sections, glue and part splitting."""
+"""Line-level chunking helpers: windows, document sections, glue and part splitting."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from app.core.models import Chunk
+from app.indexer.headings import HEADINGS, Heading
 from app.parse.text import SIGNATURE_CHARS, collapse
 
-# Headings longer than this are not headings (and a 1 MB line must not reach the regexes).
-_HEADING_CHARS = 1000
-
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _TRIVIAL_CHARS = frozenset(")]}(;, \t")
 _TRIVIAL_WORDS = frozenset({"end", "fi", "done", "esac"})
 
@@ -134,52 +128,19 @@ def window_chunks(
     return chunks
 
 
-def _headings(lines: Sequence[str], n: int) -> list[tuple[int, int, str]]:
-    """(line, level, title) of ATX and setext headings outside code fences and front matter."""
-    found: list[tuple[int, int, str]] = []
-    fence = ""
-    first = 0
-    if n and lines[0].strip() == "---":  # YAML front matter
-        for i in range(1, n):
-            if lines[i].strip() in ("---", "..."):
-                first = i + 1
-                break
-    for i in range(first, n):
-        line = lines[i]
-        if len(line) > _HEADING_CHARS:
-            continue
-        if fence:
-            if line.strip().startswith(fence):
-                fence = ""
-            continue
-        if m := _FENCE.match(line):
-            fence = m.group(1)
-            continue
-        if m := _ATX.match(line):
-            found.append((i + 1, len(m.group(1)), (m.group(2) or "").strip()))
-        elif (
-            i > first
-            and _SETEXT.match(line)
-            and lines[i - 1].strip()
-            and not (found and found[-1][0] == i)
-            and not _FENCE.match(lines[i - 1])
-        ):
-            found.append((i, 1 if line.strip()[0] == "=" else 2, lines[i - 1].strip()))
-    return found
-
-
-def markdown_chunks(
-    path: str, lines: Sequence[str], max_chunk_lines: int, window_lines: int
+def section_chunks(
+    path: str, language: str, lines: Sequence[str], max_chunk_lines: int, window_lines: int
 ) -> list[Chunk]:
-    """One chunk per heading and its text; `parent` is the enclosing heading's path."""
+    """One chunk per heading and its text (`language` names the document format, one of
+    app.indexer.headings.HEADINGS); `parent` is the enclosing heading's path."""
     n = line_count(lines)
-    heads = _headings(lines, n)
-    starts = [(1, 0, "")] if not heads or heads[0][0] > 1 else []
-    starts += heads
+    heads = HEADINGS[language](lines, n)
+    starts = heads if heads and heads[0].line == 1 else [Heading(1, 0, "", 1), *heads]
     chunks: list[Chunk] = []
     stack: list[tuple[int, str]] = []  # (level, qualified path) of the open headings
-    for i, (line, level, title) in enumerate(starts):
-        end = starts[i + 1][0] - 1 if i + 1 < len(starts) else n
+    for i, head in enumerate(starts):
+        line, level, title = head.line, head.level, head.title
+        end = starts[i + 1].line - 1 if i + 1 < len(starts) else n
         if level:
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -191,7 +152,7 @@ def markdown_chunks(
         lo, hi = trim_blank(lines, line, end)
         if lo > hi:
             continue
-        signature = collapse(lines[line - 1], SIGNATURE_CHARS) if level else ""
+        signature = collapse(lines[head.shown - 1], SIGNATURE_CHARS) if level else ""
         if hi - lo + 1 > max_chunk_lines:
             ranges = split_range(lo, hi, window_lines, text_breaks(lines, lo, hi), lines)
         else:
@@ -200,7 +161,7 @@ def markdown_chunks(
             chunks.append(
                 make_chunk(
                     path,
-                    "markdown",
+                    language,
                     "section",
                     lines,
                     a,

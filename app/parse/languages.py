@@ -80,7 +80,9 @@ QUERY_FILES: dict[str, str] = {lang: lang for lang in GRAMMARS} | {"tsx": "types
 # Languages whose query finds definitions (code); the rest of GRAMMARS find data sections.
 CODE_LANGUAGES = frozenset(GRAMMARS) - {"yaml", "toml", "json"}
 DATA_LANGUAGES = frozenset({"yaml", "toml", "json"})
-MARKDOWN_LANGUAGES = frozenset({"markdown"})
+# Prose read by section, each under its own headings (app.indexer.headings), and all prose.
+SECTION_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "org"})
+PROSE_LANGUAGES = SECTION_LANGUAGES | {"text"}
 
 
 def language_for_path(path: str) -> str | None:

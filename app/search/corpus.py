@@ -27,6 +27,7 @@ from app.core.paths import (
     in_test_module,
     path_role,
 )
+from app.parse.languages import PROSE_LANGUAGES
 from app.search import rerank
 from app.search.lexical import (
     TEXT,
@@ -42,7 +43,6 @@ from app.search.traceback import names_by_file, repository_path
 from app.search.words import text_key, word_text
 from app.store.store import CHUNK_COLUMNS, Store
 
-PROSE_LANGUAGES = frozenset({"markdown", "text", "rst"})
 MAX_BLOCKS = 32  # vector blocks added while embedding, merged into one past this many
 # Vectors scored this many at a time: OpenBLAS spreads a larger product over threads, whose
 # wake-ups took 10-25 ms of a search on a busy 2-core machine, and cuts the rows where the

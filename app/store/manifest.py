@@ -69,8 +69,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # typed by `new`, a typed parameter or their declaration, types written `\A\B`, and what a
 # field's method returns (`$s = $this->parser->getStream()`), traits and `extends \A\B` bases,
 # `catch (E $e)` (a catch block's variables its own); Ruby's bare `new(x)` in a class method,
-# `doc = new(x)`, names read from inside the class whose body they are in
-STRATEGY_VERSION = "chunk-97"
+# `doc = new(x)`, names read from inside the class whose body they are in; 98:
+# reStructuredText, AsciiDoc and Org read by section, as Markdown is
+STRATEGY_VERSION = "chunk-98"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1171,7 +1171,7 @@ def test_windows_fallback() -> None:
 
 def test_markdown_sections() -> None:
     parsed, _ = parse_fixture("sample.md", max_chunk_lines=30, window_lines=20)
-    assert parsed.strategy == "markdown"
+    assert parsed.strategy == "sections"
     rows = [(c.start_line, c.end_line, c.symbol, c.parent, c.part, c.parts) for c in parsed.chunks]
     assert rows == [
         (1, 3, "", "", 1, 1),  # front matter and text before the first heading
