@@ -690,7 +690,7 @@ def _named(graph: GraphView, name: str) -> list[str]:
     parts = name.split(".")
     for start in range(len(parts)):
         found = graph.matches(".".join(parts[start:]))
-        code = [sid for sid in found if not is_test_path(split_id(sid)[0])]
+        code = [sid for sid in found if not graph.is_test(sid)]
         found = code or found
         bare_of_dotted = len(parts) > 1 and start == len(parts) - 1
         most = 1 if bare_of_dotted else MAX_CALL_TARGETS

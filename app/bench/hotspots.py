@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.bench import devbench
-from app.core.paths import EXAMPLE, is_test_path, path_role
+from app.core.paths import EXAMPLE, path_role
 from app.core.settings import Settings
 from app.graph.navigate import HOTSPOT_KINDS
 from app.graph.rank import HOTSPOT_CALLS_EXPONENT, HOTSPOT_LINES_EXPONENT, hotspot_score
@@ -90,7 +90,7 @@ def load(bench: Path, corpora: dict[str, Path], settings: Settings) -> list[Repo
                     for g in q.gold}  # fmt: skip
             rows = [
                 r for r in graph.symbols.values()
-                if r["kind"] in HOTSPOT_KINDS and not is_test_path(r["path"])
+                if r["kind"] in HOTSPOT_KINDS and not graph.is_test(r["id"])
                 and (r["fan_in"] or r["fan_out"])
             ]  # fmt: skip
             found.append(

@@ -184,6 +184,7 @@ class CallLink:
     call_path: str
     call_line: int
     reason: str = ""  # why an unresolved call has no definition (the graph's own words)
+    test: bool = False  # the other end (the caller, or the callee) is test code
 
 
 def tier_of(confidence: float) -> str:

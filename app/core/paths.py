@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import platformdirs
 
@@ -73,6 +73,7 @@ _CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts
 # `test "name" { ... }` blocks (named so by the parse).
 _RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
 _ZIG_TEST = re.compile(r'(^|\.)test[ "]')
+_IN_FILE_TESTS = {".rs": "rust", ".zig": "zig"}  # languages whose tests sit in library files
 
 
 def config_file() -> Path:
@@ -157,3 +158,14 @@ def in_test_module(language: str, kind: str, qualified: str, parent: str) -> boo
         return bool(_ZIG_TEST.search(qualified) or _ZIG_TEST.search(parent))
     scope = qualified if kind == "module" else parent
     return language == "rust" and bool(_RUST_TEST_MODULE.search(scope))
+
+
+def is_test_code(path: str, kind: str, qualified: str, parent: str | None = None) -> bool:
+    """Whether a definition is test code: by its file (`is_test_path`) or by where it sits
+    in a library file (`in_test_module`: Rust's `mod tests`, Zig's `test "name"` blocks).
+    `parent` defaults to what the qualified name says encloses it."""
+    if is_test_path(path):
+        return True
+    language = _IN_FILE_TESTS.get(PurePosixPath(path).suffix, "")
+    enclosing = qualified.rpartition(".")[0] if parent is None else parent
+    return bool(language) and in_test_module(language, kind, qualified, enclosing)

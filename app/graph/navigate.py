@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from app.core.models import TIERS, tier_of
-from app.core.paths import EXAMPLE, is_test_path, path_role
+from app.core.paths import EXAMPLE, is_test_code, is_test_path, path_role
 from app.graph.facts import split_id
 from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
@@ -117,7 +117,7 @@ class GraphView:
         if not matches:
             raise GraphError(f"no definition named {query!r} in the index; try `symbols QUERY`")
         if len(matches) > 1:
-            code = [m for m in matches if not is_test_path(split_id(m)[0])]
+            code = [m for m in matches if not self.is_test(m)]
             matches = code if len(code) == 1 else matches
         if len(matches) > 1:
             listed = ", ".join(sorted(matches)[:6]) + (" ..." if len(matches) > 6 else "")
@@ -140,13 +140,22 @@ class GraphView:
         """The symbols `query` names (all of them when several), as `symbols --json` rows."""
         return [_symbol_json(self.symbols[sid]) for sid in sorted(self.matches(query))]
 
+    def is_test(self, sid: str) -> bool:
+        """Whether a symbol is test code: in a test file, or a test inside a library file (a
+        Rust `mod tests`, a Zig `test "name"` block)."""
+        path, qualified = split_id(sid)
+        row = self.symbols.get(sid)
+        if row is None:
+            return is_test_path(path)
+        return is_test_code(path, row["kind"], qualified, row["parent"])
+
     def _entry(self, sid: str, edge: dict[str, Any]) -> CallEntry:
         path, qualified = split_id(sid)
         row = self.symbols.get(sid)
         start, end = (row["start_line"], row["end_line"]) if row else (1, 1)
         return CallEntry(
             path, start, end, qualified or MODULE_SYMBOL, tier_of(edge["confidence"]),
-            edge["confidence"], edge["line"], edge["rule"], edge["path"], is_test_path(path),
+            edge["confidence"], edge["line"], edge["rule"], edge["path"], self.is_test(sid),
         )  # fmt: skip
 
     def _answer(
@@ -161,10 +170,11 @@ class GraphView:
         hidden = 0 if include_tests else sum(e.test for e in entries)
         if not include_tests:
             entries = [e for e in entries if not e.test]
-            unresolved = [u for u in unresolved if not is_test_path(u["path"])]
+            unresolved = [u for u in unresolved if not self.is_test(u["caller"])]
         loose = [
             {"path": u["path"], "line": u["line"], "callee": u["callee_text"], "reason": u["rule"],
-             "caller": split_id(u["caller"])[1] or MODULE_SYMBOL}
+             "caller": split_id(u["caller"])[1] or MODULE_SYMBOL,
+             "test": self.is_test(u["caller"])}
             for u in sorted(unresolved, key=lambda u: (u["path"], u["line"]))[:MAX_UNRESOLVED]
         ]  # fmt: skip
         path, qualified = split_id(sid)
@@ -203,7 +213,7 @@ class GraphView:
         table = self.symbols if min_tier == "probable" else self._rerank(tier_floor(min_tier))
         rows = [
             r for r in table.values()
-            if r["kind"] in HOTSPOT_KINDS and (include_tests or not is_test_path(r["path"]))
+            if r["kind"] in HOTSPOT_KINDS and (include_tests or not self.is_test(r["id"]))
             and (r["fan_in"] or r["fan_out"])  # no edge, no centrality to speak of
         ]  # fmt: skip
         rows.sort(
@@ -265,7 +275,7 @@ class GraphView:
 
     def _match_order(self, score: float, sid: str) -> tuple[float, bool, float, str]:
         row = self.symbols[sid]
-        return (-round(score), is_test_path(row["path"]), -row["pagerank"], sid)
+        return (-round(score), self.is_test(sid), -row["pagerank"], sid)
 
 
 def _filters(query: str) -> tuple[str, list[str], list[str]]:

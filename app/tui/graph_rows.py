@@ -27,9 +27,14 @@ def call_links(answer: Any, side: str, kind_of: Callable[[str], str]) -> list[Ca
     for entry in answer.entries:
         sid = SymbolRef(entry.symbol, "", entry.path, 0, 0).graph_id
         target = SymbolRef(entry.symbol, kind_of(sid), entry.path, entry.start_line, entry.end_line)
-        links.append(CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line))
+        links.append(
+            CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line, test=entry.test)
+        )
     for loose in answer.unresolved:
         name = loose["caller"] if side == "callers" else loose["callee"]
         reason = str(loose.get("reason") or "")
-        links.append(CallLink(None, name, "unresolved", loose["path"], loose["line"], reason))
+        test = bool(loose.get("test"))
+        links.append(
+            CallLink(None, name, "unresolved", loose["path"], loose["line"], reason, test=test)
+        )
     return links

@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Footer, Static
 
 from app.core.literal import literal
 from app.core.models import CallLink, SymbolRef, calls_not_read_note, no_hotspots_note
-from app.core.paths import is_test_path
+from app.core.paths import is_test_code
 from app.service import GraphNotBuilt
 from app.tui.graph_rows import GRAPH_BUILDING, call_links, graphs_published, symbol_ref
 from app.tui.main_screen import NARROW_BELOW
@@ -167,7 +167,9 @@ class GraphScreen(Screen[None]):
     def _hides_tests(self) -> bool:
         """Tests are hidden unless asked for, or the symbol is itself test code."""
         symbol = self.current
-        return not self.show_tests and not (symbol is not None and is_test_path(symbol.path))
+        return not self.show_tests and not (
+            symbol is not None and is_test_code(symbol.path, symbol.kind, symbol.symbol)
+        )
 
     # -- workers -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="graph")
@@ -311,4 +313,4 @@ class GraphScreen(Screen[None]):
 
 def in_tests(link: CallLink) -> bool:
     """Whether the other end of a call is test code (a caller in a test, a test helper)."""
-    return is_test_path(link.target.path if link.target else link.call_path)
+    return link.test

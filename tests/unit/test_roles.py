@@ -293,3 +293,34 @@ def test_hotspots_put_example_code_after_the_library_it_shows(indexed: Indexed) 
     hot = [h["path"] for h in service.hotspots(50)]
     assert "samples/Runner.py" in hot, hot
     assert hot[-1] == "samples/Runner.py", hot  # listed, after every library definition
+
+
+def test_tests_inside_library_files_are_test_code_in_the_graph(indexed: Indexed) -> None:
+    # http.zig's `test "request: fuzz"` block topped its hotspots; Rust's `mod tests` alike.
+    checks = "".join(f"    try parse({i});\n    try expectEqual({i});\n" for i in range(8))
+    service = indexed(
+        {
+            "src/request.zig": (
+                "pub fn parse(n: u32) !void {\n    try validate(n);\n}\n\n"
+                "fn validate(n: u32) !void {\n    _ = n;\n}\n\n"
+                "fn expectEqual(n: u32) !void {\n    _ = n;\n}\n\n"
+                f'test "request: fuzz" {{\n{checks}}}\n'
+            ),
+            "src/lib.rs": (
+                "pub fn encode(x: u8) -> u8 {\n    shift(x)\n}\n\n"
+                "fn shift(x: u8) -> u8 {\n    x << 1\n}\n\n"
+                "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+                "    #[test]\n    fn round_trip() {\n        let a = encode(1);\n"
+                "        let b = shift(a);\n        check(b);\n    }\n\n"
+                "    fn check(x: u8) {\n        let _ = x;\n    }\n}\n"
+            ),
+        }
+    )
+    hot = {h["symbol"] for h in service.hotspots(50)}
+    assert {"parse", "encode"} <= hot, hot
+    assert not {s for s in hot if s.startswith("test ") or s.startswith("tests.")}, hot
+    with_tests = {h["symbol"] for h in service.hotspots(50, include_tests=True)}
+    assert 'test "request: fuzz"' in with_tests and "tests.round_trip" in with_tests, with_tests
+    callers = service.callers("encode")
+    assert [(e.symbol, e.test) for e in callers.entries] == [("tests.round_trip", True)]
+    assert service.callers("encode", include_tests=False).entries == ()
