@@ -332,8 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "graph-oracle",
         help="our call edges per tier against a type-aware resolver (jedi, TypeScript, javac, "
-        "go/types, GCC, rustc, kotlinc) or, for Ruby and PHP, the repository's tests under a "
-        "tracer",
+        "go/types, GCC, rustc, kotlinc, the Zig compiler) or, for Ruby and PHP, the "
+        "repository's tests under a tracer",
     )
     p.add_argument("path")
     p.add_argument(
@@ -350,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
             "kotlin",
             "ruby",
             "php",
+            "zig",
         ),
         default="python",
     )

@@ -1,7 +1,7 @@
 """`repolens-tui-bench graph-oracle`: sample call sites of a real repository, ask a type-aware
-resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc, kotlinc) where
-each goes, or for Ruby and PHP the repository's own tests under a tracer, and score our edges by
-tier."""
+resolver (jedi, the TypeScript language service, javac, go/types, GCC, rustc, kotlinc, the Zig
+compiler) where each goes, or for Ruby and PHP the repository's own tests under a tracer, and
+score our edges by tier."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ ORACLE_LANGUAGES = {
     "kotlin": frozenset({"kotlin"}),
     "ruby": frozenset({"ruby"}),
     "php": frozenset({"php"}),
+    "zig": frozenset({"zig"}),
 }
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
@@ -132,6 +133,11 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
     wanted = _CALL_NODES.get(language) or _CALL_NODES["js"]
     out: list[Site] = []
     for node in _walk(tree.root_node):
+        if language == "zig":
+            if node.type == "SuffixExpr":
+                out += [_site(path, node, called, made_on, lines) for called, made_on in
+                        _zig_calls(node, data)]  # fmt: skip
+            continue
         field_name = wanted.get(node.type)
         if language == "kotlin":
             called, made_on = _kotlin_called(node) if field_name is not None else (None, None)
@@ -166,14 +172,38 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             called = called.named_children[-1] if called.named_children else None
         if called is None or called.type not in _NAMES:
             continue
-        name = (called.text or b"").decode("utf-8", "replace")
-        row, column = called.start_point
-        # Columns are counted in characters by both oracles, tree-sitter counts bytes.
-        character = len(lines[row][:column].decode("utf-8", "replace"))
         receiver = (
             receiver_text(made_on.text.decode("utf-8", "replace"), language) if made_on else ""
         )
-        out.append(Site(path, node.start_point.row + 1, row + 1, character, name, receiver))
+        out.append(_site(path, node, called, receiver, lines))
+    return out
+
+
+def _site(path: str, node: Any, called: Any, receiver: str, lines: list[bytes]) -> Site:
+    name = (called.text or b"").decode("utf-8", "replace")
+    row, column = called.start_point
+    # Columns are counted in characters by both oracles, tree-sitter counts bytes.
+    character = len(lines[row][:column].decode("utf-8", "replace"))
+    return Site(path, node.start_point.row + 1, row + 1, character, name, receiver)
+
+
+def _zig_calls(node: Any, data: bytes) -> list[tuple[Any, str]]:
+    """A Zig SuffixExpr's calls, each with what it is made on: `f(x)` (its first name, then
+    arguments) and each `.name(args)` step (`self.list.append(x)`: `self.list`)."""
+    children = node.children
+    out: list[tuple[Any, str]] = []
+    if len(children) > 1 and (children[0].type, children[1].type) == (
+        "IDENTIFIER",
+        "FnCallArguments",
+    ):
+        out.append((children[0], ""))
+    for child in children:
+        if child.type != "FieldOrFnCall":
+            continue
+        called = child.child_by_field_name("function_call")
+        if called is not None and called.type == "IDENTIFIER":
+            made_on = data[node.start_byte : child.start_byte].decode("utf-8", "replace")
+            out.append((called, "".join(made_on.split())))
     return out
 
 
@@ -639,6 +669,10 @@ def run_oracle(
         from app.bench.oracle_php import php_setup
 
         php_setup()
+    elif language == "zig":
+        from app.bench.oracle_zig import zig_setup
+
+        zig_setup()
     elif language != "python":
         from app.bench.oracle_ts import node_setup
 
@@ -693,6 +727,10 @@ def run_oracle(
         from app.bench.oracle_php import php_answers
 
         answers, name = php_answers(service.root, picked)
+    elif language == "zig":
+        from app.bench.oracle_zig import zig_answers
+
+        answers, name = zig_answers(service.root, picked)
     else:
         from app.bench.oracle_ts import ts_answers
 

@@ -409,6 +409,7 @@ def _or_skip(language: str) -> None:
     from app.bench.oracle_php import php_setup
     from app.bench.oracle_ruby import ruby_setup
     from app.bench.oracle_rust import rust_setup
+    from app.bench.oracle_zig import zig_setup
 
     try:
         if language in ("c", "cpp"):
@@ -421,7 +422,7 @@ def _or_skip(language: str) -> None:
                 pytest.skip("the ruby oracle cannot run here: no rspec on PATH")
         else:
             setups = {"java": java_setup, "go": go_setup, "rust": rust_setup}
-            {**setups, "kotlin": kotlin_setup}[language]()
+            {**setups, "kotlin": kotlin_setup, "zig": zig_setup}[language]()
     except OracleUnavailable as error:
         pytest.skip(f"the {language} oracle cannot run here: {error}")
 
@@ -997,3 +998,125 @@ def test_graph_oracle_scores_php_against_its_tests(tmp_path: Path, settings: Set
     assert report.oracle.startswith("the tests under Xdebug")
     assert report.oracle_in_project == 3  # new Square, measure, area
     assert report.precision["certain"] == 1.0 and report.recall_certain_probable == 1.0
+
+
+TINY_ZIG = {
+    "build.zig": (
+        'const std = @import("std");\n\n'
+        "pub fn build(b: *std.Build) void {\n"
+        '    const mod = b.addModule("tiny", .{\n'
+        '        .root_source_file = b.path("src/root.zig"),\n'
+        "        .target = b.standardTargetOptions(.{}),\n"
+        "        .optimize = b.standardOptimizeOption(.{}),\n"
+        "    });\n"
+        "    const tests = b.addTest(.{ .root_module = mod });\n"
+        '    b.step("test", "Run the tests").dependOn(&b.addRunArtifact(tests).step);\n'
+        "}\n"
+    ),
+    "src/root.zig": (
+        'const std = @import("std");\n'
+        'const list = @import("list.zig");\n\n'
+        "pub fn total(n: u32) u32 {\n"
+        "    var l = list.List.init(n);\n"  # 5
+        "    l.grow();\n"
+        "    var p = list.Pool(u32){ .value = n };\n"
+        "    p.acquire();\n"  # 8
+        "    std.debug.assert(n < 100);\n"
+        "    return twice(l.size);\n"  # 10
+        "}\n\n"
+        "inline fn twice(x: u32) u32 {\n"
+        "    return x * 2;\n"
+        "}\n\n"
+        'test "total" {\n'
+        "    try std.testing.expect(total(1) > 0);\n"
+        "}\n"
+    ),
+    "src/list.zig": (
+        "pub const List = struct {\n"
+        "    const Self = @This();\n"
+        "    size: u32,\n\n"
+        "    pub fn init(n: u32) Self {\n"  # 5
+        "        return .{ .size = n };\n"
+        "    }\n\n"
+        "    pub fn grow(self: *Self) void {\n"  # 9
+        "        self.bump();\n"  # 10
+        "    }\n\n"
+        "    fn bump(self: *Self) void {\n"  # 13
+        "        self.size += 1;\n"
+        "    }\n"
+        "};\n\n"
+        "pub fn Pool(comptime T: type) type {\n"
+        "    return struct {\n"
+        "        const Self = @This();\n"
+        "        value: T,\n\n"
+        "        pub fn acquire(self: *Self) void {\n"  # 23
+        "            self.release();\n"  # 24
+        "        }\n\n"
+        "        fn release(self: *Self) void {\n"  # 27
+        "            _ = self;\n"
+        "        }\n"
+        "    };\n"
+        "}\n\n"
+        "pub fn unused(l: *List) void {\n"
+        "    l.grow();\n"  # 34: no test reaches it
+        "}\n"
+    ),
+}
+
+
+def test_zig_call_sites_name_functions_methods_and_receivers() -> None:
+    text = TINY_ZIG["src/root.zig"]
+    found = [(s.name, s.name_line, s.receiver) for s in call_sites("r.zig", text, "zig")]
+    assert ("init", 5, "list.List") in found and ("grow", 6, "l") in found
+    assert ("assert", 9, "std.debug") in found and ("twice", 10, "") in found
+    assert ("Pool", 7, "list") in found  # a function that makes a type is called too
+
+
+def test_the_zig_compiler_answers_each_call_its_tests_compile(tmp_path: Path) -> None:
+    from app.bench.oracle_zig import zig_answers
+
+    _or_skip("zig")
+    root = _write(tmp_path / "tiny", TINY_ZIG)
+    sites = [
+        site
+        for path in ("src/root.zig", "src/list.zig")
+        for site in call_sites(path, (root / path).read_text(), "zig")
+    ]
+    answers, name = zig_answers(root, sites)
+    assert name.startswith("zig 0.16") and name.endswith("(1 of 1)")
+    said = {(s.path, s.name, s.name_line): a for s, a in zip(sites, answers, strict=True)}
+    lists = "src/list.zig"
+    assert said[("src/root.zig", "init", 5)] == [Target(lists, 5, "init")]
+    assert said[("src/root.zig", "grow", 6)] == [Target(lists, 9, "grow")]
+    assert said[("src/root.zig", "acquire", 8)] == [Target(lists, 23, "acquire")]  # Pool(u32)'s
+    assert said[(lists, "bump", 10)] == [Target(lists, 13, "bump")]
+    assert said[(lists, "release", 24)] == [Target(lists, 27, "release")]
+    assert said[("src/root.zig", "assert", 9)] == [Target("", 0, "assert")]  # std's
+    assert said[("src/root.zig", "twice", 10)] == [Target("src/root.zig", 13, "twice")]  # inlined
+    assert said[(lists, "grow", 34)] == []  # compiled file, but no test reaches `unused`
+
+
+def test_graph_oracle_scores_zig_against_the_compiler(tmp_path: Path, settings: Settings) -> None:
+    _or_skip("zig")
+    report = run_oracle(_write(tmp_path / "tiny", TINY_ZIG), settings, "zig", 300, 1)
+    assert report.oracle.startswith("zig 0.16")
+    # `self.bump()` in List: self-method, right.
+    assert report.by_rule["self-method"] == [1, 1]
+    assert report.precision["certain"] == 1.0
+
+
+def test_a_missing_zig_says_how_to_get_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.bench import oracle_zig
+    from app.bench.cli import main
+
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    monkeypatch.setattr(oracle_zig, "_packaged_zig", lambda: None)
+    root = _write(tmp_path / "tiny", TINY_ZIG)
+    args = ["graph-oracle", str(root), "--language", "zig"]
+    code = main([*args, "--index-dir", str(tmp_path / "i")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("repolens-tui: error: the Zig oracle compiles the repository's tests")
+    assert not (tmp_path / "i").exists()
