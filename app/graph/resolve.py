@@ -643,19 +643,22 @@ class Resolver:
     # -- classes -----------------------------------------------------------------------------
     def class_of(self, facts: FileFacts, caller: str) -> ClassKey | None:
         """The class a caller's `self`/`this` means: its nearest class-like ancestor (in
-        Ruby also a module: its methods call each other, and those of what it includes)."""
+        Ruby also a module: its methods call each other, and those of what it includes; in
+        Zig also a function that returns a type, `fn List(comptime T: type) type`, which
+        Zig's style names in TitleCase: the struct it returns holds the methods)."""
         kinds = _RUBY_SELF_KINDS if facts.language == "ruby" else CLASS_KINDS
+        zig = facts.language == "zig"
         qualified = caller
         for _ in range(16):
             sym = self.symbols.get(symbol_id(facts.path, qualified))
             if sym is None:
                 return None
-            if sym.kind in kinds:
+            if sym.kind in kinds or (zig and qualified != caller and _zig_type_function(sym)):
                 return (_scope(facts.path, facts.language), qualified)
             if not sym.parent:
                 return None
             parent = self.symbols.get(symbol_id(facts.path, sym.parent))
-            if parent is None or parent.kind in kinds:
+            if parent is None or parent.kind in kinds or (zig and _zig_type_function(parent)):
                 # Go/JS methods name a receiver type that may live in another file.
                 return (_scope(facts.path, facts.language), sym.parent)
             qualified = sym.parent
@@ -1627,3 +1630,9 @@ def _language_base(facts: FileFacts, text: str) -> bool:
     if facts.language == "ruby":
         return text.startswith(".") and text[1:] in RUBY_CORE_CLASSES
     return facts.language == "python" and text in _PYTHON_BUILTIN_CLASSES
+
+
+def _zig_type_function(sym: Symbol) -> bool:
+    """A Zig function that returns a type (a generic struct): TitleCase, as Zig's style
+    guide names such functions (`fn ArrayList(comptime T: type) type`)."""
+    return sym.kind == "function" and sym.name[:1].isupper()

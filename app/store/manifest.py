@@ -70,8 +70,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # field's method returns (`$s = $this->parser->getStream()`), traits and `extends \A\B` bases,
 # `catch (E $e)` (a catch block's variables its own); Ruby's bare `new(x)` in a class method,
 # `doc = new(x)`, names read from inside the class whose body they are in; 98:
-# reStructuredText, AsciiDoc and Org read by section, as Markdown is
-STRATEGY_VERSION = "chunk-98"
+# reStructuredText, AsciiDoc and Org read by section, as Markdown is; 99: Zig's `self` inside
+# the struct a TitleCase function returns (`fn Pool(comptime T: type) type`) is that struct
+STRATEGY_VERSION = "chunk-99"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
