@@ -34,6 +34,7 @@ _DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[\w.$]+)\(.*!dbg !(\d+) 
 _DECLARE = re.compile(r'^declare [^@]*@("(?:[^"\\]|\\.)*"|[\w.$]+)\(')
 _CALL = re.compile(r'\b(?:call|invoke) [^@%]*@("(?:[^"\\]|\\.)*"|[\w.$]+)\(.*!dbg !(\d+)')
 _SCOPES = frozenset({"DISubprogram", "DILexicalBlock", "DILexicalBlockFile"})
+_NOT_THE_PROJECT = ("zig-pkg/", ".zig-cache/")  # fetched packages, generated files
 
 
 def zig_setup() -> tuple[str, str]:
@@ -155,7 +156,10 @@ def read_ir(lines: list[str], tree: Path, calls: ZigCalls) -> None:
                 _, f = meta.get(ref(fields["file"]), ("", {}))
                 where = os.path.join(f.get("directory", ""), f.get("filename", ""))
                 where = os.path.normpath(os.path.join(root, where))  # an absolute one stays
-                return os.path.relpath(where, root) if where.startswith(root + os.sep) else ""
+                inside = where.startswith(root + os.sep)
+                relative = os.path.relpath(where, root) if inside else ""
+                # Zig 0.16 unpacks the packages a build fetches into the tree's `zig-pkg/`.
+                return "" if relative.startswith(_NOT_THE_PROJECT) else relative
             scope = ref(fields.get("scope", ""))
         return ""
 

@@ -192,7 +192,8 @@ BUILTIN_METHODS: dict[str, frozenset[str]] = {
          "clearAndFree", "ensureTotalCapacity", "ensureUnusedCapacity", "toOwnedSlice", "resize",
          "alloc", "free", "create", "destroy", "dupe", "realloc", "allocator", "writer",
          "reader", "print", "write", "writeAll", "writeByte", "read", "readAll", "close",
-         "format", "eql", "reset", "keyIterator", "valueIterator"}
+         "format", "eql", "reset", "keyIterator", "valueIterator", "flush", "random",
+         "lock", "unlock", "tryLock", "wait", "signal", "broadcast", "spawn", "join", "detach"}
     ),
 }  # fmt: skip
 # Literal nodes (and splat parameters) by the builtin type they make.

@@ -364,6 +364,19 @@ def _name_constructor(d: Definition) -> None:
         d.name = "constructor"
 
 
+def _in_zig_type_function(d: Definition) -> bool:
+    """A Zig function inside a function that returns a type (`fn Pool(comptime T: type)
+    type { return struct { fn acquire(...) } }`), which Zig's style names in TitleCase."""
+    enc = d.enclosing
+    return (
+        d.kind == "function"
+        and enc is not None
+        and enc.kind == "function"
+        and enc.name[:1].isupper()
+        and not d.name.startswith("test ")
+    )
+
+
 def _resolve(d: Definition) -> None:
     """Kind, qualified name and parent, from the enclosing definition (already resolved)."""
     enc = d.enclosing
@@ -461,6 +474,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         if d.call and any(child.call for child in d.children):
             d.kind = "module"  # describe("suite", () => { test(...) }): a group, cut per member
         _resolve(d)
+        if language == "zig" and _in_zig_type_function(d):
+            d.kind = "method"  # a method of the struct the function returns
     return Found(defs, roots, comments, attributes)
 
 

@@ -71,8 +71,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `catch (E $e)` (a catch block's variables its own); Ruby's bare `new(x)` in a class method,
 # `doc = new(x)`, names read from inside the class whose body they are in; 98:
 # reStructuredText, AsciiDoc and Org read by section, as Markdown is; 99: Zig's `self` inside
-# the struct a TitleCase function returns (`fn Pool(comptime T: type) type`) is that struct
-STRATEGY_VERSION = "chunk-99"
+# the struct a TitleCase function returns (`fn Pool(comptime T: type) type`) is that struct;
+# 100: and the functions in that struct are its methods
+STRATEGY_VERSION = "chunk-100"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1046,6 +1046,20 @@ def test_zig_types_functions_and_tests() -> None:
     assert not in_test_module("zig", "method", "Buffer.init", "Buffer")
 
 
+def test_zig_functions_in_the_struct_a_type_function_returns_are_its_methods() -> None:
+    text = (
+        "pub fn Pool(comptime T: type) type {\n    return struct {\n        value: T,\n\n"
+        "        pub fn acquire(self: *@This()) void {\n            _ = self;\n        }\n"
+        "    };\n}\n\npub fn helper(x: u32) u32 {\n    return twice(x);\n}\n\n"
+        "fn twice(x: u32) u32 {\n    return x * 2;\n}\n"
+    )
+    parsed = parse_file("src/pool.zig", text)
+    kinds = {s.qualified_name: s.kind for s in parsed.symbols}
+    # Zig's style names a function that returns a type in TitleCase; camelCase ones do not.
+    assert kinds == {"Pool": "function", "Pool.acquire": "method", "helper": "function",
+                     "twice": "function"}  # fmt: skip
+
+
 # --- rules shared by all languages -------------------------------------------------------
 
 
