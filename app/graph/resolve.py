@@ -878,7 +878,7 @@ class Resolver:
             if imp.alias == head and self.module_files(facts, imp.module) is None:
                 if lang == "java" and self.java.imported_class(facts, f"{imp.module}.{imp.name}"):
                     return False  # `import p.Outer.Inner`: the project's nested class
-                return lang in ("python", "javascript", "typescript", "tsx", "go", "java")
+                return lang in ("python", "javascript", "typescript", "tsx", "go", "java", "zig")
         return lang == "java" and head in JAVA_LANG and not self.classes.get(head)
 
     def attribute_type(
@@ -1371,6 +1371,10 @@ class Resolver:
                     if nested := self._js_nested(target, receiver.split(".")[1:], name):
                         return nested
                     target = None  # not the module's own `name`; a method, maybe
+                if lang == "zig" and receiver != imp.alias and target:  # posix.Address.x()
+                    if ids := self._zig_nested(target, receiver.split(".")[1:], name):
+                        return ids, "class-member", ""
+                    target = None  # `t.arena.reset()`: a method of a value, unknown here
             else:
                 continue
             if target and (ids := self.top(target, name)[0]):
@@ -1607,6 +1611,30 @@ class Resolver:
             files = inner
         ids = self.top(files, name)[0]
         return (ids, "module-attribute", "") if ids else None
+
+    def _zig_nested(self, files: list[str], parts: list[str], name: str) -> list[str]:
+        """`posix.Address.initIp4()`: a type the imported file declares (a struct, or what a
+        TitleCase function returns), then types nested in it, the last one holding the called
+        function. A part that is no type (`t.arena`, a variable) names none."""
+        owners = [
+            sid
+            for sid in self.top(files, parts[0])[0]
+            if self.symbols[sid].kind in CLASS_KINDS or _zig_type_function(self.symbols[sid])
+        ]
+        for part in [*parts[1:], name]:
+            found = [
+                member
+                for sid in owners
+                for member in self.members.get(self._key_of(sid), {}).get(part, [])
+            ]
+            if part == name:
+                return found
+            owners = [sid for sid in found if self.symbols[sid].kind in CLASS_KINDS]
+        return []
+
+    def _key_of(self, sid: str) -> ClassKey:
+        sym = self.symbols[sid]
+        return (_scope(sym.path, sym.language), sym.qualified_name)
 
     def _js_enclosing(self, facts: FileFacts, line: int, name: str) -> list[str]:
         """A name defined in a function whose lines hold the call, innermost first: JS/TS

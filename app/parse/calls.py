@@ -563,6 +563,8 @@ def extract(
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             _add_call(language, call[0], captures, raw)
+        elif (step := captures.get("step")) and step[0].parent is not None:
+            _add_step(step[0], captures["callee"][0], raw)
         elif (bind := captures.get("bind")) and (name := _bind_name(language, captures)):
             if said := _bound(language, captures):
                 binds.append((bind[0].start_byte, name, said))
@@ -925,6 +927,21 @@ def _add_call(
     key = (node.start_byte + shift[0], node.end_byte + shift[0])
     if key not in raw or rank < raw[key][0]:
         raw[key] = (rank, node.start_point.row + 1 + shift[1], name, receiver, literal)
+
+
+def _add_step(
+    step: Node, callee: Node, raw: dict[tuple[int, int], tuple[int, int, str, str, str]]
+) -> None:
+    """A Zig chain's `.name(args)` step: a call made on the chain's text before it (its
+    SuffixExpr's children are flat: `self`, `.handler`, `.handle(r)`), on the chain's line."""
+    chain = step.parent
+    if chain is None:
+        return
+    before = (chain.text or b"")[: step.start_byte - chain.start_byte].decode("utf-8", "replace")
+    receiver = receiver_text("".join(before.split()), "zig")
+    if receiver:
+        name = _clean(node_text(callee))
+        raw[(step.start_byte, step.end_byte)] = (0, chain.start_point.row + 1, name, receiver, "")
 
 
 # Elixir's definitions: their heads are written as calls (`def cast(data, params) do`).

@@ -72,8 +72,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `doc = new(x)`, names read from inside the class whose body they are in; 98:
 # reStructuredText, AsciiDoc and Org read by section, as Markdown is; 99: Zig's `self` inside
 # the struct a TitleCase function returns (`fn Pool(comptime T: type) type`) is that struct;
-# 100: and the functions in that struct are its methods
-STRATEGY_VERSION = "chunk-100"
+# 100: and the functions in that struct are its methods; 101: each step of a Zig chain is a call
+# (`self.handler.handle(r)`), a type an imported Zig file declares holds its functions
+STRATEGY_VERSION = "chunk-101"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1215,8 +1215,37 @@ fn fill(list: *List, other: List) void {
     list.append(2) catch {};
     other.grow(3) catch {};
 }
+
+fn shapes() void {
+    _ = util.Shape.Unit.one();
+    util.registry.bump();
+}
 """,
-    "src/util.zig": "pub fn square(x: u32) u32 {\n    return x * x;\n}\n",
+    "src/util.zig": """\
+pub fn square(x: u32) u32 {
+    return x * x;
+}
+
+pub const Shape = struct {
+    pub const Unit = struct {
+        pub fn one() u32 {
+            return 1;
+        }
+    };
+};
+
+const Registry = struct {
+    n: u32,
+
+    pub fn bump(self: *Registry) void {
+        self.n += 1;
+    }
+};
+
+pub var registry = Registry{ .n = 0 };
+
+pub fn bump() void {}
+""",
 }
 
 
@@ -1235,11 +1264,18 @@ def test_zig_calls_resolve_through_self_types_and_imports(
         (main, 15, f"{lst}::List.grow"),
     ):
         assert edges_at(rows, path, line) == {(target, True)}, at(rows, path, line)
-    # std's own calls are not the project's: a longer chain is not read, `std.ArrayList()`
-    # is std's, and a method whose name std's containers use (`append` on an ArrayList) is
-    # at most a guess.
-    assert at(rows, lst, 24) == []
-    assert [(r["callee"], r["rule"]) for r in at(rows, main, 9)] == [("", "external module std")]
+    # A type declared in an imported file, and one nested in it: their functions, certain.
+    assert edges_at(rows, main, 19) == {("src/util.zig::Shape.Unit.one", True)}
+    # A variable the file declares is no type: a method of its value, not the file's `bump`.
+    assert ("src/util.zig::bump", True) not in edges_at(rows, main, 20), at(rows, main, 20)
+    # std's own calls are not the project's: `std.debug.print()` and `std.ArrayList()` are
+    # std's, so is what they return, and a method whose name std's containers use (`append`
+    # on an ArrayList) is at most a guess.
+    assert [(r["callee"], r["rule"]) for r in at(rows, lst, 23)] == [("", "external module std")]
+    assert sorted((r["callee"], r["rule"]) for r in at(rows, main, 9)) == [
+        ("", "external module std"),
+        ("", "method of std, imported from outside the project"),
+    ]
     assert all(r["confidence"] < 0.5 for r in at(rows, main, 10)), at(rows, main, 10)
 
 

@@ -1,9 +1,8 @@
-; Call sites for the call graph (app/parse/calls.py): `f(x)`, and a call on one name
-; (`self.grow(1)`, `List.init(a)`, `list.append(x)`); a longer chain (`std.debug.print()`)
-; is a library's and is not read.
+; Call sites for the call graph (app/parse/calls.py): `f(x)`, and each `.name(args)` step of
+; a chain (`self.grow(1)`, `List.init(a)`, `self.handler.handle(r)`, `Pool(u8).init(a)`):
+; what it is made on is the chain's text before the step (calls.py reads it).
 (SuffixExpr variable_type_function: (IDENTIFIER) @callee . (FnCallArguments)) @call
-(SuffixExpr variable_type_function: (IDENTIFIER) @receiver
-  . (FieldOrFnCall function_call: (IDENTIFIER) @callee)) @call
+(FieldOrFnCall function_call: (IDENTIFIER) @callee) @step
 ; Local types: `var l = List.init(a)`, `const l: List = ...`, parameters (`self: *List`).
 (ParamDecl parameter: (IDENTIFIER) @var (ParamType
   (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .)))) @bind
