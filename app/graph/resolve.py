@@ -209,6 +209,10 @@ def _encloses_names(sym: Symbol, language: str) -> bool:
     )
 
 
+# A Zig type made by a TitleCase function, called on: `Router(H, A).init()` reads `Router()`.
+_ZIG_MADE_TYPE = re.compile(r"[A-Z]\w*\(\)")
+
+
 def _names_module(receiver: str, alias: str) -> bool:
     """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
     `mod.make()` returns, which is no definition of the module."""
@@ -1410,6 +1414,10 @@ class Resolver:
                 if ids := self.top(in_package, name)[0]:
                     return ids, "module-attribute", ""
             elif ids := self.java.imported_members(facts, receiver, name):  # `p.Util.helper()`
+                return ids, "class-member", ""
+        if lang == "zig" and _ZIG_MADE_TYPE.fullmatch(receiver):  # `Router(H, A).init()`
+            keys = self.type_keys(facts, receiver[:-2], call.caller)
+            if keys and (ids := self._members_of(keys, name)[0]):
                 return ids, "class-member", ""
         if receiver[:1].isupper():  # Class.method, Type::new, Enum.from
             keys = self.type_keys(facts, receiver, call.caller)

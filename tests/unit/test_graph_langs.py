@@ -1245,6 +1245,23 @@ const Registry = struct {
 pub var registry = Registry{ .n = 0 };
 
 pub fn bump() void {}
+
+pub fn Box(comptime T: type) type {
+    return struct {
+        value: T,
+
+        pub fn open(self: @This()) T {
+            return self.value;
+        }
+    };
+}
+
+const IntBox = Box(u32);
+
+pub fn useBoxes() void {
+    _ = IntBox.open(.{ .value = 1 });
+    _ = Box(u8).open(.{ .value = 2 });
+}
 """,
 }
 
@@ -1268,6 +1285,11 @@ def test_zig_calls_resolve_through_self_types_and_imports(
     assert edges_at(rows, main, 19) == {("src/util.zig::Shape.Unit.one", True)}
     # A variable the file declares is no type: a method of its value, not the file's `bump`.
     assert ("src/util.zig::bump", True) not in edges_at(rows, main, 20), at(rows, main, 20)
+    # A type a TitleCase function makes, named (`const IntBox = Box(u32)`) or called on.
+    util = "src/util.zig"
+    for written in ("IntBox.open(", "Box(u8).open("):
+        line = ZIG[util].split(written)[0].count("\n") + 1
+        assert edges_at(rows, util, line) >= {(f"{util}::Box.open", True)}, at(rows, util, line)
     # std's own calls are not the project's: `std.debug.print()` and `std.ArrayList()` are
     # std's, so is what they return, and a method whose name std's containers use (`append`
     # on an ArrayList) is at most a guess.

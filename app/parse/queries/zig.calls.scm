@@ -15,6 +15,11 @@
   . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type
     . (FieldOrFnCall function_call: (IDENTIFIER)) .)) .) @bind
   (#match? @type "^[A-Z]"))
+; `const P = Part(Action);`: a type a TitleCase function makes (Zig's style for those), by name.
+((VarDecl variable_type_function: (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type
+    . (FnCallArguments) .)) .) @bind
+  (#match? @type "^[A-Z]"))
 ; `const util = @import("util.zig");` (and `...).List;`): the file it names, by that name.
 ((VarDecl (ErrorUnionExpr (SuffixExpr (BUILTINIDENTIFIER) @_builtin (FnCallArguments)))) @import
   (#eq? @_builtin "@import"))
