@@ -114,7 +114,7 @@ _FAMILIES = {
 _NESTED_SCOPES = frozenset({"ruby", "cpp"})
 # Languages whose `A.B` type is a type nested in the type `A` (their packages are written in
 # lower case; C#, PHP and C++ namespaces look like types and are left to the imports).
-_NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala"})
+_NESTED_TYPES = frozenset({"swift", "java", "kotlin", "scala", "zig"})
 # Languages whose nested classes call their outer classes' methods by their bare names.
 _OUTER_MEMBERS = frozenset({"java", "csharp", "kotlin", "scala"})
 # Languages where a type name written inside a class may name a class nested in it.
@@ -708,6 +708,8 @@ class Resolver:
                     for sid in self.members.get(key, {}).get(name, [])
                     if self.symbols[sid].kind in CLASS_KINDS
                 ]
+        if head and facts.language == "zig":
+            return []  # `Io.net.Stream`: Zig sees only what a file declares or imports
         ids, rule = self.lookup(facts, caller, name, types_only=True)
         if rule == "external" and self._from_standard_library(facts, name):
             return []  # `use std::process::Command`: not the project's `Command`

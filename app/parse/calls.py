@@ -309,9 +309,10 @@ GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
 RETURN_TYPES = frozenset(
-    {"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go", "python", "cpp"}
+    {"csharp", "java", "php", "typescript", "tsx", "rust", "kotlin", "go", "python", "cpp", "zig"}
 )
 _SPACE = re.compile(r"\s+")
+_ZIG_MADE = re.compile(r"\(.*\)$", re.DOTALL)  # `Server(H)`: the type Server makes
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)+")  # what an alias may name: `self.tracker.step`
 _SELF_ATTRIBUTE = re.compile(r"self\.\w+")
 _DOTTED_NAME = re.compile(r"\w+(?:\.\w+)*")
@@ -598,7 +599,10 @@ def extract(
                 properties.append(Attribute(owner.qualified.rpartition(".")[0], owner.name, said))
         elif (method := captures.get("method")) and (returns := captures.get("returns")):
             owner = by_core.get((method[0].start_byte, method[0].type))
-            if owner is not None and (said := _return_type(node_text(returns[0]))):
+            written = node_text(returns[0])
+            if language == "zig":  # `Allocator.Error!Foo` returns a Foo, `Server(H)` a Server
+                written = _ZIG_MADE.sub("", written.rpartition("!")[2])
+            if owner is not None and (said := _return_type(written)):
                 returned.append(
                     Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
                 )

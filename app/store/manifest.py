@@ -74,8 +74,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # the struct a TitleCase function returns (`fn Pool(comptime T: type) type`) is that struct;
 # 100: and the functions in that struct are its methods; 101: each step of a Zig chain is a call
 # (`self.handler.handle(r)`), a type an imported Zig file declares holds its functions; 102:
-# `const P = Part(A)` names the type Part makes, `Router(H, A).init()` calls its function
-STRATEGY_VERSION = "chunk-102"
+# `const P = Part(A)` names the type Part makes, `Router(H, A).init()` calls its function; 103:
+# what a Zig function declares it returns types the variable bound to its call
+STRATEGY_VERSION = "chunk-103"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1262,6 +1262,29 @@ pub fn useBoxes() void {
     _ = IntBox.open(.{ .value = 1 });
     _ = Box(u8).open(.{ .value = 2 });
 }
+
+pub const Stream = struct {
+    pub fn close(self: Stream) void {
+        _ = self;
+    }
+};
+
+fn openBox() error{Closed}!Box(u8) {
+    return .{ .value = 1 };
+}
+
+fn connect() std.net.Stream {
+    return undefined;
+}
+
+pub fn useResults() !void {
+    const b = try openBox();
+    _ = b.open();
+    const s = connect();
+    s.close();
+}
+
+const std = @import("std");
 """,
 }
 
@@ -1290,6 +1313,14 @@ def test_zig_calls_resolve_through_self_types_and_imports(
     for written in ("IntBox.open(", "Box(u8).open("):
         line = ZIG[util].split(written)[0].count("\n") + 1
         assert edges_at(rows, util, line) >= {(f"{util}::Box.open", True)}, at(rows, util, line)
+
+    # What a function declares it returns types the variable bound to its call: `Box(u8)`
+    # after an error set is a Box; std's `std.net.Stream` is not the file's own `Stream`.
+    def line_of(written: str) -> int:
+        return ZIG[util].split(written)[0].count("\n") + 1
+
+    assert edges_at(rows, util, line_of("b.open()")) == {(f"{util}::Box.open", True)}
+    assert (f"{util}::Stream.close", True) not in edges_at(rows, util, line_of("s.close()"))
     # std's own calls are not the project's: `std.debug.print()` and `std.ArrayList()` are
     # std's, so is what they return, and a method whose name std's containers use (`append`
     # on an ArrayList) is at most a guess.

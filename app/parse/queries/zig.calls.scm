@@ -23,3 +23,14 @@
 ; `const util = @import("util.zig");` (and `...).List;`): the file it names, by that name.
 ((VarDecl (ErrorUnionExpr (SuffixExpr (BUILTINIDENTIFIER) @_builtin (FnCallArguments)))) @import
   (#eq? @_builtin "@import"))
+; What a function declares it returns (`fn init(...) !Self`, `*Pool`, `Error!Foo`, `Server(H)`):
+; a call chain's next receiver, and the type of a variable bound to the call.
+(Decl (FnProto (ErrorUnionExpr) @returns .)) @method
+; `var r = parse(x)`, `const q = try r.query()`: what the called function declares it returns.
+(VarDecl variable_type_function: (IDENTIFIER) @var . (ErrorUnionExpr) @result .) @bind
+(VarDecl variable_type_function: (IDENTIFIER) @var
+  . (UnaryExpr (PrefixOp "try") (ErrorUnionExpr) @result) .) @bind
+; `var s: Server(H) = ...`: the type a TitleCase function makes.
+(VarDecl variable_type_function: (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type . (FnCallArguments) .))
+  . (ErrorUnionExpr)) @bind
