@@ -12,20 +12,26 @@ made at compile time; such sites count as unresolved by the oracle and are not j
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import queue
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.bench.oracle import OracleUnavailable, Site, Target
 
-BUILD_TIMEOUT_S = 1_800  # `zig build test` compiles and runs the tests
+BUILD_TIMEOUT_S = 1_800  # `zig build test` compiles the build runner, then each test
+QUIET_S = 60  # after a test compilation was named, silence this long: the tests are running
 UNIT_TIMEOUT_S = 900
 _METADATA = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\((.*)\)\s*$")
 _FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|(!\d+)|(-?\d+))')
@@ -72,33 +78,55 @@ class ZigCalls:
 
 
 def test_commands(zig: str, tree: Path) -> list[list[str]]:
-    """The `zig test` commands `zig build test --verbose` runs in `tree` (in order)."""
+    """The `zig test` commands `zig build test --verbose` runs in `tree`, in order. The build
+    prints each before compiling it, then runs the tests, which may take long or hang (a
+    server test waiting on a socket): once a command was seen and nothing more is printed
+    for QUIET_S seconds, or after BUILD_TIMEOUT_S in all, the build is stopped."""
+    build = subprocess.Popen(
+        [zig, "build", "test", "--verbose", "--summary", "none"],
+        cwd=tree,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    lines: queue.Queue[bytes | None] = queue.Queue()
+
+    def read() -> None:
+        assert build.stderr is not None
+        for raw in build.stderr:
+            lines.put(raw)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    commands: list[list[str]] = []
+    deadline = time.monotonic() + BUILD_TIMEOUT_S
     try:
-        done = subprocess.run(
-            [zig, "build", "test", "--verbose", "--summary", "none"],
-            cwd=tree,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=BUILD_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as timed_out:
-        output = timed_out.stderr or ""
-        output = output.decode("utf-8", "replace") if isinstance(output, bytes) else output
-    else:
-        output = done.stderr
-    commands = []
-    for line in output.splitlines():
-        if " test " not in line or "zig" not in line.split(" ", 1)[0]:
-            continue
-        try:
-            words = shlex.split(line)
-        except ValueError:
-            continue
-        if len(words) > 1 and words[1] == "test" and Path(words[0]).name.startswith("zig"):
-            commands.append(words)
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                raw = lines.get(timeout=min(left, QUIET_S) if commands else left)
+            except queue.Empty:
+                break  # quiet since the last command: the tests are running
+            if raw is None:
+                break
+            if words := _test_command(raw.decode("utf-8", "replace")):
+                commands.append(words)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(build.pid, signal.SIGKILL)
+        build.wait()
     return commands
+
+
+def _test_command(line: str) -> list[str] | None:
+    if " test " not in line or "zig" not in line.split(" ", 1)[0]:
+        return None
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    if len(words) > 1 and words[1] == "test" and Path(words[0]).name.startswith("zig"):
+        return words
+    return None
 
 
 def emit_ir(command: list[str], tree: Path, out: Path) -> bool:

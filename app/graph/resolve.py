@@ -201,11 +201,13 @@ def _encloses_names(sym: Symbol, language: str) -> bool:
     """Whether names defined inside `sym` are in scope for code inside it: a function's, in
     JS/TS a variable's (`const X = factory((inst) => { const f = ...; f(); })`) and a module's
     (a `describe` block's callback, a TypeScript `namespace`), and a C++ namespace's
-    (`MakeSpan(...)` inside `namespace absl`: absl's, as written in this file)."""
+    (`MakeSpan(...)` inside `namespace absl`: absl's, as written in this file), and a Zig
+    struct's (a container is a namespace: its methods name its declarations bare)."""
     return (
         sym.kind in FUNCTION_KINDS
         or (language in _JS and sym.kind in ("variable", "module"))
         or (language == "cpp" and sym.kind == "module")
+        or (language == "zig" and sym.kind in CLASS_KINDS)
     )
 
 
@@ -716,6 +718,8 @@ class Resolver:
         if not ids or RULES.get(rule, 0) < 0.9:
             if facts.language == "cpp" and (keys := self._cpp_aliased(facts, name, caller)):
                 return keys  # `using Option_p = std::unique_ptr<Option>;`: an Option
+            if facts.language == "zig" and not head:
+                return self._zig_aliased(facts, name, caller)  # it sees no other file's names
             if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
                 name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
             keys = [k for k in self.classes.get(name, []) if k not in self.rust.aliases]
@@ -724,6 +728,19 @@ class Resolver:
         if facts.language == "rust" and any(k in self.rust.aliases for k in keys):
             return self.rust.aliased(keys)
         return keys
+
+    def _zig_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
+        """`pub const Request = request.Request;`: the type the name stands for."""
+        scope = _scope(facts.path, facts.language)
+        for _, said in self.attributes.get((scope, ""), {}).get(name, []):
+            target = said[len(ALIAS) :]
+            if said.startswith(ALIAS) and "." in target and name not in self._aliasing_names:
+                self._aliasing_names.add(name)
+                try:
+                    return self.type_keys(facts, target, caller)
+                finally:
+                    self._aliasing_names.discard(name)
+        return []
 
     def _cpp_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
         """The classes a C++ type alias names (`using Option_p = std::unique_ptr<Option>;`,
@@ -755,7 +772,7 @@ class Resolver:
         if len(ids) != 1 or RULES.get(rule, 0) < 0.9:
             return []
         sym = self.symbols[ids[0]]
-        if sym.kind in CLASS_KINDS:
+        if sym.kind in CLASS_KINDS or _zig_type_function(sym):  # Zig's `Router(H, A)`: a type
             return [self._key(ids[0])]
         if sym.name in _CONSTRUCTORS and sym.parent:  # Ruby's `new(...)` ran `initialize`
             return [(_scope(sym.path, sym.language), sym.parent)]
@@ -769,7 +786,9 @@ class Resolver:
             if receiver[:1].isupper() and (keys := self.type_keys(facts, receiver, caller)):
                 return keys  # `HtmlResponse.model_validate(...)` is an HtmlResponse
             return [(_scope(sym.path, sym.language), sym.parent)] if sym.parent else []
-        return self.type_keys(self.files[path], text)
+        # Zig names a type nested in the function's struct bare (`KeyValue` in KeyValue.init).
+        inside = sym.qualified_name if sym.language == "zig" else ""
+        return self.type_keys(self.files[path], text, inside)
 
     def _outer_member(self, key: ClassKey, name: str) -> list[str]:
         """A bare call inside a nested class of a method of a class around it (Java's
@@ -1673,4 +1692,4 @@ def _language_base(facts: FileFacts, text: str) -> bool:
 def _zig_type_function(sym: Symbol) -> bool:
     """A Zig function that returns a type (a generic struct): TitleCase, as Zig's style
     guide names such functions (`fn ArrayList(comptime T: type) type`)."""
-    return sym.kind == "function" and sym.name[:1].isupper()
+    return sym.language == "zig" and sym.kind == "function" and sym.name[:1].isupper()

@@ -1034,6 +1034,7 @@ def _class_attributes(
             or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
             or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
             or (language == "rust" and _DOTTED.fullmatch(said[len(ALIAS) :]))  # `a::B`
+            or (language == "zig" and _DOTTED.fullmatch(said[len(ALIAS) :]))  # `request.Request`
         )
     ]
     for d in defs:

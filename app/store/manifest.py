@@ -75,8 +75,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 100: and the functions in that struct are its methods; 101: each step of a Zig chain is a call
 # (`self.handler.handle(r)`), a type an imported Zig file declares holds its functions; 102:
 # `const P = Part(A)` names the type Part makes, `Router(H, A).init()` calls its function; 103:
-# what a Zig function declares it returns types the variable bound to its call
-STRATEGY_VERSION = "chunk-103"
+# what a Zig function declares it returns types the variable bound to its call; 104: Zig's
+# `const Request = request.Request` aliases, a struct's names seen by its methods, a type
+# function's call is its type, and no other file's namesake type
+STRATEGY_VERSION = "chunk-104"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1220,6 +1220,12 @@ fn shapes() void {
     _ = util.Shape.Unit.one();
     util.registry.bump();
 }
+
+const Stream = util.Stream;
+
+fn closeIt(s: Stream) void {
+    s.close();
+}
 """,
     "src/util.zig": """\
 pub fn square(x: u32) u32 {
@@ -1284,6 +1290,46 @@ pub fn useResults() !void {
     s.close();
 }
 
+pub fn Crate(comptime T: type) type {
+    return struct {
+        const Self = @This();
+        item: T,
+
+        pub fn init() Self {
+            return undefined;
+        }
+
+        pub fn take(self: Self) T {
+            return self.item;
+        }
+    };
+}
+
+pub const Outer = struct {
+    pub const Inner = struct {
+        pub fn make() Inner {
+            return .{};
+        }
+
+        pub fn use(self: Inner) void {
+            _ = self;
+        }
+    };
+};
+
+pub const Inner = struct {
+    pub fn use(self: Inner) void {
+        _ = self;
+    }
+};
+
+pub fn madeAndNested() void {
+    var c = Crate(u8).init();
+    _ = c.take();
+    const i = Outer.Inner.make();
+    i.use();
+}
+
 const std = @import("std");
 """,
 }
@@ -1321,6 +1367,13 @@ def test_zig_calls_resolve_through_self_types_and_imports(
 
     assert edges_at(rows, util, line_of("b.open()")) == {(f"{util}::Box.open", True)}
     assert (f"{util}::Stream.close", True) not in edges_at(rows, util, line_of("s.close()"))
+    # What a TitleCase function makes, then its `init` (`Self`); a type nested in a struct,
+    # named bare by the function it declares (`Inner` in `Outer.Inner.make`).
+    assert edges_at(rows, util, line_of("c.take()")) == {(f"{util}::Crate.take", True)}
+    assert edges_at(rows, util, line_of("i.use()")) == {(f"{util}::Outer.Inner.use", True)}
+    # `const Stream = util.Stream;`: the name stands for the imported file's type.
+    closed = ZIG[main].split("s.close()")[0].count("\n") + 1
+    assert edges_at(rows, main, closed) == {(f"{util}::Stream.close", True)}
     # std's own calls are not the project's: `std.debug.print()` and `std.ArrayList()` are
     # std's, so is what they return, and a method whose name std's containers use (`append`
     # on an ArrayList) is at most a guess.

@@ -34,3 +34,7 @@
 (VarDecl variable_type_function: (IDENTIFIER) @var
   . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type . (FnCallArguments) .))
   . (ErrorUnionExpr)) @bind
+; `pub const Request = request.Request;`: a name for what an imported file (or a type) declares.
+(VarDecl variable_type_function: (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER)
+    . (FieldOrFnCall field_access: (IDENTIFIER)) .) @alias .) .) @bind
