@@ -942,7 +942,8 @@ def _add_step(
     if chain is None:
         return
     before = (chain.text or b"")[: step.start_byte - chain.start_byte].decode("utf-8", "replace")
-    receiver = receiver_text("".join(before.split()), "zig")
+    # `.?` unwraps an optional, `.*` follows a pointer: the call is on what they give.
+    receiver = receiver_text("".join(before.split()).replace(".?", "").replace(".*", ""), "zig")
     if receiver:
         name = _clean(node_text(callee))
         raw[(step.start_byte, step.end_byte)] = (0, chain.start_point.row + 1, name, receiver, "")
@@ -1038,7 +1039,7 @@ def _class_attributes(
         )
     ]
     for d in defs:
-        if d.kind not in CLASS_LIKE:
+        if not _class_like(d, language):
             continue
         for var, type_text in types.get(id(d), {}).items():
             name = var.removeprefix("self.").removeprefix("this.")
@@ -1138,7 +1139,7 @@ def _attribute(
         elif receiver and name and _SIMPLE.fullmatch(receiver) and not literal:
             said = next((scope[receiver] for scope in scopes if receiver in scope), "")
             if not said and receiver.startswith(("self.", "this.")):
-                said = _class_attribute(types, stack, receiver.partition(".")[2])
+                said = _class_attribute(types, stack, receiver.partition(".")[2], language)
             receiver_type = "" if said.startswith(ALIAS) else said
             if language == "ruby" and said.startswith(ALIAS):  # `described_class.new`
                 receiver_type = said  # the class itself (app/graph/resolve.py reads it so)
@@ -1301,11 +1302,20 @@ def _labelled_class(stack: list[Any], label: str) -> str:
     return ""
 
 
-def _class_attribute(types: dict[int, dict[str, str]], stack: list[Any], name: str) -> str:
+def _class_attribute(
+    types: dict[int, dict[str, str]], stack: list[Any], name: str, language: str
+) -> str:
     """What the innermost enclosing class's body binds `name` to (`factory = Factory()`
     there types `self.factory` in its methods), or ""."""
-    classes = [d for d in stack if d.kind in CLASS_LIKE]
+    classes = [d for d in stack if _class_like(d, language)]
     return types.get(id(classes[-1]), {}).get(name, "") if classes else ""
+
+
+def _class_like(d: Any, language: str) -> bool:
+    """A class, or a Zig function that returns a type (TitleCase, in Zig's style): the fields
+    of the struct it returns are bound in its scope."""
+    zig = language == "zig" and d.kind == "function" and d.name[:1].isupper()
+    return d.kind in CLASS_LIKE or zig
 
 
 def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list[Any], Any]]:

@@ -77,8 +77,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `const P = Part(A)` names the type Part makes, `Router(H, A).init()` calls its function; 103:
 # what a Zig function declares it returns types the variable bound to its call; 104: Zig's
 # `const Request = request.Request` aliases, a struct's names seen by its methods, a type
-# function's call is its type, and no other file's namesake type
-STRATEGY_VERSION = "chunk-104"
+# function's call is its type, and no other file's namesake type; 105: a Zig struct's fields
+# type `self.x` (`.?` and `.*` unwrapped)
+STRATEGY_VERSION = "chunk-105"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1323,6 +1323,16 @@ pub const Inner = struct {
     }
 };
 
+pub const Holder = struct {
+    inner: *Inner,
+    spare: ?*Inner = null,
+
+    pub fn go(self: Holder) void {
+        self.inner.use();
+        self.spare.?.use();
+    }
+};
+
 pub fn madeAndNested() void {
     var c = Crate(u8).init();
     _ = c.take();
@@ -1371,6 +1381,9 @@ def test_zig_calls_resolve_through_self_types_and_imports(
     # named bare by the function it declares (`Inner` in `Outer.Inner.make`).
     assert edges_at(rows, util, line_of("c.take()")) == {(f"{util}::Crate.take", True)}
     assert edges_at(rows, util, line_of("i.use()")) == {(f"{util}::Outer.Inner.use", True)}
+    # A struct's fields type `self.inner`, through a pointer and an optional.
+    for written in ("self.inner.use()", "self.spare.?.use()"):
+        assert edges_at(rows, util, line_of(written)) == {(f"{util}::Inner.use", True)}, written
     # `const Stream = util.Stream;`: the name stands for the imported file's type.
     closed = ZIG[main].split("s.close()")[0].count("\n") + 1
     assert edges_at(rows, main, closed) == {(f"{util}::Stream.close", True)}

@@ -38,3 +38,10 @@
 (VarDecl variable_type_function: (IDENTIFIER) @var
   . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER)
     . (FieldOrFnCall field_access: (IDENTIFIER)) .) @alias .) .) @bind
+; A struct's fields (`pool: *Pool,`, `kv: ?*KeyValue = null,`): `self.pool.release()` calls Pool's.
+(ContainerField (IDENTIFIER) @var
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .))) @bind
+(ContainerField (IDENTIFIER) @var
+  . (PrefixTypeOp) . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .))) @bind
+(ContainerField (IDENTIFIER) @var . (PrefixTypeOp) . (PrefixTypeOp)
+  . (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @type .))) @bind
