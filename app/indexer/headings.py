@@ -114,46 +114,54 @@ def rst_headings(lines: Sequence[str], n: int) -> list[Heading]:
     return found
 
 
-def asciidoc_headings(lines: Sequence[str], n: int) -> list[Heading]:
-    """AsciiDoc section titles (`= Document`, `== Section`, ...) outside delimited blocks."""
+def _titles_outside_blocks(
+    lines: Sequence[str],
+    n: int,
+    title: re.Pattern[str],
+    opens: Callable[[str], str],
+    closes: Callable[[str], str],
+) -> list[Heading]:
+    """Lines `title` matches (group 1: the marks that give the depth, group 2: the title),
+    but inside a block: `opens(line)` names the block a line begins ("" for none), and the
+    block ends at the line `closes` gives that name for."""
     found: list[Heading] = []
     block = ""
     for i in range(n):
         line = lines[i]
         if len(line) > HEADING_CHARS:
             continue
-        stripped = line.rstrip()
         if block:
-            if stripped == block:
-                block = ""
+            block = "" if closes(line) == block else block
             continue
-        if _ADOC_BLOCK.match(line):
-            block = stripped
+        if block := opens(line):
             continue
-        if m := _ADOC_TITLE.match(line):
+        if m := title.match(line):
             found.append(Heading(i + 1, len(m.group(1)), m.group(2), i + 1))
     return found
+
+
+def _adoc_block(line: str) -> str:
+    return line.rstrip() if _ADOC_BLOCK.match(line) else ""  # closed by the same line
+
+
+def _org_block(pattern: re.Pattern[str]) -> Callable[[str], str]:
+    def name(line: str) -> str:
+        m = pattern.match(line)
+        return m.group(1).lower() if m else ""
+
+    return name
+
+
+def asciidoc_headings(lines: Sequence[str], n: int) -> list[Heading]:
+    """AsciiDoc section titles (`= Document`, `== Section`, ...) outside delimited blocks."""
+    return _titles_outside_blocks(lines, n, _ADOC_TITLE, _adoc_block, str.rstrip)
 
 
 def org_headings(lines: Sequence[str], n: int) -> list[Heading]:
     """Org headlines (`* Title`, `** Subtitle`) outside `#+begin_...` blocks."""
-    found: list[Heading] = []
-    block = ""
-    for i in range(n):
-        line = lines[i]
-        if len(line) > HEADING_CHARS:
-            continue
-        if block:
-            end = _ORG_END.match(line)
-            if end and end.group(1).lower() == block:
-                block = ""
-            continue
-        if begin := _ORG_BEGIN.match(line):
-            block = begin.group(1).lower()
-            continue
-        if m := _ORG_TITLE.match(line):
-            found.append(Heading(i + 1, len(m.group(1)), m.group(2), i + 1))
-    return found
+    return _titles_outside_blocks(
+        lines, n, _ORG_TITLE, _org_block(_ORG_BEGIN), _org_block(_ORG_END)
+    )
 
 
 HEADINGS: dict[str, Callable[[Sequence[str], int], list[Heading]]] = {
