@@ -22,6 +22,8 @@ from app.graph.lua import LuaRules, module_names
 from app.graph.preludes import prelude_reason
 from app.graph.ruby import RUBY_CORE_CLASSES, RubyRules
 from app.graph.rust import STD_INHERENT, RustRules
+from app.graph.zig import ZigRules
+from app.graph.zig import type_function as zig_type_function
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
@@ -291,6 +293,7 @@ class Resolver:
         self.haskell = HaskellRules(self)
         self.elixir = ElixirRules(self)
         self.lua = LuaRules(self)
+        self.zig = ZigRules(self)
         self.java = JavaRules(self)
         self.kotlin = KotlinRules(self)
         # The facts are fixed for a resolver's life, so each class's hierarchy is walked once.
@@ -659,12 +662,12 @@ class Resolver:
             sym = self.symbols.get(symbol_id(facts.path, qualified))
             if sym is None:
                 return None
-            if sym.kind in kinds or (zig and qualified != caller and _zig_type_function(sym)):
+            if sym.kind in kinds or (zig and qualified != caller and zig_type_function(sym)):
                 return (_scope(facts.path, facts.language), qualified)
             if not sym.parent:
                 return None
             parent = self.symbols.get(symbol_id(facts.path, sym.parent))
-            if parent is None or parent.kind in kinds or (zig and _zig_type_function(parent)):
+            if parent is None or parent.kind in kinds or (zig and zig_type_function(parent)):
                 # Go/JS methods name a receiver type that may live in another file.
                 return (_scope(facts.path, facts.language), sym.parent)
             qualified = sym.parent
@@ -719,7 +722,8 @@ class Resolver:
             if facts.language == "cpp" and (keys := self._cpp_aliased(facts, name, caller)):
                 return keys  # `using Option_p = std::unique_ptr<Option>;`: an Option
             if facts.language == "zig" and not head:
-                return self._zig_aliased(facts, name, caller)  # it sees no other file's names
+                scope = _scope(facts.path, facts.language)  # it sees no other file's names
+                return self.zig.aliased(facts, scope, name, caller)
             if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
                 name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
             keys = [k for k in self.classes.get(name, []) if k not in self.rust.aliases]
@@ -728,19 +732,6 @@ class Resolver:
         if facts.language == "rust" and any(k in self.rust.aliases for k in keys):
             return self.rust.aliased(keys)
         return keys
-
-    def _zig_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
-        """`pub const Request = request.Request;`: the type the name stands for."""
-        scope = _scope(facts.path, facts.language)
-        for _, said in self.attributes.get((scope, ""), {}).get(name, []):
-            target = said[len(ALIAS) :]
-            if said.startswith(ALIAS) and "." in target and name not in self._aliasing_names:
-                self._aliasing_names.add(name)
-                try:
-                    return self.type_keys(facts, target, caller)
-                finally:
-                    self._aliasing_names.discard(name)
-        return []
 
     def _cpp_aliased(self, facts: FileFacts, name: str, caller: str) -> list[ClassKey]:
         """The classes a C++ type alias names (`using Option_p = std::unique_ptr<Option>;`,
@@ -772,7 +763,7 @@ class Resolver:
         if len(ids) != 1 or RULES.get(rule, 0) < 0.9:
             return []
         sym = self.symbols[ids[0]]
-        if sym.kind in CLASS_KINDS or _zig_type_function(sym):  # Zig's `Router(H, A)`: a type
+        if sym.kind in CLASS_KINDS or zig_type_function(sym):  # Zig's `Router(H, A)`: a type
             return [self._key(ids[0])]
         if sym.name in _CONSTRUCTORS and sym.parent:  # Ruby's `new(...)` ran `initialize`
             return [(_scope(sym.path, sym.language), sym.parent)]
@@ -1397,7 +1388,7 @@ class Resolver:
                         return nested
                     target = None  # not the module's own `name`; a method, maybe
                 if lang == "zig" and receiver != imp.alias and target:  # posix.Address.x()
-                    if ids := self._zig_nested(target, receiver.split(".")[1:], name):
+                    if ids := self.zig.nested(target, receiver.split(".")[1:], name):
                         return ids, "class-member", ""
                     target = None  # `t.arena.reset()`: a method of a value, unknown here
             else:
@@ -1641,30 +1632,6 @@ class Resolver:
         ids = self.top(files, name)[0]
         return (ids, "module-attribute", "") if ids else None
 
-    def _zig_nested(self, files: list[str], parts: list[str], name: str) -> list[str]:
-        """`posix.Address.initIp4()`: a type the imported file declares (a struct, or what a
-        TitleCase function returns), then types nested in it, the last one holding the called
-        function. A part that is no type (`t.arena`, a variable) names none."""
-        owners = [
-            sid
-            for sid in self.top(files, parts[0])[0]
-            if self.symbols[sid].kind in CLASS_KINDS or _zig_type_function(self.symbols[sid])
-        ]
-        for part in [*parts[1:], name]:
-            found = [
-                member
-                for sid in owners
-                for member in self.members.get(self._key_of(sid), {}).get(part, [])
-            ]
-            if part == name:
-                return found
-            owners = [sid for sid in found if self.symbols[sid].kind in CLASS_KINDS]
-        return []
-
-    def _key_of(self, sid: str) -> ClassKey:
-        sym = self.symbols[sid]
-        return (_scope(sym.path, sym.language), sym.qualified_name)
-
     def _js_enclosing(self, facts: FileFacts, line: int, name: str) -> list[str]:
         """A name defined in a function whose lines hold the call, innermost first: JS/TS
         callbacks assigned onto objects (`inst._zod.parse = () => {...}`) are named by the
@@ -1687,9 +1654,3 @@ def _language_base(facts: FileFacts, text: str) -> bool:
     if facts.language == "ruby":
         return text.startswith(".") and text[1:] in RUBY_CORE_CLASSES
     return facts.language == "python" and text in _PYTHON_BUILTIN_CLASSES
-
-
-def _zig_type_function(sym: Symbol) -> bool:
-    """A Zig function that returns a type (a generic struct): TitleCase, as Zig's style
-    guide names such functions (`fn ArrayList(comptime T: type) type`)."""
-    return sym.language == "zig" and sym.kind == "function" and sym.name[:1].isupper()
