@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 from app.core.models import Symbol
 from app.graph.facts import CLASS_KINDS, FileFacts
 from app.parse.calls import ALIAS
+from app.parse.definitions import zig_type_function
 
 if TYPE_CHECKING:
     from app.graph.resolve import ClassKey, Resolver
 
 
 def type_function(sym: Symbol) -> bool:
-    """A Zig function that returns a type (a generic struct): TitleCase, as Zig's style
-    guide names such functions (`fn ArrayList(comptime T: type) type`)."""
-    return sym.language == "zig" and sym.kind == "function" and sym.name[:1].isupper()
+    """A Zig function that returns a type (`parse.definitions.zig_type_function`)."""
+    return zig_type_function(sym.language, sym.kind, sym.name)
 
 
 class ZigRules:

@@ -19,7 +19,7 @@ from app.parse.call_text import (
     split_called,
     without_generics,
 )
-from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for
+from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for, zig_type_function
 from app.parse.imports import parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
@@ -1312,10 +1312,9 @@ def _class_attribute(
 
 
 def _class_like(d: Any, language: str) -> bool:
-    """A class, or a Zig function that returns a type (TitleCase, in Zig's style): the fields
-    of the struct it returns are bound in its scope."""
-    zig = language == "zig" and d.kind == "function" and d.name[:1].isupper()
-    return d.kind in CLASS_LIKE or zig
+    """A class, or a Zig function that returns a type: the fields of the struct it returns
+    are bound in its scope."""
+    return d.kind in CLASS_LIKE or zig_type_function(language, d.kind, d.name)
 
 
 def _sweep(defs: list[Any], items: list[tuple[int, Any]]) -> Iterator[tuple[list[Any], Any]]:

@@ -364,15 +364,20 @@ def _name_constructor(d: Definition) -> None:
         d.name = "constructor"
 
 
+def zig_type_function(language: str, kind: str, name: str) -> bool:
+    """A Zig function that returns a type (a generic struct), which Zig's style names in
+    TitleCase (`fn ArrayList(comptime T: type) type`)."""
+    return language == "zig" and kind == "function" and name[:1].isupper()
+
+
 def _in_zig_type_function(d: Definition) -> bool:
     """A Zig function inside a function that returns a type (`fn Pool(comptime T: type)
-    type { return struct { fn acquire(...) } }`), which Zig's style names in TitleCase."""
+    type { return struct { fn acquire(...) } }`): a method of the struct it returns."""
     enc = d.enclosing
     return (
         d.kind == "function"
         and enc is not None
-        and enc.kind == "function"
-        and enc.name[:1].isupper()
+        and zig_type_function("zig", enc.kind, enc.name)
         and not d.name.startswith("test ")
     )
 
