@@ -6,6 +6,8 @@ OSC52 = "\x1b]52;c;cHduZWQ=\x1b\\"  # sets the clipboard to "pwned"
 HOSTILE_FILES = {
     "CLIP.md": f"# Clipboard {OSC52} heading\n\nclipboard osc text\n",
     "TITLE.md": "# Title \x1b]0;pwned\x07 and \x9b2J csi \u202eflipped\n\ntitle osc words\n",
+    "GUIDE.rst": f"Guide {OSC52} title\n{'=' * 40}\n\nguide rst words\n",  # a section title
+    "NOTES.adoc": "= Notes \x1b[2J here\n\nnotes adoc words\n",
     "\x1b[2J.py": (
         "def clear_screen_helper():\n"
         '    return "\x1b[31m".join(["clear screen words"])\n'

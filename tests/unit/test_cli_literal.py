@@ -66,6 +66,10 @@ def test_index_search_symbols_and_stats_print_hostile_names_literally(
     assert "CLIP.md:1-3  Clipboard \\x1b]52;c;cHduZWQ=\\x1b\\ heading" in out
     out = _run(["search", "title osc words", "--show-text"], hostile_repo, capsys)
     assert "Title \\x1b]0;pwned\\x07 and \\x9b2J csi \\u202eflipped" in out
+    out = _run(["search", "guide rst words"], hostile_repo, capsys)  # titles of other formats
+    assert "GUIDE.rst:1-4  Guide \\x1b]52;c;cHduZWQ=\\x1b\\ title  [section]" in out
+    out = _run(["search", "notes adoc words"], hostile_repo, capsys)
+    assert "NOTES.adoc:1-3  Notes \\x1b[2J here  [section]" in out
     out = _run(["search", "clear screen words", "--show-text"], hostile_repo, capsys)
     assert "\\x1b[2J.py:1-2  clear_screen_helper" in out
     assert 'return "\\x1b[31m".join' in out
