@@ -33,6 +33,7 @@ class Repository:
     rows: list[Row]  # what the hotspot list ranks: code definitions with at least one edge
     asked: set[str]  # symbol ids of the definitions the questions ask about
     gold: int  # distinct gold definitions, found in the graph or not
+    generated: frozenset[str] = frozenset()  # paths whose header says a tool wrote them
 
 
 def _lines(row: Row) -> int:
@@ -51,8 +52,12 @@ def score(lines_exp: float, calls_exp: float) -> Callable[[Row], float]:
 
 def placed(repo: Repository, by: Callable[[Row], float]) -> tuple[float, float]:
     """(share of the asked definitions in the top TOP, their mean percentile: 1 = first);
-    example code after the library's, as the list puts it."""
-    ordered = sorted(repo.rows, key=lambda r: (path_role(r["path"]) == EXAMPLE, -by(r), r["id"]))
+    example code after the library's and generated code after both, as the list puts it."""
+
+    def key(r: Row) -> tuple[bool, bool, float, str]:
+        return (r["path"] in repo.generated, path_role(r["path"]) == EXAMPLE, -by(r), r["id"])
+
+    ordered = sorted(repo.rows, key=key)
     rank = {r["id"]: i for i, r in enumerate(ordered)}
     ranks = [rank[sid] for sid in repo.asked if sid in rank]
     top = sum(1 for r in ranks if r < TOP) / repo.gold if repo.gold else 0.0
@@ -93,9 +98,9 @@ def load(bench: Path, corpora: dict[str, Path], settings: Settings) -> list[Repo
                 if r["kind"] in HOTSPOT_KINDS and not graph.is_test(r["id"])
                 and (r["fan_in"] or r["fan_out"])
             ]  # fmt: skip
-            found.append(
-                Repository(set_name, corpus, rows, _asked(graph, list(gold.values())), len(gold))
-            )
+            asked = _asked(graph, list(gold.values()))
+            made = frozenset(graph.generated_files(r["path"] for r in rows))
+            found.append(Repository(set_name, corpus, rows, asked, len(gold), made))
     return found
 
 

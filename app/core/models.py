@@ -20,6 +20,7 @@ DEFINITION_KINDS = frozenset(
         "type",
         "constant",
         "variable",
+        "script",  # a shell file's own top-level code (app/parse/scripts.py)
     }
 )
 OTHER_KINDS = frozenset({"glue", "section", "window"})

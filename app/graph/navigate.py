@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from app.core.models import TIERS, tier_of
-from app.core.paths import EXAMPLE, is_test_code, is_test_path, path_role
+from app.core.paths import EXAMPLE, generated_file, is_test_code, is_test_path, path_role
 from app.graph.facts import split_id
 from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
@@ -17,7 +18,7 @@ from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
 
 MODULE_SYMBOL = "<module>"
 MAX_UNRESOLVED = 50
-HOTSPOT_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait"})
+HOTSPOT_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "script"})
 
 
 class GraphError(Exception):
@@ -79,6 +80,8 @@ class GraphView:
     """Symbols and edges of one published index, indexed both ways."""
 
     def __init__(self, store: Any) -> None:
+        self._store = store
+        self._generated: dict[str, bool] = {}  # path -> its header says a tool wrote it
         self.pending_files = len(store.manifest.graph_pending)  # not caught up with yet
         self.repo_root = store.manifest.repo_root
         symbols = store.read_table(GRAPH_SYMBOLS).to_pylist()
@@ -208,8 +211,9 @@ class GraphView:
     ) -> list[dict[str, Any]]:
         """The definitions that carry the code: central (PageRank), long and calling much
         (`rank.hotspot_score`); example and benchmark code (`samples/`, `examples/`) after the
-        library's, whose use it shows. Stored ranks count certain and probable edges; another
-        tier re-ranks over the edges that pass it."""
+        library's, whose use it shows, and generated code (a Bison parser, protoc's output)
+        after both: nobody reads it to learn the code. Stored ranks count certain and probable
+        edges; another tier re-ranks over the edges that pass it."""
         table = self.symbols if min_tier == "probable" else self._rerank(tier_floor(min_tier))
         rows = [
             r for r in table.values()
@@ -224,7 +228,23 @@ class GraphView:
                 r["id"],
             )
         )
-        return [_symbol_json(r) for r in rows[:n]]
+        window = rows[: n * 3]  # generated code moves down within the first rows read
+        made = self.generated_files(r["path"] for r in window)
+        window.sort(key=lambda r: r["path"] in made)
+        return [_symbol_json(r) for r in window[:n]]
+
+    def generated_files(self, paths: Iterable[str]) -> set[str]:
+        """Which of `paths` say in their first lines that a tool wrote them, read from the
+        chunk at each file's top as search reads it (`paths.generated_file`)."""
+        wanted = set(paths)
+        unread = sorted(wanted - self._generated.keys())
+        if unread:
+            heads: dict[str, list[tuple[int, str]]] = {p: [] for p in unread}
+            columns = ["path", "start_line", "text"]
+            for row in self._store.chunks_for_paths(unread, columns).to_pylist():
+                heads[row["path"]].append((row["start_line"], row["text"]))
+            self._generated.update({p: generated_file(chunks) for p, chunks in heads.items()})
+        return {p for p in wanted if self._generated[p]}
 
     @cached_property
     def calls_not_read(self) -> list[str]:

@@ -51,6 +51,7 @@ from app.parse.calls import (
     VIA,
 )
 from app.parse.manifests import CARGO, GO_MODULE
+from app.parse.scripts import SCRIPT_KIND, SHELL_BUILTINS
 
 # Confidence per rule (tiers: certain >= 0.9, probable >= 0.7, uncertain below).
 RULES = {
@@ -76,6 +77,10 @@ RULES = {
     "module-member": 0.75,
     "unique-method": 0.7,
     "reachable-method": 0.7,
+    # A shell command named as one of the project's scripts (`rbenv-version-file`, or
+    # `"$root/libexec/rbenv-hooks"`): it runs when that folder is on PATH, as the project's
+    # own launcher arranges; another program of that name could come first.
+    "project-program": 0.75,
 }
 AMBIGUOUS_TOTAL = 0.7  # split among the candidates of an ambiguous name, each <= 0.35
 MAX_CANDIDATES = 8  # past this an ambiguous name is reported, not guessed
@@ -234,6 +239,7 @@ class Resolver:
         )  # path -> (parent, name) -> ids
         self.dir_top: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.free: dict[str, list[str]] = defaultdict(list)
+        self.programs: dict[str, list[str]] = defaultdict(list)  # a script's file name -> it
         self.methods: dict[str, list[str]] = defaultdict(list)
         # (language, App.Models.Widget) -> ids
         self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -318,6 +324,9 @@ class Resolver:
             if sid in self.symbols:
                 continue  # a redefinition (property setter, #ifdef): one node
             self.symbols[sid] = s
+            if s.kind == SCRIPT_KIND:  # run by its file's name, never called by its own
+                self.programs[path.rpartition("/")[2]].append(sid)
+                continue
             if s.qualified_name not in registered:  # `test("parse", ...)` binds no name
                 self.scoped[path][(s.parent, s.name)].append(sid)
             nested_in_function = kinds.get(s.parent, "") in FUNCTION_KINDS
@@ -1173,6 +1182,13 @@ class Resolver:
                 return candidates, "ambiguous-name"  # `using std::fma;`: std's is as likely
             if own:  # `Format64(x)` in duration.cc: its own unnamed namespace's
                 return candidates, "same-module"
+        if (
+            not candidates
+            and facts.language == "bash"
+            and name not in SHELL_BUILTINS
+            and (programs := self.programs.get(name.rpartition("/")[2].strip("\"'"), []))
+        ):
+            return programs, "project-program"
         if len(candidates) == 1:
             return candidates, "unique-name"
         if facts.language in _LINKED and (near := self._nearest(path, candidates)):

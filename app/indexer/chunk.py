@@ -37,6 +37,13 @@ from app.parse.languages import (
     language_for_text,
 )
 from app.parse.manifests import is_manifest, manifest_imports
+from app.parse.scripts import (
+    SCRIPT_KIND,
+    SCRIPT_LANGUAGES,
+    script_doc,
+    script_signature,
+    with_script,
+)
 from app.parse.text import clip_doc, strip_comment
 from app.parse.thin import FUNCTION_KINDS, thinness
 
@@ -90,8 +97,9 @@ class _Layout:
 
     def level(self, items: list[Definition], lo: int, hi: int, owner: Definition | None) -> None:
         """Lays out `items` and the gaps between them. Inside a function the gaps are still
-        the function's own code; elsewhere they are glue."""
-        gap = self.code if owner is not None and owner.kind in FUNCTION_KINDS else self.glue
+        the function's own code (or the script's); elsewhere they are glue."""
+        own = owner is not None and (owner.kind in FUNCTION_KINDS or owner.kind == SCRIPT_KIND)
+        gap = self.code if own else self.glue
         cursor = lo
         for d in items:
             start, end = max(self.lead(d), cursor), min(d.end_line, hi)
@@ -110,7 +118,9 @@ class _Layout:
         # A function too long for one chunk that holds named functions (`trim_prefix` inside
         # Express's `proto.handle`): each of those gets a chunk of its own.
         long_function = d.kind in FUNCTION_KINDS and size > self.max_lines
-        if kids and ((d.kind in CONTAINERS and big) or long_function):
+        # A script's functions always have chunks of their own; its own lines make the rest.
+        cut = (d.kind in CONTAINERS and big) or long_function or d.kind == SCRIPT_KIND
+        if kids and cut:
             first = max(self.lead(kids[0]), start + 1)
             self.parts(d, start, first - 1)  # the head: signature, docstring, fields
             self.level(kids, first, end, d)
@@ -169,6 +179,8 @@ def _tree_sitter(
     tree, src = grammar_gaps.parse(language, written)  # same length, same lines
     starts = line_starts(src)
     found = find_definitions(language, tree.root_node, src, starts)
+    if language in SCRIPT_LANGUAGES:
+        found = with_script(found, tree.root_node, path, line_count(lines))
     layout = _Layout(found, lines, max_lines, glue_lines)
     layout.level(found.roots, 1, line_count(lines), None)
     skip = found.comment_lines | found.attribute_lines
@@ -180,6 +192,8 @@ def _tree_sitter(
             glue = make_chunk(path, language, p.kind, lines, p.start, p.end, parent=p.parent)
             chunks.append(glue)
             continue
+        if id(d) not in named and d.kind == SCRIPT_KIND:
+            named[id(d)] = (script_signature(lines), script_doc(lines))
         if id(d) not in named:
             doc = docstring(d, language) or _leading_doc(
                 lines, layout.starts.get(id(d), d.lead_line), d.lead_line, found.comment_lines

@@ -22,6 +22,7 @@ import pyarrow as pa
 from app.core.paths import (
     EXAMPLE,
     GENERATED,
+    HEAD_START_LINE,
     TEST,
     generated_header,
     in_test_module,
@@ -59,8 +60,6 @@ WORD_DISCOUNT = 0.06
 # whose doc comment often says what the members do together) less this, when that is better
 # (app/bench/RESULTS.md, 2026-12-03).
 OWNER_DISCOUNT = 0.05
-# A file's first chunk starts at its top, blank lines trimmed: where a generator's header is.
-HEAD_START_LINE = 3
 LOADED_COLUMNS = (*CHUNK_COLUMNS, "search_text")
 WORD_COLUMNS = (
     "kind",

@@ -800,7 +800,9 @@ def test_php() -> None:
         (
             "build.sh",
             "#!/bin/sh\nset -e\n\n# Build it.\nbuild() {\n  make all\n}\n\nbuild\n",
-            [(1, 2, "glue", ""), (4, 7, "function", "build"), (9, 9, "glue", "")],
+            # Its own lines are the script (named with `.sh`: it defines a `build`).
+            [(1, 2, "script", "build.sh"), (4, 7, "function", "build"),
+             (9, 9, "script", "build.sh")],
         ),
     ],
 )  # fmt: skip
@@ -1323,3 +1325,46 @@ def test_a_c_header_greeting_cpp_readers_still_parses() -> None:
     )
     tree, _ = grammar_gaps.parse("c", GUARDED_H.encode())
     assert not tree.root_node.has_error
+
+
+VERSION_NAME = """\
+#!/usr/bin/env bash
+# Summary: Show the current Ruby version
+set -e
+
+if [ -z "$RBENV_VERSION" ]; then
+  RBENV_VERSION="$(rbenv-version-file-read)"
+fi
+
+version_exists() {
+  [ -d "${RBENV_ROOT}/versions/$1" ]
+}
+
+version_exists "$RBENV_VERSION" && echo "$RBENV_VERSION"
+"""
+
+
+def test_a_shell_files_own_code_is_a_script_named_after_the_file() -> None:
+    parsed = parse_file("libexec/rbenv-version-name", VERSION_NAME)
+    check_well_formed(parsed, VERSION_NAME)
+    assert layout(parsed) == [
+        (1, 7, "script", "rbenv-version-name"),
+        (9, 11, "function", "version_exists"),  # a function keeps a chunk of its own
+        (13, 13, "script", "rbenv-version-name"),
+    ]
+    head = parsed.chunks[0]
+    assert head.doc == "Summary: Show the current Ruby version"  # the opening comment block
+    assert head.signature == "# Summary: Show the current Ruby version"  # not the `#!` line
+    # The function's name stays global, as the shell sees it; the script holds it.
+    symbols = {s.qualified_name: s for s in parsed.symbols}
+    assert symbols["version_exists"].parent == ""
+    assert symbols["rbenv-version-name"].kind == "script"
+    assert (symbols["rbenv-version-name"].start_line, symbols["rbenv-version-name"].end_line) == (
+        1,
+        13,
+    )
+    assert {c.caller for c in parsed.calls if c.line == 13} == {"rbenv-version-name"}
+    # The file's name without the shell's suffix; a file of functions only has no script.
+    assert parse_file("bin/install.sh", "#!/bin/sh\nmake install\n").chunks[0].symbol == "install"
+    library = parse_file("lib/log.sh", '# Logging.\nlog() {\n  echo "$*"\n}\n')
+    assert [(c.kind, c.symbol) for c in library.chunks] == [("function", "log")]

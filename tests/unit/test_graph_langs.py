@@ -1135,6 +1135,7 @@ function build_index {
 rotate_logs() {
   echo rotated
 }
+test -f "$LOG"
 """,
     "bin/index.sh": """\
 #!/usr/bin/env bash
@@ -1144,7 +1145,16 @@ main() {
   "$HOOK" done
 }
 main "$@"
+"$(dirname "$0")/prune-logs" --all
+install -m 644 a b
+exec prune-logs --now
 """,
+    "bin/prune-logs": """#!/bin/sh
+# Remove old logs.
+rotate_logs
+""",
+    "bin/install.sh": "#!/bin/sh\ninstall -d /tmp/x\n",
+    "bin/test": "#!/bin/sh\nexec make check\n",
     "themes/a.sh": "prompt() {\n  echo a\n}\n",
     "themes/b.sh": "prompt() {\n  echo b\n}\nshow() {\n  prompt\n}\n",
     "themes/c.sh": "render() {\n  prompt\n}\n",
@@ -1162,7 +1172,19 @@ def test_bash_commands_call_the_functions_the_project_defines(
     assert edges_at(rows, log, 7) == {(f"{log}::rotate_logs", True)}
     assert edges_at(rows, index, 4) == {(f"{log}::build_index", False)}
     assert at(rows, index, 4)[0]["rule"] == "unique-name"
-    assert edges_at(rows, index, 7) == {(f"{index}::main", True)}  # from the file's top level
+    # The file's top level is its script, named after the file, and calls as such.
+    assert edges_at(rows, index, 7) == {(f"{index}::main", True)}
+    assert at(rows, index, 7)[0]["caller"] == f"{index}::index"
+    # A command named as one of the project's scripts runs it (when its folder is on PATH):
+    # probable; a script's own name never binds a command (`install` in install.sh).
+    assert edges_at(rows, index, 8) == {("bin/prune-logs::prune-logs", False)}
+    assert at(rows, index, 8)[0]["rule"] == "project-program"
+    assert edges_at(rows, "bin/prune-logs", 3) == {(f"{log}::rotate_logs", False)}
+    assert edges_at(rows, index, 10) == {("bin/prune-logs::prune-logs", False)}  # `exec` runs it
+    assert edges_at(rows, index, 9) == set() and edges_at(rows, "bin/install.sh", 2) == set()
+    # A builtin runs before any program: `bin/test` is not what `test -f` runs.
+    assert edges_at(rows, log, 13) == set()
+    assert at(rows, log, 13)[0]["rule"].startswith("no function of the project")
     assert edges_at(rows, "themes/b.sh", 5) == {("themes/b.sh::prompt", True)}
     assert {r["rule"] for r in at(rows, "themes/c.sh", 2)} == {"ambiguous-name"}
     # Builtins and programs are no call of the project; a command in a variable is not read.
