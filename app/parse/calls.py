@@ -669,6 +669,7 @@ class Closure:
     start_byte: int
     end_byte: int
     kind: str = "(closure)"
+    name: str = ""
     qualified: str = ""
 
 

@@ -20,7 +20,8 @@ from app.graph.rank import hotspot_score, pagerank, rank_symbols
 from app.graph.resolve import Resolver
 from app.indexer.chunk import parse_file
 from app.main import main as launcher
-from app.parse.calls import MAX_CALLS_PER_FILE
+from app.parse.calls import MAX_CALLS_PER_FILE, extract, has_calls
+from app.parse.definitions import find_definitions, line_starts, parser_for
 from app.service import Service
 from app.store.graph_tables import GRAPH_EDGES
 from app.store.store import Store
@@ -381,3 +382,43 @@ def test_an_empty_call_list_says_when_the_language_s_calls_are_not_read(
     assert capsys.readouterr().out == "No hotspots: calls in haskell are not read.\n"
     assert main(["hotspots", str(repo), "--json", "--index-dir", index_dir]) == 0
     assert json.loads(capsys.readouterr().out) == {"hotspots": [], "calls_not_read": ["haskell"]}
+
+
+CLOSURE_RECEIVERS = {
+    # `this.app.get()` inside a callback inside a method: a closure in the scope stack when
+    # a field of `this` is typed. A failure there once cost whole files their calls.
+    "lib/response.js": "res.send = function send(body) {\n"
+    "  [1].forEach(function (x) { this.app.get('etag fn'); });\n"
+    "  return this.req.get('Content-Type');\n}\n",
+    "src/store.ts": "class Store {\n  load() {\n    return [1].map((x) => this.db.read(x));\n"
+    "  }\n}\n",
+    "app/jobs.py": "class Jobs:\n    def run(self):\n"
+    "        return list(map(lambda j: self.pool.start(j), []))\n",
+    "src/Repo.kt": "class Repo {\n  fun all() = listOf(1).map { this.db.one(it) }\n}\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(CLOSURE_RECEIVERS))
+def test_call_facts_are_read_through_closures_with_self_receivers(path: str) -> None:
+    text = CLOSURE_RECEIVERS[path]
+    language = parse_file(path, text).language
+    src = text.encode()
+    root = parser_for(language).parse(src).root_node
+    found = find_definitions(language, root, src, line_starts(src))
+    calls = extract(language, root, found)[1]  # raises where the index would drop the file
+    assert any(c.receiver.startswith(("this.", "self.")) for c in calls), calls
+    assert parse_file(path, text).calls == calls
+
+
+CHUNK_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "chunk"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CHUNK_FIXTURES.iterdir()))
+def test_call_facts_are_read_from_every_fixture_without_error(name: str) -> None:
+    text = (CHUNK_FIXTURES / name).read_text(encoding="utf-8")
+    language = parse_file(f"src/{name}", text).language
+    if not has_calls(language):
+        pytest.skip(f"{language}: no call facts")
+    src = text.encode()
+    root = parser_for(language).parse(src).root_node
+    extract(language, root, find_definitions(language, root, src, line_starts(src)))
