@@ -16,6 +16,7 @@ from app.core.models import tier_of
 from app.core.paths import is_test_path
 from app.core.settings import Settings, load_settings
 from app.graph.facts import split_id
+from app.indexer.chunk import CALLS_UNREAD
 from app.indexer.pipeline import IndexReport, PublishCallback, index_repository
 from app.search import calls
 from app.search.searcher import Searcher, SearchResult
@@ -608,6 +609,7 @@ class Service:
             "chunk_kinds": dict(Counter(chunks.column("kind").to_pylist()).most_common()),
             "skipped_by_reason": dict(Counter(s["reason"] for s in skipped).most_common()),
             "skipped": skipped,
+            "calls_unread": sorted(f.path for f in files.values() if f.strategy == CALLS_UNREAD),
             "last_run": manifest.last_run,
             "pending": self.pending_changes(),
         }

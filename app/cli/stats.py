@@ -65,6 +65,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
     for kind, paths in pending.items():
         for path in paths[:5]:
             print(f"  {kind:<8} {literal(path)}")
+    if unread := stats["calls_unread"]:
+        print(
+            f"calls       unread in {len(unread)} file{'s' if len(unread) != 1 else ''}: "
+            "reading their call facts failed (a defect; they keep their chunks, "
+            "the call graph lacks their calls)"
+        )
+        for path in unread[:5]:
+            print(f"  {literal(path)}")
     if args.check and _check(service) != EXIT_OK:
         return EXIT_ERROR
     if args.coverage:

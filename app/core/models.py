@@ -215,7 +215,7 @@ class ParsedFile:
     language: str
     chunks: tuple[Chunk, ...]
     symbols: tuple[Symbol, ...]
-    strategy: str  # "tree-sitter", "sections", "lines": how the file was chunked
+    strategy: str  # "tree-sitter" (or chunk.CALLS_UNREAD), "sections", "lines": how it was chunked
     imports: tuple[Import, ...] = ()
     calls: tuple[CallSite, ...] = ()
     bases: tuple[Inheritance, ...] = ()

@@ -51,6 +51,9 @@ from app.parse.thin import FUNCTION_KINDS, thinness
 SMALL_CONTAINER_LINES = 40
 # Comments that open a doc block: one blank line above a definition, it still documents it.
 _DOC_OPENERS = ("/**", "-- |", "--|", "{-|", "{- |")
+# A file parsed by tree-sitter whose call facts could not be read (a defect in their reading):
+# it keeps its chunks, and `stats` names it, rather than losing its calls without a word.
+CALLS_UNREAD = "tree-sitter, calls unread"
 # Past these sizes a file is generated or minified: line windows, no parse.
 MAX_PARSE_CHARS = 4_000_000
 MAX_LINE_CHARS = 20_000
@@ -225,22 +228,21 @@ def _tree_sitter(
             for d in found.definitions
         )
     # A file without definitions still matters: a barrel re-exports, a script calls.
-    imports, calls, bases, attributes = (
-        _graph_facts(language, tree.root_node, found)
-        if language not in DATA_LANGUAGES
-        else ((), (), (), ())
-    )
+    facts = _graph_facts(language, tree.root_node, found) if language not in DATA_LANGUAGES else ()
+    imports, calls, bases, attributes = facts or ((), (), (), ())
+    strategy = "tree-sitter" if facts is not None else CALLS_UNREAD
     return ParsedFile(
-        path, language, tuple(chunks), symbols, "tree-sitter", imports, calls, bases, attributes
+        path, language, tuple(chunks), symbols, strategy, imports, calls, bases, attributes
     )
 
 
-def _graph_facts(language: str, root: Any, found: Found) -> tuple[Any, Any, Any, Any]:
-    """Call-graph facts from the same tree; a failure there must not cost the file its chunks."""
+def _graph_facts(language: str, root: Any, found: Found) -> tuple[Any, ...] | None:
+    """Call-graph facts from the same tree; None when reading them failed, which must not
+    cost the file its chunks."""
     try:
         return extract(language, root, found)
-    except Exception:  # noqa: BLE001 - the file then simply has no call sites in the graph
-        return (), (), (), ()
+    except Exception:  # noqa: BLE001 - the file keeps its chunks; `stats` names it
+        return None
 
 
 def parse_file(

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from app.core.models import DEFINITION_KINDS
-from app.indexer.chunk import covered_lines
+from app.indexer.chunk import CALLS_UNREAD, covered_lines
 from app.indexer.walk import read_source
 from app.parse.languages import DATA_LANGUAGES
 from app.store.store import Store
 
-CODE_STRATEGIES = frozenset({"tree-sitter"})
+CODE_STRATEGIES = frozenset({"tree-sitter", CALLS_UNREAD})
 
 
 def coverage_report(root: Path, store: Store, worst: int = 20) -> dict[str, Any]:
