@@ -6,7 +6,7 @@ import contextlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from app.search.searcher import Searcher, SearchResult
 from app.store.graph_tables import GRAPH_FILES
 from app.store.manifest import MANIFEST_NAME, SCHEMA_VERSION, IndexCorrupt, read_manifest
 from app.store.shared_vectors import vectors_note
-from app.store.store import Store
+from app.store.store import FileRecord, Store
 
 if TYPE_CHECKING:
     from app.answer.engine import (
@@ -546,7 +546,8 @@ class Service:
     # -- reporting -------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
         """What the index holds and how fresh it is: files, chunks, vectors ready, pending
-        changes, the last update, the commit, strategy and model it was built with."""
+        changes, the last update, the commit, strategy and model it was built with, and the
+        files whose call facts could not be read (their calls are missing from the graph)."""
         manifest = read_manifest(self.index_dir)
         if manifest is None:
             raise IndexCorrupt(
@@ -568,6 +569,7 @@ class Service:
             "strategy_version": manifest.strategy_version,
             "embedding_model": manifest.embedding_model,
             "graph_pending": len(manifest.graph_pending),
+            "calls_unread": calls_unread(Store.open(self.index_dir).files()),
         }
 
     def stats(self, *, coverage: bool = False) -> dict[str, Any]:
@@ -609,7 +611,7 @@ class Service:
             "chunk_kinds": dict(Counter(chunks.column("kind").to_pylist()).most_common()),
             "skipped_by_reason": dict(Counter(s["reason"] for s in skipped).most_common()),
             "skipped": skipped,
-            "calls_unread": sorted(f.path for f in files.values() if f.strategy == CALLS_UNREAD),
+            "calls_unread": calls_unread(files),
             "last_run": manifest.last_run,
             "pending": self.pending_changes(),
         }
@@ -651,6 +653,12 @@ class Service:
 
         self._needs_source("measure the coverage of")
         return coverage_report(self.root, store)
+
+
+def calls_unread(files: Mapping[str, FileRecord]) -> list[str]:
+    """The files whose call facts could not be read: they keep their chunks, and the graph
+    lacks their calls (a defect to report, not a property of the file)."""
+    return sorted(path for path, record in files.items() if record.strategy == CALLS_UNREAD)
 
 
 def _graph_built(store: Store) -> bool:

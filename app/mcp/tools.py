@@ -194,8 +194,9 @@ def _index_status(served: Served) -> Callable[..., CallToolResult]:
     @_answers
     def index_status(repo: Repo = None) -> CallToolResult:
         """Files, chunks, vectors ready, pending changes, the live index's state, the last
-        update, the commit indexed, and the answer model's state (cold, loading, ready,
-        failed or not-offered)."""
+        update, the commit indexed, the answer model's state (cold, loading, ready, failed
+        or not-offered), and `calls_unread`: files whose calls the graph lacks because
+        reading them failed."""
         name, service = served.pick(repo)
         payload = service.status()
         worker = served.workers.get(name)

@@ -12,6 +12,7 @@ from app.cli import main
 from app.core import paths
 from app.core.models import Explanation, Signal
 from app.core.settings import Settings
+from app.service import open_repository
 from app.store.manifest import SCHEMA_VERSION, WriteLock
 
 
@@ -280,6 +281,10 @@ def test_stats_names_files_whose_call_facts_could_not_be_read(
     assert "\n  bad.py\n" in out
     assert main(["stats", str(sample_repo), "--index-dir", str(index_root), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["calls_unread"] == ["bad.py"]
+    # MCP's index_status reads the same.
+    assert open_repository(sample_repo, Settings(index_dir=index_root)).status()[
+        "calls_unread"
+    ] == ["bad.py"]
     # The file keeps its chunks and is found.
     search = ["search", str(sample_repo), "failing_calls", "--index-dir", str(index_root)]
     assert main([*search, "--json"]) == 0

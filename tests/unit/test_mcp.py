@@ -115,6 +115,7 @@ async def test_stdio_serves_search_graph_and_fresh_edits(tmp_path: Path) -> None
 
         status = _data(await client.call_tool("index_status", {}))
         assert status["files"] >= 4 and status["source_tree"] is True
+        assert status["calls_unread"] == []
         assert status["live"]["state"] in {"starting", "indexing", "watching"}
 
         # Edited during the session: the live index shows the new code.
