@@ -17,6 +17,12 @@ SIMILARITY = 90.0
 # Below this many characters of code two definitions may well be alike by chance (`return nil`,
 # a getter's body), so short ones are never folded.
 MIN_CHARS = 80
+# Long code is first compared by its opening PREFIX_CHARS alone (PREFIX_SIMILARITY at least):
+# a full comparison of two long texts costs about a millisecond, and one name shared by
+# many long chunks (a data file's top-level key in six versions of a manual) made it
+# quadratic. Copies differ little anywhere, so their openings are alike too.
+PREFIX_CHARS = 256
+PREFIX_SIMILARITY = 70.0
 
 
 def fold(
@@ -41,11 +47,7 @@ def fold(
         path = path_of(chunk_id)
         same = shown.setdefault(name, [])
         best = next(
-            (
-                held
-                for held, held_code in same
-                if path_of(held) != path and fuzz.ratio(code, held_code, score_cutoff=SIMILARITY)
-            ),
+            (held for held, held_code in same if path_of(held) != path and alike(code, held_code)),
             None,
         )
         if best is None:
@@ -54,6 +56,15 @@ def fold(
         else:
             folded.setdefault(best, []).append(chunk_id)
     return kept, folded
+
+
+def alike(code: str, other: str) -> bool:
+    """Whether two definitions' code (whitespace removed) is SIMILARITY alike."""
+    if min(len(code), len(other)) > 2 * PREFIX_CHARS and not fuzz.ratio(
+        code[:PREFIX_CHARS], other[:PREFIX_CHARS], score_cutoff=PREFIX_SIMILARITY
+    ):
+        return False
+    return bool(fuzz.ratio(code, other, score_cutoff=SIMILARITY))
 
 
 def signal(paths: Sequence[str]) -> Signal:

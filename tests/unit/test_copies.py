@@ -4,6 +4,7 @@ module) takes one slot of the results: the best ranked copy stands for the other
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from app.search import copies
@@ -70,3 +71,19 @@ def test_short_definitions_are_never_copies() -> None:
     texts = {"a": "fun get() = value", "b": "fun get() = value"}
     paths = {"a": "js/A.kt", "b": "wasm/A.kt"}
     assert copies.fold(["a", "b"], lambda _: "A.get", paths.get, texts.get) == (["a", "b"], {})
+
+
+def test_long_copies_are_folded_and_long_namesakes_are_not() -> None:
+    # A manual kept in several versions: one top-level key (`sections`) holds long, different
+    # text in each; only the near-identical pair is a copy.
+    def text(seed: int, edit: str = "") -> str:
+        words = (hashlib.sha1(f"{seed} {i}".encode()).hexdigest()[:12] for i in range(90))
+        return "\n".join(f"- title: {word}" for word in words) + edit
+
+    texts = {"a": text(0), "b": text(0, "\n- title: added"), "c": text(3), "d": text(7)}
+    paths = {chunk: f"docs/{chunk}/manual.yml" for chunk in texts}
+    kept, folded = copies.fold(
+        list(texts), lambda _: "sections", paths.__getitem__, texts.__getitem__
+    )
+    assert kept == ["a", "c", "d"] and folded == {"a": ["b"]}
+    assert copies.alike(texts["a"], texts["b"]) and not copies.alike(texts["a"], texts["c"])
