@@ -29,7 +29,7 @@ from app.core.paths import (
     path_role,
 )
 from app.parse.languages import PROSE_LANGUAGES
-from app.search import rerank
+from app.search import rerank, versions
 from app.search.lexical import (
     TEXT,
     FieldPostings,
@@ -110,6 +110,7 @@ class Corpus:
         self.owner_of = np.zeros(0, dtype=np.int64)  # per row: its owner's head row, or -1
         self._by_file_name: dict[str, list[str]] | None = None  # paths by file name, when asked
         self._by_stem: dict[str, list[str]] | None = None  # paths by file name before its dot
+        self._newer: dict[str, str] | None = None  # older version's path -> the newest's
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -161,7 +162,7 @@ class Corpus:
             name=rerank.name_key(c["symbol"][index] or ""),
             symbol=(c["symbol"][index] or "").lstrip("_$"),
             split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
-            current=self._legacy_copy_of(c["path"][index]),
+            current=self._newer_version_of(c["path"][index]),
         )
 
     def _read_headers(self, first: int) -> None:
@@ -178,9 +179,14 @@ class Corpus:
             if self.roles[path] in ("", GENERATED):
                 self.roles[path] = GENERATED if generated_header(c["text"][index]) else ""
 
-    def _legacy_copy_of(self, path: str) -> str:
-        """rerank.legacy_copy_of, skipped (on the search's hot path) in the many indexes
-        with no file under a `v1/` folder."""
+    def _newer_version_of(self, path: str) -> str:
+        """The newer file `path` is an older version of: beside it in a sibling version
+        folder (app.search.versions), or the current file it is the legacy `v1/` copy of
+        (skipped, on the search's hot path, in the many indexes with no `v1/` folder)."""
+        if self._newer is None:
+            self._newer = versions.newer_versions(self.by_path)
+        if newer := self._newer.get(path):
+            return newer
         if not self.version_folders[rerank.LEGACY_VERSION]:
             return ""
         return rerank.legacy_copy_of(path, self.by_path.__contains__)
@@ -451,7 +457,7 @@ class Corpus:
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
-        self._by_file_name = self._by_stem = None
+        self._by_file_name = self._by_stem = self._newer = None
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
         self.postings.add_slices(first, tokens)
         for index, path in enumerate(c["path"][first:], first):

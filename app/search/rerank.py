@@ -169,7 +169,9 @@ class Candidate:
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
     symbol: str = ""  # the name as written, leading `_` / `$` aside ("QuerySet")
-    current: str = ""  # the current file this one is the legacy `v1/` copy of (legacy_copy_of)
+    # The newer file this one is an older version of: its legacy `v1/` copy (legacy_copy_of)
+    # or a copy in an older sibling version folder (app.search.versions).
+    current: str = ""
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
@@ -205,7 +207,7 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
             reason = f"the query asks about version {facts.version}; this is under v{folder}/"
             found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
     elif candidate.current:
-        reason = f"the legacy v{LEGACY_VERSION}/ copy of {candidate.current}; no version asked"
+        reason = f"an older version of {candidate.current}; no version asked"
         found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is test code"))

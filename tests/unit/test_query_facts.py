@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.core.settings import Settings
-from app.search import diversity, rerank
+from app.search import diversity, rerank, versions
 from app.search.tokenize import quoted_texts, without_listings
 from app.service import Service
 
@@ -60,8 +60,32 @@ def test_the_version_the_query_asks_about_wins(tmp_path: Path, settings: Setting
         demoted = next(hit for hit in hits if hit.path == f"lib/v{other}/retry.py")
         signal = next(s for s in demoted.explanation.signals if s.name == "other-version")
         assert signal.factor == rerank.OTHER_VERSION_FACTOR and f"v{other}/" in signal.reason
-    plain = service.search("how long is the wait before a retry?").hits  # no version asked
-    assert not any(s.name == "other-version" for hit in plain for s in hit.explanation.signals)
+    # No version asked: the newest of the side-by-side versions is the one meant.
+    plain = service.search("how long is the wait before a retry?").hits
+    older = next(hit for hit in plain if hit.path == "lib/v1/retry.py")
+    signal = next(s for s in older.explanation.signals if s.name == "other-version")
+    assert signal.reason == "an older version of lib/v2/retry.py; no version asked"
+    newest = next(hit for hit in plain if hit.path == "lib/v2/retry.py")
+    assert not any(s.name == "other-version" for s in newest.explanation.signals)
+    assert plain.index(newest) < plain.index(older)
+
+
+def test_older_versions_in_sibling_version_folders() -> None:
+    manual = [f"docs/manual/{v}/manual.yml" for v in ("v1.5", "v1.10", "v1.6", "dev")]
+    paths = [*manual, "docs/manual/v1.5/extra.yml", "src/main.c", "sig/v1.7/a.asc"]
+    newer = versions.newer_versions(paths)
+    # `dev` beside numbered versions is the newest; v1.10 is newer than v1.6 (not by text).
+    assert newer == {path: "docs/manual/dev/manual.yml" for path in manual[:3]}
+    docusaurus = ["site/version-9.x/intro.md", "site/version-10.x/intro.md"]
+    assert versions.newer_versions(docusaurus) == {docusaurus[0]: docusaurus[1]}
+    assert versions.newer_versions(["a/3.9.15/fix.patch", "a/3.11.0/fix.patch"]) == {
+        "a/3.9.15/fix.patch": "a/3.11.0/fix.patch"
+    }
+    # Not versions: bare numbers (test cases, days), development names with no numbered
+    # sibling, a version folder holding the file alone.
+    assert versions.newer_versions(["cases/1/app.py", "cases/2/app.py"]) == {}
+    assert versions.newer_versions(["dev/app.py", "main/app.py", "lib/v2/x.go"]) == {}
+    assert versions.version_rank("v2") == (0, (2,)) and versions.version_rank("src") is None
 
 
 def test_a_legacy_copy_is_found_only_beside_its_current_file() -> None:
@@ -88,7 +112,8 @@ def test_the_current_file_beats_its_legacy_copy(tmp_path: Path, settings: Settin
     hits = service.search("how long is the wait before a retry?").hits
     legacy = next(hit for hit in hits if hit.path == "lib/v1/retry.py")
     signal = next(s for s in legacy.explanation.signals if s.name == "other-version")
-    assert signal.factor == rerank.OTHER_VERSION_FACTOR and "lib/retry.py" in signal.reason
+    assert signal.factor == rerank.OTHER_VERSION_FACTOR
+    assert signal.reason == "an older version of lib/v2/retry.py; no version asked"
     assert hits.index(legacy) == len(hits) - 1  # below the current file and the v2/ copy
     others = [hit for hit in hits if hit is not legacy]
     assert not any(s.name == "other-version" for hit in others for s in hit.explanation.signals)
