@@ -69,9 +69,11 @@ _CAMEL_TEST_PATH = re.compile(
 # Benchmarks also live beside the code they measure, named for it: `str_cat_benchmark.cc`
 # (C++), `parse.bench.ts` (Vitest), `encode-bench.js`; JMH's and BenchmarkDotNet's
 # `ParserBenchmark.java` / `SerializerBenchmarks.cs`, a C# `MyLib.Benchmarks/` project and
-# Gradle's `src/jmh/` source set.
+# Gradle's `src/jmh/` source set. Code written for the documentation is example code too:
+# `snippets/` (Polly's `src/Snippets/`, Writerside's), `docs_src/` (FastAPI), `demo/`,
+# `tutorial/`.
 _EXAMPLE_PATH = re.compile(
-    r"(^|/)_?(examples?|samples?|benchmarks?|jmh)(/|$)"
+    r"(^|/)_?(examples?|samples?|benchmarks?|jmh|snippets?|docs_src|demos?|tutorials?)(/|$)"
     r"|(^|/)[^/]+\.benchmarks?(/|$)"
     r"|(^|/)[^/]*[_.-](benchmarks?|bench)\.[a-z]+$",
     re.IGNORECASE,

@@ -55,6 +55,10 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/main/java/org/apache/ParserBenchmark.java", EXAMPLE),
         ("src/MessagePack.Benchmarks/SerializerBenchmarks.cs", EXAMPLE),
         ("src/jmh/java/org/apache/Lexing.java", EXAMPLE),
+        ("src/Snippets/Docs/Retry.cs", EXAMPLE),  # code written for the documentation
+        ("docs_src/body/tutorial001.py", EXAMPLE),
+        ("demo/app.js", EXAMPLE),
+        ("lib/snippet.rb", ""),
         ("src/benchmark_register.cc", ""),  # google/benchmark's own library code
         ("src/pytest_benchmark/plugin.py", ""),
         ("src/Benchmark.java", ""),
