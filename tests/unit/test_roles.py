@@ -372,3 +372,72 @@ def test_a_scripts_own_code_is_named_and_weighed_as_glue(indexed: Indexed) -> No
     ]
     signals = {s.name: s for s in hits[1].explanation.signals}
     assert signals["glue"].factor == rerank.GLUE_FACTOR, hits[1].explanation.signals
+
+
+RATE_LIMITER_JAVA = """package org.demo.limits;
+
+/** Hands out permits at a fixed rate; a caller without a free permit waits for one. */
+public class RateLimiter {
+    private final double permitsPerSecond;
+    private double storedPermits;
+    private long nextFreeTicketMicros;
+
+    public RateLimiter(double permitsPerSecond) {
+        this.permitsPerSecond = permitsPerSecond;
+        this.storedPermits = 0;
+        this.nextFreeTicketMicros = 0;
+    }
+
+    /** Waits until a permit is free, then takes it; returns the seconds spent waiting. */
+    public double acquire() {
+        long now = System.nanoTime() / 1000;
+        long waitMicros = Math.max(nextFreeTicketMicros - now, 0);
+        if (storedPermits >= 1) {
+            storedPermits -= 1;
+            waitMicros = 0;
+        } else {
+            nextFreeTicketMicros = Math.max(nextFreeTicketMicros, now)
+                + (long) (1_000_000 / permitsPerSecond);
+        }
+        sleepMicros(waitMicros);
+        return waitMicros / 1_000_000.0;
+    }
+
+    /** Takes a permit if one is free right now, without waiting. */
+    public boolean tryAcquire() {
+        long now = System.nanoTime() / 1000;
+        if (nextFreeTicketMicros > now && storedPermits < 1) {
+            return false;
+        }
+        acquire();
+        return true;
+    }
+
+    public double getRate() {
+        return permitsPerSecond;
+    }
+
+    private static void sleepMicros(long micros) {
+        try {
+            Thread.sleep(micros / 1000, (int) (micros % 1000) * 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
+"""
+
+
+def test_a_types_head_ranks_below_its_member_that_does_the_work(indexed: Indexed) -> None:
+    service = indexed({"src/main/java/org/demo/limits/RateLimiter.java": RATE_LIMITER_JAVA})
+    hits = service.search("where does a caller wait until a permit is free?").hits
+    names = [hit.qualified_name for hit in hits]
+    assert names.index("RateLimiter.acquire") < names.index("RateLimiter"), names
+    head = hits[names.index("RateLimiter")]
+    said = [s for s in head.explanation.signals if s.name == "split-head"]
+    assert said and said[0].factor == rerank.SPLIT_HEAD_FACTOR, head.explanation.signals
+    assert not any(s.name == "split-head" for s in hits[0].explanation.signals)
+    # Asked for by its name alone, the type's head is the answer.
+    looked_up = service.search("RateLimiter").hits
+    assert looked_up[0].qualified_name == "RateLimiter"
+    assert not any(s.name == "split-head" for s in looked_up[0].explanation.signals)
