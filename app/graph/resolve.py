@@ -48,6 +48,7 @@ from app.parse.calls import (
     SELF_CHAIN,
     TEMPLATE_PARAMETER,
     TRUNCATED,
+    UNPACKED,
     VIA,
 )
 from app.parse.manifests import CARGO, GO_MODULE
@@ -1280,6 +1281,8 @@ class Resolver:
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
+        if call.receiver_type == UNPACKED:
+            return [], "", f"call of {name}, unpacked from a value: whatever that value holds"
         if lang == "ruby" and call.receiver_type.startswith(ALIAS):  # RSpec's `described_class`
             held = call.receiver_type[len(ALIAS) :].replace(".", "::")  # as if written there
             return self._cascade(facts, CallSite(call.caller, name, held, call.line))

@@ -241,6 +241,9 @@ EXTENDED = "+"
 MODULE_EXPORTS = "module.exports"
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
+# A bare call of a name unpacked from a value (`const { serialize } = opts`, `function
+# f({ onError })`, `const [get, set] = pair`): whatever that value holds.
+UNPACKED = "(unpacked)"
 # The receiver type of a C++ template's type parameter (`template <class Policy>` ...
 # `Policy::value(x)`): whatever type the template is given, never a class of that name.
 TEMPLATE_PARAMETER = "(template parameter)"
@@ -556,7 +559,7 @@ def extract(
     import_nodes: list[Node] = []
     bases: list[Inheritance] = []
     binds: list[tuple[int, str, str]] = []  # (where, variable, its type as written)
-    params: list[tuple[int, str]] = []  # (where, parameter name)
+    params: list[tuple[int, tuple[str, str]]] = []  # (where, (name, PARAMETER or UNPACKED))
     returned: list[Attribute] = []  # what methods return
     elements: list[Attribute] = []  # what Go's named container types hold
     properties: list[Attribute] = []  # Python's `@property` methods, as attributes
@@ -570,7 +573,9 @@ def extract(
             if said := _bound(language, captures):
                 binds.append((bind[0].start_byte, name, said))
         elif param := captures.get("param"):
-            params.append((param[0].start_byte, node_text(param[0])))
+            params.append((param[0].start_byte, (node_text(param[0]), PARAMETER)))
+        elif unpacked := captures.get("unpacked"):
+            params.append((unpacked[0].start_byte, (node_text(unpacked[0]), UNPACKED)))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
         elif (let := captures.get("let")) and (value := captures.get("let_value")):
@@ -1100,15 +1105,16 @@ def _attribute(
     raw: dict[tuple[int, int], tuple[int, int, str, str, str]],
     defs: list[Any],
     types: dict[int, dict[str, str]],
-    params: list[tuple[int, str]],
+    params: list[tuple[int, tuple[str, str]]],
 ) -> tuple[CallSite, ...]:
     """Give every call its innermost enclosing definition (a sweep: defs and calls sorted),
     and the receiver's type when a binding in an enclosing definition names it; a bare call
-    of a local alias becomes a call of the aliased name, one of a parameter is marked so."""
-    parameters: dict[int, set[str]] = {}  # id(definition) -> its parameters' names
-    for stack, param in _sweep(defs, sorted(params)):
+    of a local alias becomes a call of the aliased name, one of a parameter or of a name
+    unpacked from a value is marked so."""
+    parameters: dict[int, dict[str, str]] = {}  # id(definition) -> its parameters' markers
+    for stack, (param, marker) in _sweep(defs, sorted(params)):
         if stack:
-            parameters.setdefault(id(stack[-1]), set()).add(param)
+            parameters.setdefault(id(stack[-1]), {}).setdefault(param, marker)
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]
@@ -1127,8 +1133,9 @@ def _attribute(
                 receiver, _, name = said[len(ALIAS) :].rpartition(".")
             elif said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier():
                 name = said[len(ALIAS) :]  # `_ = gettext` ... `_("text")`
-            if not receiver and any(name in parameters.get(id(d), ()) for d in stack):
-                receiver_type = PARAMETER  # `def f(callback): callback()`: whatever is passed
+            if not receiver:  # `def f(callback): callback()`: whatever is passed
+                held = (parameters.get(id(d), {}).get(name) for d in reversed(stack))
+                receiver_type = next((marker for marker in held if marker), receiver_type)
         if literal == ELEMENT_OF and receiver.isidentifier():  # `labels[i].is_inner()`
             element = VALUE + receiver + ELEMENT_STEP
             receiver_type = _value_type(element, scopes, self_name, language)

@@ -3,6 +3,7 @@ and packages, local aliases of methods and module functions, and receivers of bu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -493,6 +494,43 @@ def test_a_call_of_a_parameter_is_not_a_call_of_a_definition_of_that_name(
         rows = graph(tmp_path / path.rsplit(".", 1)[1], settings, files)
         found = [(r["callee"], r["rule"]) for r in at(rows, path, line)]
         assert found == [("", f"call of the parameter {name}: whatever the caller passes")]
+
+
+def test_a_call_of_a_name_unpacked_from_a_value_is_not_a_definition_of_that_name(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # trpc's `const { serialize } = opts; ... serialize(chunk)` went to the project's one
+    # module-level `serialize` (unique-name, probable); the TypeScript compiler says local.
+    transformer = "export function serialize(v: unknown): string {\n  return String(v);\n}\n"
+    stream = (
+        'import { serialize as encode } from "./transformer";\n\n'
+        "export function producer(opts: { serialize?: (v: unknown) => string }) {\n"
+        "  const { serialize } = opts;\n"
+        "  return (x: unknown) => serialize(x) + encode(x);\n"
+        "}\n\n"
+        "export function consumer({ deserialize = (v: unknown) => v }) {\n"
+        "  const [first, { serialize: pick }] = [deserialize, opts()];\n"
+        "  return pick(first(1));\n"
+        "}\n\n"
+        "function opts() {\n  return { serialize: (v: unknown) => String(v) };\n}\n"
+    )
+    files = {"src/transformer.ts": transformer, "src/stream.ts": stream}
+    for language, suffix in (("ts", ".ts"), ("js", ".js")):
+        source = {path.replace(".ts", suffix): text for path, text in files.items()}
+        if suffix == ".js":  # the same code without its type annotations
+            source = {
+                p: re.sub(r": \{[^}]*\}|: unknown|: string", "", t) for p, t in source.items()
+            }
+        rows = graph(tmp_path / language, settings, source)
+        path = f"src/stream{suffix}"
+        unpacked = "unpacked from a value: whatever that value holds"
+        assert [
+            (r["callee"], r["rule"]) for r in at(rows, path, 5) if "serialize" in r["rule"]
+        ] == [("", f"call of serialize, {unpacked}")]
+        encoded = [r["callee"] for r in at(rows, path, 5) if r["callee"]]
+        assert encoded == [f"src/transformer{suffix}::serialize"]  # the import still resolves
+        line_10 = sorted(r["rule"] for r in at(rows, path, 10))
+        assert line_10 == [f"call of first, {unpacked}", f"call of pick, {unpacked}"]
 
 
 def test_a_receiver_imported_from_outside_the_project_is_not_guessed(

@@ -36,5 +36,12 @@
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (formal_parameters (identifier) @param)
 (formal_parameters (assignment_pattern left: (identifier) @param))
+; Names unpacked from a value (`const { serialize } = opts`, `({ onError }) =>`,
+; `const [get, set] = pair`): a bare call of one calls whatever the value holds.
+(object_pattern (shorthand_property_identifier_pattern) @unpacked)
+(object_pattern (pair_pattern value: (identifier) @unpacked))
+(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @unpacked))
+(array_pattern (identifier) @unpacked)
+(array_pattern (assignment_pattern left: (identifier) @unpacked))
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(arrow_function) (function_expression)] @closure

@@ -56,5 +56,12 @@
 (variable_declarator name: (identifier) @var
   value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
 (function_declaration return_type: (type_annotation (_) @returns)) @method
+; Names unpacked from a value (`const { serialize } = opts`, `({ onError }) =>`,
+; `const [get, set] = pair`): a bare call of one calls whatever the value holds.
+(object_pattern (shorthand_property_identifier_pattern) @unpacked)
+(object_pattern (pair_pattern value: (identifier) @unpacked))
+(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @unpacked))
+(array_pattern (identifier) @unpacked)
+(array_pattern (assignment_pattern left: (identifier) @unpacked))
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(arrow_function) (function_expression)] @closure
