@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.bench.devbench import GoldRange, Question
 from app.core.paths import is_test_path
+from app.graph.facts import CLASS_KINDS
 from app.parse import grammar_gaps
 from app.parse.definitions import (
     CONTAINERS,
@@ -37,6 +38,12 @@ GOLD_MOST = 3  # a commit touching more definitions is a sweep, not one change
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
 _TAGGED = re.compile(r"^\s*[@:]")  # `@param x`, `:param x:`: not prose
+# A type's doc sentence says what the type is ("A lock-free token-bucket rate-limiter"), and
+# its answer is the type's head; a function's says what code does. Reported apart: a change
+# can move the two kinds in opposite directions (RESULTS.md, 2026-12-06, split-head).
+DOC, DOC_TYPE = "doc", "doc-type"
+DOC_KINDS = (DOC, DOC_TYPE)
+TYPE_KINDS = CLASS_KINDS | {"module"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +207,8 @@ def doc_questions(name: str, files: Mapping[str, Stripped]) -> list[Question]:
             if gold is None:
                 continue
             qid = f"{name}-doc-{path}:{doc.core_line}"
-            questions.append(Question(qid, name, doc.sentence, "doc", (gold,)))
+            kind = DOC_TYPE if doc.kind in TYPE_KINDS else DOC
+            questions.append(Question(qid, name, doc.sentence, kind, (gold,)))
     return questions
 
 

@@ -303,7 +303,7 @@ def mined_questions(name: str, root: Path, limit: int) -> tuple[list[Question], 
     asked = mined.sample(candidates, limit)
     blank: dict[str, set[int]] = {}
     for q in asked:
-        if q.kind == "doc":
+        if q.kind in mined.DOC_KINDS:
             blank.setdefault(q.gold[0].path, set()).add(q.gold[0].start_line)
     texts = {
         path: mined.strip_docs(path, text, blank[path]).text if path in blank else text

@@ -117,6 +117,8 @@ def test_doc_questions_point_at_the_definition_and_skip_tests() -> None:
     assert len(questions) == 3  # the copy under tests/ asks nothing
     q = questions["Split one raw header line into its name and its value."]
     assert q.kind == "doc" and q.corpus == "demo"
+    # A type's own description is asked apart: its answer is the type's head.
+    assert questions["A jar that stores cookies per domain and path."].kind == "doc-type"
     gold = q.gold[0]
     assert (gold.path, gold.symbol, gold.start_line, gold.end_line) == (
         "pkg/http.py",
@@ -206,7 +208,7 @@ def test_run_mined_searches_a_copy_without_the_docs(tmp_path: Path, settings: Se
     indexed = "\n".join(row["text"] for row in services[0][1].searcher().corpus.live_rows())
     assert "Split one raw header" not in indexed and "def parse_header" in indexed
     kinds = {q.kind for q in rep.scores[ENGINE].questions}
-    assert kinds == {"doc", "commit"}
+    assert kinds == {"doc", "doc-type", "commit"}
     assert rep.scores[ENGINE].by_corpus["ALL"].questions == len(rep.results[BM25]) == 5
     assert rep.scores[ENGINE].by_corpus["ALL"].top5 > 0.5  # the engine finds most of them
     few = run_mined([("proj", repo)], make_searcher, limit=1)  # one question: one doc blanked
