@@ -88,6 +88,33 @@ def test_older_versions_in_sibling_version_folders() -> None:
     assert versions.version_rank("v2") == (0, (2,)) and versions.version_rank("src") is None
 
 
+def test_a_newer_version_added_to_a_live_index_demotes_the_older(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # The searcher keeps the version families between searches; a publish that adds a file
+    # must make them be read again (the first search already read them without it).
+    folder = tmp_path / "repo" / "docs" / "v1.5"
+    folder.mkdir(parents=True)
+    (folder / "retry.py").write_text(RETRY.format(how="doubling", formula="2 ** attempt"))
+    service = Service(tmp_path / "repo", settings)
+    service.index()
+    question = "how long is the wait before a retry?"
+    alone = service.search(question).hits
+    assert not any(s.name == "other-version" for hit in alone for s in hit.explanation.signals)
+    newer = tmp_path / "repo" / "docs" / "v1.6"
+    newer.mkdir()
+    # Different enough not to be folded as a copy of the older one (app/search/copies.py).
+    how = "doubling from a configured base, capped at a configured ceiling, with full jitter"
+    formula = "random.uniform(0, min(settings.base * 2 ** attempt, settings.ceiling))"
+    (newer / "retry.py").write_text(RETRY.format(how=how, formula=formula))
+    service.index()
+    hits = service.search(question).hits
+    older = next(hit for hit in hits if hit.path == "docs/v1.5/retry.py")
+    said = [s.reason for s in older.explanation.signals if s.name == "other-version"]
+    assert said == ["an older version of docs/v1.6/retry.py; no version asked"]
+    assert hits[0].path == "docs/v1.6/retry.py"
+
+
 def test_a_legacy_copy_is_found_only_beside_its_current_file() -> None:
     indexed = {"fields.py", "api/handlers.go", "pkg/v1/models.py"}.__contains__
     assert rerank.legacy_copy_of("v1/fields.py", indexed) == "fields.py"
