@@ -1098,12 +1098,15 @@ class Resolver:
                 return key[1]
         return ""
 
-    def member(self, keys: list[ClassKey], name: str) -> list[str]:
+    def member(self, keys: list[ClassKey], name: str, *, class_side: bool = False) -> list[str]:
+        """The first of `keys` with a method `name`; in Ruby its instance method, or with
+        `class_side` its class method, where the class has both."""
         for key in keys:
             if ids := self.members.get(key, {}).get(name):
                 # Rust: a type's own method of a name comes before its traits' (`self.add_node()`
                 # in `impl Build for Graph` calls Graph's inherent `add_node`).
-                return [i for i in ids if i not in self.rust.trait_methods] or ids
+                ids = [i for i in ids if i not in self.rust.trait_methods] or ids
+                return self.ruby.side(ids, class_side=class_side)
         return []
 
     # -- names -------------------------------------------------------------------------------
@@ -1295,6 +1298,9 @@ class Resolver:
             and (ids := self.ruby.own_new(facts, call))
         ):
             return ids, "self-method", ""
+        is_class = lang == "ruby" and receiver == "self.class"
+        if is_class and (ids := self.ruby.own_class(facts, call)):
+            return ids, "self-method", ""  # the class method `x` of `self.class.x`
         if receiver in ("self", "super") or (not receiver and lang in IMPLICIT_THIS):
             key = self.class_of(facts, call.caller)
             if key is not None:
@@ -1305,7 +1311,8 @@ class Resolver:
                     ids, rule = self.kotlin.member_first(facts, key, call)
                     if ids:
                         return ids, rule, ""
-                if ids := self.member(keys, name):
+                class_side = lang == "ruby" and self.ruby.in_class_method(facts.path, call.caller)
+                if ids := self.member(keys, name, class_side=class_side):
                     return ids, "super" if receiver == "super" else "self-method", ""
                 if (
                     not receiver
@@ -1469,6 +1476,8 @@ class Resolver:
         """A method of a receiver whose type is not known: guessed by its name alone."""
         lang = facts.language
         candidates = self._kin(self.methods.get(name, []), lang)
+        if lang == "ruby":  # a value is an instance: not the class method named apart beside it
+            candidates = [c for c in candidates if not self.ruby.class_side(c)] or candidates
         if lang == "kotlin":  # `x.onOptions()`: an extension function is called as a method
             candidates += self.kotlin.extensions_named(name)
         if lang in _JS and (narrowed := self._js_reachable(facts.path, name, candidates)):

@@ -2,7 +2,8 @@
 its superclass), what a module's `included` hook mixes into whatever includes it, and the
 classes `Foo.new`, `self.class.new`, a class method's bare `new` and `Foo.new(x).bar` make,
 and `Foo.x`: Foo's class method, or one of the modules it extends. A class method and an
-instance method of one name are one definition in the graph."""
+instance method of one name are two definitions (`Foo.self.x` and `Foo.x`): a class method's
+own `self.x` and bare `x` call the class's, an instance method's the instance's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from app.core.models import CallSite
 from app.graph.facts import FileFacts, symbol_id
 from app.parse.calls import SINGLETON, SINGLETON_BASE
+from app.parse.definitions import RUBY_CLASS_SIDE
 
 if TYPE_CHECKING:
     from app.graph.resolve import ClassKey, Resolver
@@ -63,16 +65,56 @@ class RubyRules:
 
     def class_method(self, key: ClassKey, name: str) -> list[str]:
         """`Foo.name`: Foo's own class method, else the one the modules its class methods come
-        from define (the last extended first); [] when neither has it, and then Foo's instance
-        methods are read (`module_function`, `extend self` make those class methods too)."""
-        own = self.r.members.get(key, {}).get(name, [])
-        if own and (key, name) in self.singletons:
-            return own
-        for path, text in reversed(self.singleton_bases.get(key, [])):
-            for base in self.r._base_keys(key, path, text):
-                if ids := self.r.member(self.ancestors(base)[0], name):
-                    return ids
+        from define (the last extended first), else its superclass's, which a subclass
+        inherits; [] when none has it, and then Foo's instance methods are read
+        (`module_function`, `extend self` make those class methods too)."""
+        seen: set[ClassKey] = set()
+        current: ClassKey | None = key
+        while current is not None and current not in seen and len(seen) < MAX_ANCESTORS:
+            seen.add(current)
+            own = self.r.members.get(current, {}).get(name, [])
+            if own and (current, name) in self.singletons:
+                return self.side(own, class_side=True)
+            for path, text in reversed(self.singleton_bases.get(current, [])):
+                for base in self.r._base_keys(current, path, text):
+                    if ids := self.r.member(self.ancestors(base)[0], name):
+                        return ids
+            current = self._superclass(current)
         return []
+
+    def own_class(self, facts: FileFacts, call: CallSite) -> list[str]:
+        """`self.class.x` in an instance method: the class method `x` of the caller's class."""
+        key = self.r.class_of(facts, call.caller)
+        return self.class_method(key, call.callee) if key is not None else []
+
+    def _superclass(self, key: ClassKey) -> ClassKey | None:
+        """The project class written as `key`'s superclass (`class Trash < Dash`), if any."""
+        for path, text in self.r.bases.get(key, []):
+            if (key, path, text) in self.superclasses:
+                found = self.r._base_keys(key, path, text)
+                return found[0] if found else None
+        return None
+
+    def class_side(self, symbol: str) -> bool:
+        """Whether a symbol is a class method named apart from an instance method (`Foo.self.x`)."""
+        sym = self.r.symbols.get(symbol)
+        return sym is not None and sym.qualified_name.endswith(f"{RUBY_CLASS_SIDE}{sym.name}")
+
+    def side(self, ids: list[str], *, class_side: bool) -> list[str]:
+        """Of a class's methods of one name, the class method or the instance method; both
+        where the name has only one of them (Ruby's `module_function`, `extend self`)."""
+        return [i for i in ids if self.class_side(i) == class_side] or ids
+
+    def in_class_method(self, path: str, caller: str) -> bool:
+        """Whether `caller` is a class method, whose `self` is the class."""
+        sym = self.r.symbols.get(symbol_id(path, caller))
+        if sym is None or not sym.parent:
+            return False
+        if self.class_side(symbol_id(path, caller)):
+            return True
+        key = (path, sym.parent)
+        named = self.r.members.get(key, {}).get(sym.name, [])
+        return (key, sym.name) in self.singletons and not any(map(self.class_side, named))
 
     def ancestors(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its ancestors in Ruby's lookup order; True when a base is outside."""

@@ -481,7 +481,40 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         _resolve(d)
         if language == "zig" and _in_zig_type_function(d):
             d.kind = "method"  # a method of the struct the function returns
+    if language == "ruby":
+        for d in defs:
+            _ruby_class_methods_apart(d)
     return Found(defs, roots, comments, attributes)
+
+
+# What a Ruby class method's qualified name holds between its owner and its name when the
+# owner also has an instance method of that name: `def self.call` beside `def call` in
+# `Greeter` are `Greeter.self.call` and `Greeter.call`, two methods, as Ruby keeps them.
+RUBY_CLASS_SIDE = ".self."
+
+
+def ruby_class_method(d: Definition) -> bool:
+    """A Ruby class method: `def self.x`, or a `def` inside `class << self`."""
+    if d.core.type == "singleton_method":
+        return True
+    node = d.core.parent
+    while node is not None and node.type not in ("class", "module"):
+        if node.type == "singleton_class":
+            return True
+        node = node.parent
+    return False
+
+
+def _ruby_class_methods_apart(owner: Definition) -> None:
+    """Name a class method apart from an instance method of the same name in one class or
+    module (`Greeter.self.call`): one name would merge their calls and callers."""
+    if owner.kind not in CONTAINERS:
+        return
+    methods = [c for c in owner.children if c.kind in ("function", "method")]
+    instance = {c.name for c in methods if not ruby_class_method(c)}
+    for c in methods:
+        if c.name in instance and ruby_class_method(c):
+            c.qualified = f"{owner.qualified}{RUBY_CLASS_SIDE}{c.name}"
 
 
 def find_body(core: Node) -> Node | None:

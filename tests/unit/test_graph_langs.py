@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.core.settings import Settings
-from tests.unit.test_graph_resolution import at, edges_at, graph
+from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+from tests.unit.test_graph_resolution import at, build, edges_at, graph
 
 SWIFT = {
     "Sources/App/Shapes.swift": """\
@@ -1735,6 +1736,65 @@ end
 }
 
 
+RUBY_BOTH_SIDES = {
+    "lib/greeter.rb": """\
+class Greeter
+  def self.call(name)
+    new.call
+    helper()
+  end
+
+  def call
+    helper()
+    self.helper
+  end
+
+  class << self
+    def helper
+      1
+    end
+  end
+
+  def helper
+    2
+  end
+end
+
+Greeter.call("x")
+Greeter.new.call
+
+class Polite < Greeter
+  def greet
+    self.class.helper
+  end
+end
+
+Polite.call("y")
+""",
+}
+
+
+def test_ruby_class_and_instance_methods_of_one_name_are_two_definitions(
+    tmp_path: Path, settings: Settings
+) -> None:
+    _, store = build(tmp_path, settings, RUBY_BOTH_SIDES)
+    names = {r["qualified_name"] for r in store.read_table(GRAPH_SYMBOLS).to_pylist()}
+    assert {"Greeter.call", "Greeter.self.call", "Greeter.helper", "Greeter.self.helper"} <= names
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    path = "lib/greeter.rb"
+    # A class method's bare call reaches the class method; an instance method's bare or
+    # `self.` call the instance method.
+    assert edges_at(rows, path, 3) == {(f"{path}::Greeter.call", False)}  # `new.call`
+    assert edges_at(rows, path, 4) == {(f"{path}::Greeter.self.helper", True)}
+    assert edges_at(rows, path, 8) == {(f"{path}::Greeter.helper", True)}
+    assert edges_at(rows, path, 9) == {(f"{path}::Greeter.helper", True)}
+    assert (f"{path}::Greeter.self.call", True) in edges_at(rows, path, 23)
+    assert (f"{path}::Greeter.call", True) in edges_at(rows, path, 24)
+    # `self.class.x`, and a subclass's `Polite.x`: the class methods, inherited.
+    assert edges_at(rows, path, 28) == {(f"{path}::Greeter.self.helper", True)}
+    assert (f"{path}::Greeter.self.call", True) in edges_at(rows, path, 32)
+
+
 def test_ruby_s_const_dot_method_reads_class_methods_first(
     tmp_path: Path, settings: Settings
 ) -> None:
@@ -1743,7 +1803,7 @@ def test_ruby_s_const_dot_method_reads_class_methods_first(
     # `StringifyKeys.stringify_keys!(self)`: the method `class << self; include ClassMethods`
     # gives the module, not the instance method of that name calling it.
     assert edges_at(rows, keys, 4) == {(f"{keys}::ClassMethods.stringify_keys!", True)}
-    # `Parser.parse`: the class method (one definition with the instance `parse`).
-    assert edges_at(rows, keys, 26) == {(f"{keys}::Parser.parse", True)}
+    # `Parser.parse`: the class method, named apart from the instance `parse` beside it.
+    assert edges_at(rows, keys, 26) == {(f"{keys}::Parser.self.parse", True)}
     # `module_function`: the module's own method is also its class method.
     assert edges_at(rows, "lib/kit/use.rb", 4) == {(f"{keys}::Util.helper", True)}
