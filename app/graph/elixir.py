@@ -37,6 +37,9 @@ class ElixirRules:
                     return ids, "import", ""
             return [], "", f"{name}: not in this module or a module it imports (Kernel, `use`)"
         head, dot, rest = receiver.partition(".")
+        if head[:1].islower():  # `adapter.send_chunked(payload)`: the module a value holds
+            held = f"the module the value `{receiver}` holds"
+            return [], "", f"{name}: a function of {held}, at run time"
         full = receiver  # module names are absolute: `Enum` inside `Ecto` is Elixir's Enum
         for imp in facts.imports:  # `alias Ecto.Changeset.Relation` (, as: R)
             if not imp.name and imp.alias == head:

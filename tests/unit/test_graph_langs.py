@@ -1051,6 +1051,8 @@ defmodule Shop.Cart do
     spread(total)
     __MODULE__.remove(cart, sku)
     Shop.Pricing.secret(total)
+    {adapter, _} = cart.adapter
+    adapter.push(total)
   end
 
   def remove(cart, _sku), do: cart
@@ -1119,6 +1121,11 @@ def test_elixir_calls_resolve_through_aliases_imports_and_nested_modules(
     assert "Enum is not a module defined in the project" in {r["rule"] for r in at(rows, cart, 16)}
     assert edges_at(rows, cart, 18) == set()
     assert at(rows, cart, 20)[0]["rule"] == "no public function secret in Shop.Pricing"
+    # A map's field (no parentheses) is no call; a call of the module a value holds is one,
+    # known only at run time.
+    assert at(rows, cart, 21) == []
+    said = "push: a function of the module the value `adapter` holds, at run time"
+    assert [r["rule"] for r in at(rows, cart, 22)] == [said]
     assert at(rows, cart, 11) == [] and at(rows, cart, 12) == []
 
 
