@@ -71,9 +71,10 @@ _CAMEL_TEST_PATH = re.compile(
 # `ParserBenchmark.java` / `SerializerBenchmarks.cs`, a C# `MyLib.Benchmarks/` project and
 # Gradle's `src/jmh/` source set. Code written for the documentation is example code too:
 # `snippets/` (Polly's `src/Snippets/`, Writerside's), `docs_src/` (FastAPI), `demo/`,
-# `tutorial/`.
+# `tutorial/`. A benchmark folder may also read `bench/` (Polly) or `perftests/` (fastparse).
 _EXAMPLE_PATH = re.compile(
     r"(^|/)_?(examples?|samples?|benchmarks?|jmh|snippets?|docs_src|demos?|tutorials?)(/|$)"
+    r"|(^|/)(bench|perf[-_]?tests?)(/|$)"
     r"|(^|/)[^/]+\.benchmarks?(/|$)"
     r"|(^|/)[^/]*[_.-](benchmarks?|bench)\.[a-z]+$",
     re.IGNORECASE,

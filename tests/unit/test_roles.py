@@ -58,6 +58,9 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/Snippets/Docs/Retry.cs", EXAMPLE),  # code written for the documentation
         ("docs_src/body/tutorial001.py", EXAMPLE),
         ("demo/app.js", EXAMPLE),
+        ("bench/Polly.Core.Benchmarks/RetryBenchmark.cs", EXAMPLE),  # a `bench/` folder
+        ("perftests/bench1/src/perftests/FastParseParser.scala", EXAMPLE),
+        ("lib/workbench/bench_press.py", ""),  # a folder only named like one
         ("lib/snippet.rb", ""),
         ("src/benchmark_register.cc", ""),  # google/benchmark's own library code
         ("src/pytest_benchmark/plugin.py", ""),
