@@ -23,6 +23,15 @@ _ADOC_BLOCK = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3,})[ \t]*$")
 _ORG_TITLE = re.compile(r"^(\*+)[ \t]+(\S.*?)[ \t]*$")
 _ORG_BEGIN = re.compile(r"^[ \t]*#\+begin_(\w+)", re.IGNORECASE)
 _ORG_END = re.compile(r"^[ \t]*#\+end_(\w+)", re.IGNORECASE)
+# Markdown inside a title: a badge (an image inside a link), an image, a link (its text
+# stays), an HTML tag (`<img alt="chi" src=...>`, `<a name="x"></a>`).
+_TARGET = r"(?:\([^)]*\)|\[[^\]]*\])"
+_BADGE = re.compile(rf"\[!\[[^\]]*\]{_TARGET}\]{_TARGET}")
+_IMAGE = re.compile(rf"!\[([^\]]*)\]{_TARGET}")
+_LINK = re.compile(rf"\[([^\]]+)\]{_TARGET}")
+_TAG = re.compile(r"<[^>]*>")
+_ALT = re.compile(r"""\balt=["']([^"']*)["']""")
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +54,20 @@ def _front_matter_end(lines: Sequence[str], n: int) -> int:
     return 0
 
 
+def plain_title(title: str) -> str:
+    """A Markdown title as read: `Stateless [![Build](badge.svg)](ci)` -> "Stateless",
+    `[Read the docs](https://x)` -> "Read the docs"; a title that is only an image reads as
+    its alternative text."""
+    parts = _CODE_SPAN.split(_LINK.sub(r"\1", _IMAGE.sub("", _BADGE.sub("", title))))
+    for i in range(0, len(parts), 2):  # a code span (`Option<T>`) holds no tags
+        parts[i] = _TAG.sub("", parts[i])
+    plain = " ".join("".join(parts).split())
+    if plain:
+        return plain
+    alt = _IMAGE.search(title) or _ALT.search(title)
+    return " ".join(alt.group(1).split()) if alt else title
+
+
 def markdown_headings(lines: Sequence[str], n: int) -> list[Heading]:
     """ATX (`## Title`) and setext (a line underlined by `===` or `---`) headings."""
     found: list[Heading] = []
@@ -62,7 +85,8 @@ def markdown_headings(lines: Sequence[str], n: int) -> list[Heading]:
             fence = m.group(1)
             continue
         if m := _ATX.match(line):
-            found.append(Heading(i + 1, len(m.group(1)), (m.group(2) or "").strip(), i + 1))
+            title = plain_title((m.group(2) or "").strip())
+            found.append(Heading(i + 1, len(m.group(1)), title, i + 1))
         elif (
             i > first
             and _SETEXT.match(line)
@@ -71,7 +95,7 @@ def markdown_headings(lines: Sequence[str], n: int) -> list[Heading]:
             and not _FENCE.match(lines[i - 1])
         ):
             level = 1 if line.strip()[0] == "=" else 2
-            found.append(Heading(i, level, lines[i - 1].strip(), i))
+            found.append(Heading(i, level, plain_title(lines[i - 1].strip()), i))
     return found
 
 

@@ -82,8 +82,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # definition named after the file, and commands named as the project's scripts call them; 107:
 # a JS/TS name unpacked from a value (`const { serialize } = opts`) is called as that value; 108:
 # a Ruby class method beside an instance method of its name is `Owner.self.name`; 109: an
-# Elixir call of the module a value holds (`adapter.send_chunked(p)`) is a call site
-STRATEGY_VERSION = "chunk-109"
+# Elixir call of the module a value holds (`adapter.send_chunked(p)`) is a call site; 110: a
+# Markdown title reads without its badges, images, link targets and HTML tags
+STRATEGY_VERSION = "chunk-110"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

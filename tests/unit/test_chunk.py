@@ -1203,6 +1203,22 @@ def test_markdown_sections() -> None:
     assert chunk(parsed, "Reference").signature == "Reference"  # setext heading
 
 
+def test_markdown_titles_read_without_their_badges_links_and_tags() -> None:
+    text = (
+        "# Kit [![CI](https://ci.example/badge.svg)](https://ci.example) [![v][1]][2]\n\nIntro.\n\n"
+        '## Using [`Annotated`][typing.Annotated] <a name="using"></a>\n\nText.\n\n'
+        "## `Option<T>` and <b>maps</b>\n\nMore.\n\n"
+        '# <img alt="kit logo" src="logo.svg" width="20" />\n\nLast.\n'
+    )
+    parsed = parse_file("README.md", text)
+    assert [(c.symbol, c.parent) for c in parsed.chunks] == [
+        ("Kit", ""),
+        ("Using `Annotated`", "Kit"),
+        ("`Option<T>` and maps", "Kit"),  # a code span keeps its `<T>`
+        ("kit logo", ""),  # a title that is only an image reads as its alternative text
+    ]
+
+
 def test_data_files_one_section_per_top_level_key() -> None:
     yaml = "# CI\nname: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: x\n"
     parsed = parse_file(".github/workflows/ci.yml", yaml)
