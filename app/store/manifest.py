@@ -83,8 +83,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # a JS/TS name unpacked from a value (`const { serialize } = opts`) is called as that value; 108:
 # a Ruby class method beside an instance method of its name is `Owner.self.name`; 109: an
 # Elixir call of the module a value holds (`adapter.send_chunked(p)`) is a call site; 110: a
-# Markdown title reads without its badges, images, link targets and HTML tags
-STRATEGY_VERSION = "chunk-110"
+# Markdown title reads without its badges, images, link targets and HTML tags; 111: the
+# shell's own statements (`return`, `shift`, `set -e`) are no call sites
+STRATEGY_VERSION = "chunk-111"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

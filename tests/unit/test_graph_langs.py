@@ -1163,7 +1163,7 @@ rotate_logs
 """,
     "bin/install.sh": "#!/bin/sh\ninstall -d /tmp/x\n",
     "bin/test": "#!/bin/sh\nexec make check\n",
-    "themes/a.sh": "prompt() {\n  echo a\n}\n",
+    "themes/a.sh": "prompt() {\n  echo a\n  return 0\n}\n",
     "themes/b.sh": "prompt() {\n  echo b\n}\nshow() {\n  prompt\n}\n",
     "themes/c.sh": "render() {\n  prompt\n}\n",
 }
@@ -1199,6 +1199,7 @@ def test_bash_commands_call_the_functions_the_project_defines(
     assert at(rows, log, 2)[0]["rule"] == "no function of the project: a shell builtin or a program"
     assert edges_at(rows, log, 11) == set()
     assert at(rows, index, 5) == []
+    assert at(rows, "themes/a.sh", 3) == []  # `return 0`: the shell's own statement, no call
 
 
 ZIG = {
