@@ -268,8 +268,8 @@ class GraphView:
         }
 
     def search_symbols(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Fuzzy match over qualified names (rapidfuzz), code before tests and then central
-        symbols first among equals.
+        """Fuzzy match over qualified names (rapidfuzz); among equals the library's code before
+        tests and example or benchmark code, then central symbols first.
         `kind:WORD` and `lang:WORD` in the query keep only symbols whose kind or language
         starts with WORD (`kind:func lang:py parse`)."""
         from rapidfuzz import fuzz, process, utils
@@ -293,9 +293,10 @@ class GraphView:
             _symbol_json(self.symbols[sid]) | {"score": round(score, 1)} for _, score, sid in ranked
         ]
 
-    def _match_order(self, score: float, sid: str) -> tuple[float, bool, float, str]:
+    def _match_order(self, score: float, sid: str) -> tuple[float, bool, bool, float, str]:
         row = self.symbols[sid]
-        return (-round(score), self.is_test(sid), -row["pagerank"], sid)
+        example = path_role(row["path"]) == EXAMPLE
+        return (-round(score), self.is_test(sid), example, -row["pagerank"], sid)
 
 
 def _filters(query: str) -> tuple[str, list[str], list[str]]:

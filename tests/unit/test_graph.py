@@ -350,10 +350,21 @@ def test_symbol_search_ignores_case_and_lists_code_before_tests(
     indexed: Callable[[dict[str, str]], Service],
 ) -> None:
     # A stranger types `topo` in lower case: the type named `Topo` matches it whole, and of
-    # the names that hold it equally well the library's come before its tests'.
-    service = indexed({"src/topo.rs": RUST_TOPO, "tests/graph.rs": RUST_TOPO_TEST})
-    found = [row["symbol"] for row in service.symbol("topo")]
-    assert found[:3] == ["Topo", "toposort", "assert_is_topo_order"], found
+    # the names that hold it equally well the library's come before its examples' and tests'.
+    service = indexed(
+        {
+            "examples/walk.rs": RUST_TOPO.replace("Topo", "Walk"),
+            "src/topo.rs": RUST_TOPO,
+            "tests/graph.rs": RUST_TOPO_TEST,
+        }
+    )
+    found = [(row["symbol"], row["path"]) for row in service.symbol("topo")]
+    assert found[:4] == [
+        ("Topo", "src/topo.rs"),
+        ("toposort", "src/topo.rs"),
+        ("toposort", "examples/walk.rs"),
+        ("assert_is_topo_order", "tests/graph.rs"),
+    ], found
 
 
 @pytest.mark.usefixtures("haskell_calls_unread")
