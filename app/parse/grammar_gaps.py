@@ -17,7 +17,13 @@ reads each as a stray name, and the declaration around it as an error (abseil: 6
 of 859 files). Such a name (capitals with an underscore; after a `*` or `&`, any word but the
 language's own) in one of those places becomes spaces, with its arguments, as does a C
 header's `extern "C" {` and `}` for C++ readers; the file keeps the change only when its parse
-has fewer errors."""
+has fewer errors.
+
+Kotlin's primary constructor written on the line under its class's header (`public class
+EnumJsonAdapter<T : Enum<T>>` / `internal constructor(`, Square's style): the grammar ends the
+declaration at the line break and reads the rest of the file as errors (moshi: the class, its
+members' owner and their calls lost). Its modifiers, annotations and `constructor` keyword
+become spaces, leaving the parameters in parentheses, which the grammar reads there."""
 
 from __future__ import annotations
 
@@ -43,6 +49,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     tree = parser_for(language).parse(src)
     if language in {"c", "cpp"}:
         return _without(language, src, tree, _annotations(src) + _cplusplus_guards(src))
+    if language == "kotlin":
+        return _without(language, src, tree, _kotlin_constructors(src))
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -152,6 +160,13 @@ _ANNOTATIONS = re.compile(
     rb"(?!" + _CAPS.encode() + rb"\b)(?=[A-Za-z_~]|::)",  # `const K& k ABSL_X(this)`: a name
     re.MULTILINE,
 )
+# Kotlin: `internal constructor(`, `@Inject constructor(` opening a line.
+_KOTLIN_CONSTRUCTOR = re.compile(
+    rb"^[ \t]*(?P<keywords>(?:(?:public|internal|private|protected)[ \t]+"
+    rb"|@[\w.]+(?:\([^()\n]*\))?[ \t]+)*constructor)(?=[ \t]*\()",
+    re.MULTILINE,
+)
+_KOTLIN_HEADER = re.compile(rb"\b(?:class|object)[ \t]+[`\w]")
 # A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
 _EXPRESSION_WORDS = {b"return", b"else", b"case", b"throw", b"sizeof", b"new", b"delete"}
 # A C header's greeting to C++ readers: `extern "C" {` under `#ifdef __cplusplus`, and its `}`
@@ -175,6 +190,18 @@ def _annotations(src: bytes) -> list[tuple[int, int]]:
         if name == "tail" and _word_before(src, match.start()) in _EXPRESSION_WORDS:
             continue
         spans.append((start, end))
+    return spans
+
+
+def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
+    """A primary constructor's keywords on the line under a class header (that line names
+    a class or object, or closes its type parameters, and opens no body)."""
+    spans = []
+    for match in _KOTLIN_CONSTRUCTOR.finditer(src):
+        before = src[: match.start()].rstrip()
+        header = before[before.rfind(b"\n") + 1 :]
+        if b"{" not in header and (_KOTLIN_HEADER.search(header) or header.endswith(b">")):
+            spans.append(match.span("keywords"))
     return spans
 
 

@@ -84,8 +84,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # a Ruby class method beside an instance method of its name is `Owner.self.name`; 109: an
 # Elixir call of the module a value holds (`adapter.send_chunked(p)`) is a call site; 110: a
 # Markdown title reads without its badges, images, link targets and HTML tags; 111: the
-# shell's own statements (`return`, `shift`, `set -e`) are no call sites
-STRATEGY_VERSION = "chunk-111"
+# shell's own statements (`return`, `shift`, `set -e`) are no call sites; 112: a Kotlin primary
+# constructor on the line under its class header no longer breaks the file's parse
+STRATEGY_VERSION = "chunk-112"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

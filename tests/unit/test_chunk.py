@@ -1343,6 +1343,35 @@ def test_a_c_header_greeting_cpp_readers_still_parses() -> None:
     assert not tree.root_node.has_error
 
 
+KOTLIN_CONSTRUCTOR_BELOW = """\
+public class EnumJsonAdapter<T : Enum<T>>
+internal constructor(
+  private val enumType: Class<T>,
+) : JsonAdapter<T?>() {
+  constructor(type: Class<T>, x: Int) : this(type)
+
+  public fun withUnknownFallback(fallback: T?): EnumJsonAdapter<T> {
+    return EnumJsonAdapter(enumType)
+  }
+}
+"""
+
+
+def test_a_kotlin_constructor_under_its_class_header_still_parses() -> None:
+    # The grammar ended the class at the line break before `internal constructor(`: the
+    # class was lost and its methods read as free functions.
+    parsed = parse_file("EnumJsonAdapter.kt", KOTLIN_CONSTRUCTOR_BELOW)
+    assert [(s.qualified_name, s.start_line) for s in parsed.symbols] == [
+        ("EnumJsonAdapter", 1),
+        ("EnumJsonAdapter.constructor", 5),
+        ("EnumJsonAdapter.withUnknownFallback", 7),
+    ]
+    tree, read = grammar_gaps.parse("kotlin", KOTLIN_CONSTRUCTOR_BELOW.encode())
+    assert not tree.root_node.has_error
+    assert read.count(b"\n") == KOTLIN_CONSTRUCTOR_BELOW.count("\n")
+    assert b"constructor(type" in read  # a secondary constructor in the body stays
+
+
 VERSION_NAME = """\
 #!/usr/bin/env bash
 # Summary: Show the current Ruby version
