@@ -45,6 +45,8 @@ class RubyRules:
         # come from (`extend ClassMethods`, `class << self; include X; end`), as written.
         self.singletons: set[tuple[ClassKey, str]] = set()
         self.singleton_bases: dict[ClassKey, list[tuple[str, str]]] = {}
+        # Class methods named apart from an instance method of their name (`Foo.self.x`).
+        self.apart: set[str] = set()
 
     def index_bases(self, path: str, facts: FileFacts) -> None:
         """Which of a file's bases are superclasses, and which an `included` hook mixes in;
@@ -54,6 +56,12 @@ class RubyRules:
                 self.singletons.add(((path, a.owner), a.name))
             elif a.name == SINGLETON_BASE:
                 self.singleton_bases.setdefault((path, a.owner), []).append((path, a.type_text))
+        side = {
+            s.qualified_name
+            for s in facts.symbols
+            if s.qualified_name.endswith(f"{RUBY_CLASS_SIDE}{s.name}")
+        }
+        self.apart.update(symbol_id(path, name) for name in side)
         starts = {s.qualified_name: s.start_line for s in facts.symbols}
         hooks = [s for s in facts.symbols if s.name in HOOKS]
         for b in facts.bases:
@@ -97,24 +105,26 @@ class RubyRules:
 
     def class_side(self, symbol: str) -> bool:
         """Whether a symbol is a class method named apart from an instance method (`Foo.self.x`)."""
-        sym = self.r.symbols.get(symbol)
-        return sym is not None and sym.qualified_name.endswith(f"{RUBY_CLASS_SIDE}{sym.name}")
+        return symbol in self.apart
 
     def side(self, ids: list[str], *, class_side: bool) -> list[str]:
         """Of a class's methods of one name, the class method or the instance method; both
         where the name has only one of them (Ruby's `module_function`, `extend self`)."""
-        return [i for i in ids if self.class_side(i) == class_side] or ids
+        if not self.apart:
+            return ids
+        return [i for i in ids if (i in self.apart) == class_side] or ids
 
     def in_class_method(self, path: str, caller: str) -> bool:
         """Whether `caller` is a class method, whose `self` is the class."""
-        sym = self.r.symbols.get(symbol_id(path, caller))
+        sid = symbol_id(path, caller)
+        sym = self.r.symbols.get(sid)
         if sym is None or not sym.parent:
             return False
-        if self.class_side(symbol_id(path, caller)):
+        if sid in self.apart:
             return True
         key = (path, sym.parent)
         named = self.r.members.get(key, {}).get(sym.name, [])
-        return (key, sym.name) in self.singletons and not any(map(self.class_side, named))
+        return (key, sym.name) in self.singletons and not any(i in self.apart for i in named)
 
     def ancestors(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its ancestors in Ruby's lookup order; True when a base is outside."""

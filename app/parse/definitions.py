@@ -493,7 +493,7 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
 RUBY_CLASS_SIDE = ".self."
 
 
-def ruby_class_method(d: Definition) -> bool:
+def _ruby_class_method(d: Definition) -> bool:
     """A Ruby class method: `def self.x`, or a `def` inside `class << self`."""
     if d.core.type == "singleton_method":
         return True
@@ -511,9 +511,9 @@ def _ruby_class_methods_apart(owner: Definition) -> None:
     if owner.kind not in CONTAINERS:
         return
     methods = [c for c in owner.children if c.kind in ("function", "method")]
-    instance = {c.name for c in methods if not ruby_class_method(c)}
+    instance = {c.name for c in methods if not _ruby_class_method(c)}
     for c in methods:
-        if c.name in instance and ruby_class_method(c):
+        if c.name in instance and _ruby_class_method(c):
             c.qualified = f"{owner.qualified}{RUBY_CLASS_SIDE}{c.name}"
 
 
