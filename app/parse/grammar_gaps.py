@@ -50,7 +50,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     if language in {"c", "cpp"}:
         return _without(language, src, tree, _annotations(src) + _cplusplus_guards(src))
     if language == "kotlin":
-        return _without(language, src, tree, _kotlin_constructors(src))
+        spans = _kotlin_constructors(src) if tree.root_node.has_error else []
+        return _without(language, src, tree, spans)
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -198,8 +199,10 @@ def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
     a class or object, or closes its type parameters, and opens no body)."""
     spans = []
     for match in _KOTLIN_CONSTRUCTOR.finditer(src):
-        before = src[: match.start()].rstrip()
-        header = before[before.rfind(b"\n") + 1 :]
+        end = match.start()
+        while end and src[end - 1] in b" \t\r\n":
+            end -= 1
+        header = src[src.rfind(b"\n", 0, end) + 1 : end]
         if b"{" not in header and (_KOTLIN_HEADER.search(header) or header.endswith(b">")):
             spans.append(match.span("keywords"))
     return spans
