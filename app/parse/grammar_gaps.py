@@ -19,6 +19,13 @@ language's own) in one of those places becomes spaces, with its arguments, as do
 header's `extern "C" {` and `}` for C++ readers; the file keeps the change only when its parse
 has fewer errors.
 
+C and C++ conditionals whose branches each open a brace the others open again (jq's
+`#ifdef WIN32` / `int umain(...) {` / `#else` / `int main(...) {` / `#endif`, libuv's `#if X`
+/ `for (;!y;) {` / `#else` / `for (;;) {`): the grammar reads every branch, the braces no
+longer balance, and the definitions from there on are lost (libuv's `uv__async_io`, jq's
+`main`). Such a group's branches but its last become spaces, a group at a time, each kept only
+when the parse has fewer errors: the code read is the `#else` branch's.
+
 Kotlin's primary constructor written on the line under its class's header (`public class
 EnumJsonAdapter<T : Enum<T>>` / `internal constructor(`, Square's style): the grammar ends the
 declaration at the line break and reads the rest of the file as errors (moshi: the class, its
@@ -35,6 +42,9 @@ from app.parse.definitions import parser_for
 
 # Calls nested in an opened one (`cfg_rt! { cfg_unstable! { ... } }`) open on the next round.
 MAX_ROUNDS = 4
+# C conditionals tried one by one (a parse each) in a file the grammar could not read.
+MAX_CONDITIONALS = 32
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
 _ITEM_CONTAINERS = {"source_file", "declaration_list"}
 # A body without one of these words holds no item: not worth a parse.
 _ITEM_WORD = re.compile(
@@ -48,7 +58,11 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     to a reader (signatures, chunks) is read from `src` as written, not from these bytes."""
     tree = parser_for(language).parse(src)
     if language in {"c", "cpp"}:
-        return _without(language, src, tree, _annotations(src) + _cplusplus_guards(src))
+        tree, src = _without(language, src, tree, _annotations(src) + _cplusplus_guards(src))
+        if tree.root_node.has_error:
+            for spans in _brace_splitting_branches(src)[:MAX_CONDITIONALS]:
+                tree, src = _without(language, src, tree, spans)
+        return tree, src
     if language == "kotlin":
         spans = _kotlin_constructors(src) if tree.root_node.has_error else []
         return _without(language, src, tree, spans)
@@ -206,6 +220,32 @@ def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
         if b"{" not in header and (_KOTLIN_HEADER.search(header) or header.endswith(b">")):
             spans.append(match.span("keywords"))
     return spans
+
+
+def _brace_splitting_branches(src: bytes) -> list[list[tuple[int, int]]]:
+    """For each `#if` group with an `#else` or `#elif` whose branches do not balance their
+    braces: the spans of the group but its last branch's lines (the directives too, so
+    that what is left reads as plain code)."""
+    groups: list[list[tuple[int, int]]] = []
+    stack: list[list[int]] = []  # per open group: its start, then each branch's bounds
+    for match in _DIRECTIVE.finditer(src):
+        word, line_end = match.group(1), src.find(b"\n", match.end())
+        after = len(src) if line_end < 0 else line_end + 1
+        if word.startswith(b"if"):
+            stack.append([match.start(), after])
+        elif stack and word in (b"elif", b"else"):
+            stack[-1] += [match.start(), after]
+        elif stack:  # `#endif`
+            start, *bounds = [*stack.pop(), match.start()]
+            branches = list(zip(bounds[::2], bounds[1::2], strict=True))
+            if len(branches) > 1 and any(_braces(src[a:b]) for a, b in branches):
+                groups.append([(start, branches[-1][0]), (match.start(), after)])
+    return groups
+
+
+def _braces(code: bytes) -> int:
+    """Braces opened less braces closed (strings and comments are not told apart: a guess)."""
+    return code.count(b"{") - code.count(b"}")
 
 
 def _cplusplus_guards(src: bytes) -> list[tuple[int, int]]:

@@ -85,8 +85,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # Elixir call of the module a value holds (`adapter.send_chunked(p)`) is a call site; 110: a
 # Markdown title reads without its badges, images, link targets and HTML tags; 111: the
 # shell's own statements (`return`, `shift`, `set -e`) are no call sites; 112: a Kotlin primary
-# constructor on the line under its class header no longer breaks the file's parse
-STRATEGY_VERSION = "chunk-112"
+# constructor on the line under its class header no longer breaks the file's parse; 113: a C
+# or C++ conditional whose branches each open a brace is read as its `#else` branch
+STRATEGY_VERSION = "chunk-113"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

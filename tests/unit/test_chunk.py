@@ -1343,6 +1343,59 @@ def test_a_c_header_greeting_cpp_readers_still_parses() -> None:
     assert not tree.root_node.has_error
 
 
+C_SPLIT_BRACES = """\
+#include <unistd.h>
+
+void drain(int fd) {
+  char buf[64];
+#if HAVE_EVFILT_USER
+  for (;!user_events;) {
+#else
+  for (;;) {
+#endif
+    if (read(fd, buf, sizeof(buf)) != -1)
+      break;
+  }
+}
+
+#ifdef WIN32
+int wmain(int argc, wchar_t* argv[]) {
+  return umain(argc, 0);
+}
+int umain(int argc, char* argv[]) {
+#else
+int main(int argc, char* argv[]) {
+#endif
+  drain(0);
+  return 0;
+}
+
+static int after(void) {
+#if defined(X)
+  return 1;
+#else
+  return 0;
+#endif
+}
+"""
+
+
+def test_c_conditionals_that_split_a_brace_still_parse() -> None:
+    # Each branch opens the brace the other opens again: read whole, the braces no longer
+    # balance and the definitions after them were lost or swallowed. The `#else` branch is
+    # read; a conditional that balances its braces stays as written.
+    parsed = parse_file("src/drain.c", C_SPLIT_BRACES)
+    assert [(s.qualified_name, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("drain", 3, 13),
+        ("main", 21, 25),
+        ("after", 27, 33),
+    ]
+    tree, read = grammar_gaps.parse("c", C_SPLIT_BRACES.encode())
+    assert not tree.root_node.has_error
+    assert read.count(b"\n") == C_SPLIT_BRACES.count("\n")
+    assert b"#if defined(X)" in read  # balanced: left as written
+
+
 KOTLIN_CONSTRUCTOR_BELOW = """\
 public class EnumJsonAdapter<T : Enum<T>>
 internal constructor(
