@@ -30,7 +30,14 @@ Kotlin's primary constructor written on the line under its class's header (`publ
 EnumJsonAdapter<T : Enum<T>>` / `internal constructor(`, Square's style): the grammar ends the
 declaration at the line break and reads the rest of the file as errors (moshi: the class, its
 members' owner and their calls lost). Its modifiers, annotations and `constructor` keyword
-become spaces, leaving the parameters in parentheses, which the grammar reads there."""
+become spaces, leaving the parameters in parentheses, which the grammar reads there.
+
+Haskell conditionals: the grammar reads an `#if` group's first branch and takes everything
+from `#else` (or `#elif`) to `#endif` as one directive, so a definition written only there
+(aeson's `KeyMap` over a `HashMap` under `#else`, bytestring's pure fallbacks of its C calls)
+was no chunk and no symbol. The directive lines of such groups become spaces, so that every
+branch is read (a definition in two branches is one node to the call graph): every group
+at once, or else a group at a time, kept when the parse has no more errors than before."""
 
 from __future__ import annotations
 
@@ -66,6 +73,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     if language == "kotlin":
         spans = _kotlin_constructors(src) if tree.root_node.has_error else []
         return _without(language, src, tree, spans)
+    if language == "haskell":
+        return _every_branch(language, src, tree)
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -222,25 +231,54 @@ def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
     return spans
 
 
+def _conditionals(src: bytes) -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """Each `#if` group that has an `#else` or `#elif`, innermost first: (its directive
+    lines, its branches), each a (start, end) byte span."""
+    groups: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
+    stack: list[list[tuple[int, int]]] = []  # per open group: its directive lines so far
+    for match in _DIRECTIVE.finditer(src):
+        word, line_end = match.group(1), src.find(b"\n", match.end())
+        line = (match.start(), len(src) if line_end < 0 else line_end + 1)
+        if word.startswith(b"if"):
+            stack.append([line])
+        elif stack and word in (b"elif", b"else"):
+            stack[-1].append(line)
+        elif stack:  # `#endif`
+            directives = [*stack.pop(), line]
+            if len(directives) > 2:
+                branches = [(a[1], b[0]) for a, b in zip(directives, directives[1:], strict=False)]
+                groups.append((directives, branches))
+    return groups
+
+
 def _brace_splitting_branches(src: bytes) -> list[list[tuple[int, int]]]:
     """For each `#if` group with an `#else` or `#elif` whose branches do not balance their
     braces: the spans of the group but its last branch's lines (the directives too, so
     that what is left reads as plain code)."""
-    groups: list[list[tuple[int, int]]] = []
-    stack: list[list[int]] = []  # per open group: its start, then each branch's bounds
-    for match in _DIRECTIVE.finditer(src):
-        word, line_end = match.group(1), src.find(b"\n", match.end())
-        after = len(src) if line_end < 0 else line_end + 1
-        if word.startswith(b"if"):
-            stack.append([match.start(), after])
-        elif stack and word in (b"elif", b"else"):
-            stack[-1] += [match.start(), after]
-        elif stack:  # `#endif`
-            start, *bounds = [*stack.pop(), match.start()]
-            branches = list(zip(bounds[::2], bounds[1::2], strict=True))
-            if len(branches) > 1 and any(_braces(src[a:b]) for a, b in branches):
-                groups.append([(start, branches[-1][0]), (match.start(), after)])
-    return groups
+    return [
+        [(directives[0][0], branches[-1][0]), directives[-1]]
+        for directives, branches in _conditionals(src)
+        if any(_braces(src[a:b]) for a, b in branches)
+    ]
+
+
+def _every_branch(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
+    """`src` with the directive lines of its `#if` groups that have an `#else` made spaces,
+    all at once or else a group at a time, kept when the parse has no more errors."""
+    groups = [directives for directives, _ in _conditionals(src)]
+    if not groups:
+        return tree, src
+    errors = _errors(tree.root_node)
+    opened = _spaced(src, [line for group in groups for line in group])
+    new = parser_for(language).parse(opened)
+    if _errors(new.root_node) <= errors:
+        return new, opened
+    for group in groups[:MAX_CONDITIONALS]:
+        opened = _spaced(src, group)
+        new = parser_for(language).parse(opened)
+        if _errors(new.root_node) <= errors:
+            tree, src = new, opened
+    return tree, src
 
 
 def _braces(code: bytes) -> int:

@@ -86,8 +86,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # Markdown title reads without its badges, images, link targets and HTML tags; 111: the
 # shell's own statements (`return`, `shift`, `set -e`) are no call sites; 112: a Kotlin primary
 # constructor on the line under its class header no longer breaks the file's parse; 113: a C
-# or C++ conditional whose branches each open a brace is read as its `#else` branch
-STRATEGY_VERSION = "chunk-113"
+# or C++ conditional whose branches each open a brace is read as its `#else` branch; 114: a
+# Haskell conditional's `#else` and `#elif` branches are read, not skipped as a directive
+STRATEGY_VERSION = "chunk-114"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1396,6 +1396,60 @@ def test_c_conditionals_that_split_a_brace_still_parse() -> None:
     assert b"#if defined(X)" in read  # balanced: left as written
 
 
+HASKELL_CPP = """\
+module Data.KeyMap (KeyMap, size, toList) where
+
+#ifdef USE_ORDEREDMAP
+import qualified Data.Map as M
+
+-- | A map from keys to values.
+newtype KeyMap v = KeyMap (M.Map Key v)
+
+-- | Return the number of key-value mappings in this map.
+size :: KeyMap v -> Int
+size (KeyMap m) = M.size m
+#else
+import qualified Data.HashMap.Strict as H
+
+-- | A map from keys to values.
+newtype KeyMap v = KeyMap (H.HashMap Key v)
+
+-- | Return the number of key-value mappings in this map.
+size :: KeyMap v -> Int
+size (KeyMap m) = H.size m
+
+-- | Only the hash map can say this.
+fromHashMap :: H.HashMap Key v -> KeyMap v
+fromHashMap = KeyMap
+#endif
+
+toList :: KeyMap v -> [(Key, v)]
+toList = undefined
+"""
+
+
+def test_haskell_definitions_under_else_are_read() -> None:
+    # The grammar reads a conditional's first branch and takes `#else` to `#endif` as one
+    # directive, so what only the `#else` branch defines was glue, no symbol: every branch is
+    # read (a definition in both is one node to the call graph).
+    parsed = parse_file("src/Data/KeyMap.hs", HASKELL_CPP)
+    check_well_formed(parsed, HASKELL_CPP)
+    assert [(s.qualified_name, s.start_line) for s in parsed.symbols] == [
+        ("KeyMap", 7),
+        ("size", 10),
+        ("KeyMap", 16),
+        ("size", 19),
+        ("fromHashMap", 23),
+        ("toList", 27),
+    ]
+    chunks = {(c.qualified_name, c.start_line): c for c in parsed.chunks}
+    assert chunks["fromHashMap", 22].doc == "Only the hash map can say this."
+    assert chunks["size", 18].signature == "size :: KeyMap v -> Int"
+    tree, read = grammar_gaps.parse("haskell", HASKELL_CPP.encode())
+    assert not tree.root_node.has_error
+    assert read.count(b"\n") == HASKELL_CPP.count("\n")
+
+
 KOTLIN_CONSTRUCTOR_BELOW = """\
 public class EnumJsonAdapter<T : Enum<T>>
 internal constructor(
