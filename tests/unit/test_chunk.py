@@ -357,6 +357,39 @@ def test_javascript_commonjs_idioms() -> None:
     assert symbol(parsed, "Router.create").parent == "Router"
 
 
+CONFIG_OBJECT_TS = """\
+export const authOptions: NextAuthOptions = {
+  adapter: PrismaAdapter(db),
+  callbacks: {
+    async session({ token, session }) {
+      return session
+    },
+    jwt: async ({ token }) => token,
+  },
+}
+
+const settings = { retries: 3, timeout: { connect: 5 } }
+"""
+
+
+def test_a_configuration_objects_functions_are_its_members() -> None:
+    # `callbacks: { session() {} }` one level down: the functions were free functions named
+    # `session` and `jwt` (a bare `session()` call anywhere could reach them), the object no
+    # definition. An object of plain values stays no definition.
+    for path in ("lib/auth.ts", "lib/auth.js"):
+        text = (
+            CONFIG_OBJECT_TS.replace(": NextAuthOptions", "")
+            if path.endswith("js")
+            else CONFIG_OBJECT_TS
+        )
+        parsed = parse_file(path, text)
+        assert [(s.qualified_name, s.kind, s.parent) for s in parsed.symbols] == [
+            ("authOptions", "variable", ""),
+            ("authOptions.session", "method", "authOptions"),
+            ("authOptions.jwt", "method", "authOptions"),
+        ]
+
+
 def test_long_function_gives_its_named_functions_chunks_of_their_own() -> None:
     parsed, _ = parse_fixture("sample.js", max_chunk_lines=15)
     spans = [

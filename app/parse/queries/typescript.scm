@@ -31,6 +31,10 @@
 (variable_declarator name: (identifier) @name
   value: (object [(method_definition)
                   (pair value: [(function_expression) (arrow_function)])])) @definition.variable
+; const authOptions = { callbacks: { session() {} } }: a configuration object's functions
+(variable_declarator name: (identifier) @name
+  value: (object (pair value: (object [(method_definition)
+                                       (pair value: [(function_expression) (arrow_function)])])))) @definition.variable
 (variable_declarator name: (identifier) @name
   value: (call_expression
     arguments: (arguments [(function_expression) (arrow_function)]))) @definition.function
