@@ -34,7 +34,12 @@ ORACLE_LANGUAGES = {
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
     "python": {"call": "function"},
-    "js": {"call_expression": "function", "new_expression": "constructor"},
+    "js": {
+        "call_expression": "function",
+        "new_expression": "constructor",
+        "jsx_opening_element": "name",  # `<Editor post={p}>` renders the component
+        "jsx_self_closing_element": "name",
+    },
     "java": {"method_invocation": "name", "object_creation_expression": "type"},
     "go": {"call_expression": "function"},
     "c": {"call_expression": "function"},
@@ -172,6 +177,8 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             called = called.named_children[-1] if called.named_children else None
         if called is None or called.type not in _NAMES:
             continue
+        if node.type.startswith("jsx_") and made_on is None and not called.text[:1].isupper():
+            continue  # `<div>`: an element of HTML's, no call
         receiver = (
             receiver_text(made_on.text.decode("utf-8", "replace"), language) if made_on else ""
         )

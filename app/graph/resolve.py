@@ -107,6 +107,7 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", 
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+_TS_TYPES = frozenset({"type", "interface"})  # declarations no call can reach
 # Languages whose `X = require("m")` binds what the module gives (`module.exports`, `return M`).
 _REQUIRES = _JS | {"lua"}
 # Languages whose files are modules: a name another file defines is seen only when imported.
@@ -1121,7 +1122,7 @@ class Resolver:
             sym = self.symbols.get(symbol_id(path, qualified))
             if sym is None or not _encloses_names(sym, facts.language):
                 break
-            ids: list[str] = scoped.get((qualified, name), [])
+            ids: list[str] = self._bare(facts.language, scoped.get((qualified, name), []))
             in_namespace = facts.language == "cpp" and sym.kind == "module" and not types_only
             if in_namespace and (members := self._in_namespace(path, qualified, name)):
                 return members, "namespace-member"  # `MakeSpan(...)` inside absl
@@ -1180,6 +1181,8 @@ class Resolver:
         candidates = self._kin(self.free.get(name, []), facts.language)
         if types_only:
             candidates = [c for c in candidates if self.symbols[c].kind in CLASS_KINDS]
+        elif facts.language in _JS:  # a TS `type` or `interface` is gone at run time
+            candidates = [c for c in candidates if self.symbols[c].kind not in _TS_TYPES]
         if facts.language == "cpp":
             candidates, own = self._linked_from(path, candidates)
             if own and any(i.module == "std" and i.alias == name for i in facts.imports):
@@ -1671,9 +1674,16 @@ class Resolver:
             if s.start_line <= line <= s.end_line and _encloses_names(s, facts.language)
         ]
         for sym in sorted(holding, key=lambda s: s.end_line - s.start_line):
-            if ids := scoped.get((sym.qualified_name, name)):
+            if ids := self._bare(facts.language, scoped.get((sym.qualified_name, name), [])):
                 return ids
         return []
+
+    def _bare(self, language: str, ids: list[str]) -> list[str]:
+        """The definitions a bare name can call: in JS/TS no method (`PostItem.Skeleton = ...`,
+        an object's `session() {}`, a class's), which only a receiver reaches."""
+        if language not in _JS:
+            return ids
+        return [i for i in ids if self.symbols[i].kind != "method"]
 
 
 def _language_base(facts: FileFacts, text: str) -> bool:

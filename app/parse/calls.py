@@ -42,6 +42,7 @@ _DEFAULT_SELF = {"this"}
 # capitalised constructor counts.
 _DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx", "lua"})
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+_JSX_LANGUAGES = frozenset({"javascript", "tsx"})  # grammars that read JSX elements
 # The receiver that means "the parent class", by language (Python's is `super()`); `base` and
 # `parent` are only keywords in C# and PHP (elsewhere they are ordinary variables: Lua's
 # `base:sub(1, 1)`, Go's `parent.Child()`), and languages without classes have none.
@@ -343,7 +344,10 @@ def _query(language: str) -> Query | None:
     if stem is None or not path.exists():
         return None
     grammar: Any = GRAMMARS[language]
-    return Query(get_language(grammar), path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    if language in _JSX_LANGUAGES:
+        text += (QUERY_DIR / "jsx.calls.scm").read_text(encoding="utf-8")
+    return Query(get_language(grammar), text)
 
 
 def has_calls(language: str) -> bool:

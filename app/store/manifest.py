@@ -87,8 +87,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # shell's own statements (`return`, `shift`, `set -e`) are no call sites; 112: a Kotlin primary
 # constructor on the line under its class header no longer breaks the file's parse; 113: a C
 # or C++ conditional whose branches each open a brace is read as its `#else` branch; 114: a
-# Haskell conditional's `#else` and `#elif` branches are read, not skipped as a directive
-STRATEGY_VERSION = "chunk-114"
+# Haskell conditional's `#else` and `#elif` branches are read, not skipped as a directive;
+# 115: JSX elements are calls of their components, a JS/TS object's functions one level down
+# (`authOptions = { callbacks: { session() {} } }`) are its members
+STRATEGY_VERSION = "chunk-115"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

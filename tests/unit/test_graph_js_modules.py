@@ -358,3 +358,56 @@ def test_a_definition_a_call_names_is_no_target_of_a_bare_call(
     assert ("src/parse.test.ts::parsing.helper", "local-scope") in rows_at(
         rows, "src/parse.test.ts", 4
     )
+
+
+REACT_APP = {
+    "components/skeleton.tsx": (
+        'export function Skeleton() {\n  return <div className="pulse" />\n}\n'
+    ),
+    "components/icons.tsx": (
+        'import { Loader2, X } from "lucide-react"\n'
+        "export type Icon = typeof X\n"
+        "export const Icons = { spinner: Loader2, close: X }\n"
+    ),
+    "components/post-item.tsx": """\
+import { Skeleton } from "./skeleton"
+import { Icons } from "./icons"
+
+export function PostItem({ name }) {
+  const Icon = Icons[name]
+  return (
+    <div>
+      <Icon />
+      <Icons.spinner />
+    </div>
+  )
+}
+
+PostItem.Skeleton = function PostItemSkeleton() {
+  return <Skeleton />
+}
+""",
+    "app/page.jsx": """\
+import { PostItem } from "../components/post-item"
+
+export default function Page() {
+  return <main><PostItem name="close" /><PostItem.Skeleton /></main>
+}
+""",
+}
+
+
+def test_a_jsx_element_calls_its_component(tmp_path: Path, settings: Settings) -> None:
+    # `<PostItem />` renders, so calls, the component (in .tsx and .jsx alike); `<div>` is
+    # HTML's. A bare name never reaches a method (`PostItem.Skeleton = ...` is no name in
+    # scope: `<Skeleton />` in it is the imported one) nor a TS `type` (`Icon` here is a
+    # local holding an element of `Icons`).
+    _, store = build(tmp_path, settings, REACT_APP)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "app/page.jsx", 4) == [
+        ("components/post-item.tsx::PostItem", "import"),
+        ("components/post-item.tsx::PostItem.Skeleton", "class-member"),
+    ]
+    assert certain(rows, "components/post-item.tsx", 15) == {"components/skeleton.tsx::Skeleton"}
+    assert [callee for callee, _ in rows_at(rows, "components/post-item.tsx", 8)] == [""]
+    assert rows_at(rows, "components/skeleton.tsx", 2) == []  # `<div>`: no call

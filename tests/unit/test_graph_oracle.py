@@ -52,6 +52,9 @@ def test_call_sites_name_the_called_word_in_characters() -> None:
     ts = "const c = new Client();\nc.send(x).then(f);\n"
     found = [(s.name, s.name_line, s.name_column) for s in call_sites("a.ts", ts, "typescript")]
     assert sorted(found) == [("Client", 1, 14), ("send", 2, 2), ("then", 2, 10)]
+    tsx = "const a = <Card.Header>\n  <div><Editor post={p} /></div>\n</Card.Header>;\n"
+    found = [(s.name, s.name_line, s.name_column) for s in call_sites("a.tsx", tsx, "tsx")]
+    assert sorted(found) == [("Editor", 2, 8), ("Header", 1, 16)]  # `<div>` is HTML's
 
 
 def test_a_sample_is_the_same_for_the_same_seed() -> None:

@@ -42,6 +42,8 @@
 (object_pattern (pair_pattern value: (identifier) @unpacked))
 (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @unpacked))
 (array_pattern (identifier) @unpacked)
+; `const Icon = Icons[name]`: an element of a value, whatever it holds.
+(variable_declarator name: (identifier) @unpacked value: (subscript_expression))
 (array_pattern (assignment_pattern left: (identifier) @unpacked))
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(arrow_function) (function_expression)] @closure
