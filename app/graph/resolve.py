@@ -51,6 +51,7 @@ from app.parse.calls import (
     UNPACKED,
     VIA,
 )
+from app.parse.imports import JS_DEFAULT
 from app.parse.manifests import CARGO, GO_MODULE
 from app.parse.scripts import SCRIPT_KIND, SHELL_BUILTINS
 
@@ -530,7 +531,9 @@ class Resolver:
         if hops >= MAX_REEXPORT_HOPS:
             return [], ""
         if found := self._module_alias(paths, name, hops):
-            return found, "re-export"
+            # `import useAuth from "./useAuth"` of its `export default useAuth`: an import.
+            direct = hops == 0 and name == JS_DEFAULT
+            return found, "import" if direct else "re-export"
         for p in paths:
             facts = self.files[p]
             for imp in facts.imports:

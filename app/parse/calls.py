@@ -20,7 +20,7 @@ from app.parse.call_text import (
     without_generics,
 )
 from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for, zig_type_function
-from app.parse.imports import parse_import
+from app.parse.imports import JS_DEFAULT, parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
@@ -240,6 +240,9 @@ CAUGHT = "(caught) "
 EXTENDED = "+"
 # What a CommonJS module gives whoever requires it (a definition's name, or an alias's).
 MODULE_EXPORTS = "module.exports"
+# What a module gives as a whole (CommonJS's, an ES module's default): bound at module level
+# even where the binding lies inside a definition (`export default function make() {}`).
+_MODULE_NAMES = frozenset({MODULE_EXPORTS, JS_DEFAULT})
 # The receiver type of a bare call of a parameter: no definition of that name is meant.
 PARAMETER = "(parameter)"
 # A bare call of a name unpacked from a value (`const { serialize } = opts`, `function
@@ -1071,7 +1074,7 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
     types: dict[int, dict[str, str]] = {}
     for stack, (at, var, type_text) in _sweep(defs, [(b[0], b) for b in sorted(binds)]):
         where = stack
-        if (len(stack) == 1 and stack[0].qualified == var) or var == MODULE_EXPORTS:
+        if (len(stack) == 1 and stack[0].qualified == var) or var in _MODULE_NAMES:
             where = []  # `export const X: T = make(...)` is itself a definition: a module name
         elif stack and getattr(stack[-1], "name", "") == var and stack[-1].core.start_byte == at:
             # A property that is a definition of its own (Kotlin's with a getter or setter):

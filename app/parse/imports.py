@@ -12,6 +12,7 @@ from app.parse.call_text import without_generics
 from app.parse.definitions import node_text
 
 _SPACE = re.compile(r"\s+")
+JS_DEFAULT = "default"  # what `import x from "./m"` imports: the module's `export default`
 # Comments inside an import's text: tree-sitter-kotlin's import node takes in a KDoc that
 # follows it, a JS/TS specifier list may carry `/** @deprecated */` before a name.
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -247,7 +248,7 @@ def _js_import(text: str, line: int) -> list[Import]:
         if part.startswith("*"):
             out.append(Import(module, "", part.split(" as ")[-1].strip(), line))
         elif part:
-            out.append(Import(module, "default", part, line))
+            out.append(Import(module, JS_DEFAULT, part, line))
     return out
 
 

@@ -89,8 +89,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # or C++ conditional whose branches each open a brace is read as its `#else` branch; 114: a
 # Haskell conditional's `#else` and `#elif` branches are read, not skipped as a directive;
 # 115: JSX elements are calls of their components, a JS/TS object's functions one level down
-# (`authOptions = { callbacks: { session() {} } }`) are its members
-STRATEGY_VERSION = "chunk-115"
+# (`authOptions = { callbacks: { session() {} } }`) are its members; 116: an ES module's
+# `export default x` is what `import x from "./m"` reaches
+STRATEGY_VERSION = "chunk-116"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

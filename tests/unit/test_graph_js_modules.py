@@ -411,3 +411,32 @@ def test_a_jsx_element_calls_its_component(tmp_path: Path, settings: Settings) -
     assert certain(rows, "components/post-item.tsx", 15) == {"components/skeleton.tsx::Skeleton"}
     assert [callee for callee, _ in rows_at(rows, "components/post-item.tsx", 8)] == [""]
     assert rows_at(rows, "components/skeleton.tsx", 2) == []  # `<div>`: no call
+
+
+DEFAULT_EXPORTS = {
+    "src/hooks/useAuth.ts": (
+        "const useAuth = () => {\n  return 1\n}\n"
+        "export { useAuth as auth }\nexport default useAuth\n"
+    ),
+    "src/hooks/make.js": "export default function make() {\n  return 1\n}\n",
+    "src/hooks/index.ts": 'export { default as make } from "./make.js"\n',
+    "src/app.ts": """\
+import useAuth from "./hooks/useAuth"
+import { make } from "./hooks"
+
+export function run() {
+  useAuth()
+  make()
+}
+""",
+}
+
+
+def test_a_default_import_is_the_modules_default_export(tmp_path: Path, settings: Settings) -> None:
+    # `import useAuth from "./hooks/useAuth"` was a guess by name (probable), or nothing
+    # where two definitions share it: the module's `export default useAuth` (or `export
+    # default function make`) names what the import is, through a barrel too.
+    _, store = build(tmp_path, settings, DEFAULT_EXPORTS)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "src/app.ts", 5) == [("src/hooks/useAuth.ts::useAuth", "import")]
+    assert rows_at(rows, "src/app.ts", 6) == [("src/hooks/make.js::make", "re-export")]

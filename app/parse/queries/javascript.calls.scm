@@ -25,6 +25,13 @@
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) @var
   right: (identifier) @alias
   (#eq? @_module "module") (#eq? @_exports "exports")) @bind
+; `export default useAuth`, `export default function make() {}`: what the module gives to
+; `import useAuth from "./useAuth"` (its `default`).
+(export_statement "default" @var value: (identifier) @alias) @bind
+(export_statement "default" @var
+  declaration: [(function_declaration name: (identifier) @alias)
+               (generator_function_declaration name: (identifier) @alias)
+               (class_declaration name: (identifier) @alias)]) @bind
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind

@@ -38,6 +38,14 @@
 ; `export { stringType as string }`: the module's `string` is its `stringType`.
 (export_statement !source (export_clause (export_specifier name: (identifier) @alias
   alias: (identifier) @var))) @bind
+; `export default useAuth`, `export default function make() {}`: what the module gives to
+; `import useAuth from "./useAuth"` (its `default`).
+(export_statement "default" @var value: (identifier) @alias) @bind
+(export_statement "default" @var
+  declaration: [(function_declaration name: (identifier) @alias)
+               (generator_function_declaration name: (identifier) @alias)
+               (class_declaration name: (type_identifier) @alias)
+               (abstract_class_declaration name: (type_identifier) @alias)]) @bind
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
