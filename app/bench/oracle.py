@@ -128,6 +128,7 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
 
     from app.parse.call_text import receiver_text
     from app.parse.languages import grammar_for
+    from app.parse.ruby_bare import bare_calls
 
     grammar = grammar_for(language)
     if grammar is None:
@@ -183,6 +184,8 @@ def call_sites(path: str, text: str, language: str) -> list[Site]:
             receiver_text(made_on.text.decode("utf-8", "replace"), language) if made_on else ""
         )
         out.append(_site(path, node, called, receiver, lines))
+    if language == "ruby":  # `authorize`, `save`: a bare name no scope binds is a call
+        out += [_site(path, name, name, "", lines) for name in bare_calls(tree.root_node)]
     return out
 
 

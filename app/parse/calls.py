@@ -22,6 +22,7 @@ from app.parse.call_text import (
 from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for, zig_type_function
 from app.parse.imports import JS_DEFAULT, parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
+from app.parse.ruby_bare import bare_calls
 
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
 MAX_CALLS_PER_FILE = 20_000
@@ -653,6 +654,12 @@ def extract(
     for d in found.definitions:
         if d.core.type == "preproc_function_def":
             _macro_calls(language, query, d.core, raw)
+    if language == "ruby":  # `pull_spec && find && authorize`: calls of `self`'s methods
+        for bare in bare_calls(root):
+            raw.setdefault(
+                (bare.start_byte, bare.end_byte),
+                (0, bare.start_point.row + 1, node_text(bare), "", ""),
+            )
     defs = sorted(found.definitions, key=lambda d: (d.start_byte, -d.end_byte))
     scopes: list[Any] = sorted([*defs, *closures], key=lambda d: (d.start_byte, -d.end_byte))
     types = _scope_types(scopes, binds)

@@ -90,8 +90,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # Haskell conditional's `#else` and `#elif` branches are read, not skipped as a directive;
 # 115: JSX elements are calls of their components, a JS/TS object's functions one level down
 # (`authOptions = { callbacks: { session() {} } }`) are its members; 116: an ES module's
-# `export default x` is what `import x from "./m"` reaches
-STRATEGY_VERSION = "chunk-116"
+# `export default x` is what `import x from "./m"` reaches; 117: a Ruby method called by a bare
+# name (`authorize`, `save`) is a call site
+STRATEGY_VERSION = "chunk-117"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

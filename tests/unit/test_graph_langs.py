@@ -1792,7 +1792,10 @@ def test_ruby_class_and_instance_methods_of_one_name_are_two_definitions(
     path = "lib/greeter.rb"
     # A class method's bare call reaches the class method; an instance method's bare or
     # `self.` call the instance method.
-    assert edges_at(rows, path, 3) == {(f"{path}::Greeter.call", False)}  # `new.call`
+    assert edges_at(rows, path, 3) == {  # `new.call`: the bare `new` makes a Greeter
+        (f"{path}::Greeter", True),
+        (f"{path}::Greeter.call", False),
+    }
     assert edges_at(rows, path, 4) == {(f"{path}::Greeter.self.helper", True)}
     assert edges_at(rows, path, 8) == {(f"{path}::Greeter.helper", True)}
     assert edges_at(rows, path, 9) == {(f"{path}::Greeter.helper", True)}
@@ -1815,3 +1818,51 @@ def test_ruby_s_const_dot_method_reads_class_methods_first(
     assert edges_at(rows, keys, 26) == {(f"{keys}::Parser.self.parse", True)}
     # `module_function`: the module's own method is also its class method.
     assert edges_at(rows, "lib/kit/use.rb", 4) == {(f"{keys}::Util.helper", True)}
+
+
+RUBY_BARE_CALLS = {
+    "app/models/pusher.rb": """\
+class Pusher
+  def process(api_key, body)
+    trace("push") do
+      pull_spec && authorize && save
+    end
+  end
+
+  def pull_spec
+    spec = load_spec
+    spec.name && body_size
+  end
+
+  def authorize
+    owner, gem = api_key_pair
+    owner == gem
+  rescue => error
+    error
+  end
+
+  def save; true; end
+  def load_spec; nil; end
+  def api_key_pair; [1, 2]; end
+  def body_size; 3; end
+  def trace(name); yield; end
+end
+""",
+}
+
+
+def test_ruby_calls_written_as_a_bare_name(tmp_path: Path, settings: Settings) -> None:
+    # `pull_spec && authorize && save`: Ruby's calls of `self`'s methods without parentheses
+    # were no call sites, so `Pusher.process` called only `trace`. A name its method binds
+    # (a parameter, an assignment, `a, b = ...`, `rescue => error`) stays a variable.
+    rows = graph(tmp_path, settings, RUBY_BARE_CALLS)
+    path = "app/models/pusher.rb"
+    assert edges_at(rows, path, 4) == {
+        (f"{path}::Pusher.pull_spec", True),
+        (f"{path}::Pusher.authorize", True),
+        (f"{path}::Pusher.save", True),
+    }
+    assert edges_at(rows, path, 9) == {(f"{path}::Pusher.load_spec", True)}
+    assert edges_at(rows, path, 10) == {(f"{path}::Pusher.body_size", True)}  # not `spec`
+    assert edges_at(rows, path, 14) == {(f"{path}::Pusher.api_key_pair", True)}
+    assert [r for r in at(rows, path, 15) + at(rows, path, 17) if r["callee"]] == []

@@ -55,6 +55,9 @@ def test_call_sites_name_the_called_word_in_characters() -> None:
     tsx = "const a = <Card.Header>\n  <div><Editor post={p} /></div>\n</Card.Header>;\n"
     found = [(s.name, s.name_line, s.name_column) for s in call_sites("a.tsx", tsx, "tsx")]
     assert sorted(found) == [("Editor", 2, 8), ("Header", 1, 16)]  # `<div>` is HTML's
+    rb = "def go(x)\n  y = 1\n  save && x && y && valid?\nend\n"
+    found = [(s.name, s.name_line, s.name_column) for s in call_sites("a.rb", rb, "ruby")]
+    assert sorted(found) == [("save", 3, 2), ("valid?", 3, 20)]  # `x`, `y` are variables
 
 
 def test_a_sample_is_the_same_for_the_same_seed() -> None:
