@@ -70,6 +70,8 @@ RULES = {
     "same-module": 0.9,
     "same-package": 0.9,
     "unique-name": 0.75,
+    # `const { show } = useToast()`: `useToast`'s own `show`, which it returns, as a rule.
+    "returned-member": 0.75,
     # C: of one name's definitions in several folders (one per platform), the build links
     # the one beside the caller more often than not.
     "nearest-name": 0.7,
@@ -1290,7 +1292,10 @@ class Resolver:
             return ids, "self-method", ""
         if call.receiver_type == PARAMETER:
             return [], "", f"call of the parameter {name}: whatever the caller passes"
-        if call.receiver_type == UNPACKED:
+        if call.receiver_type.startswith(UNPACKED):
+            source = call.receiver_type[len(UNPACKED) :]
+            if source and (ids := self._returned_member(facts, call.caller, source, name)):
+                return ids, "returned-member", ""
             return [], "", f"call of {name}, unpacked from a value: whatever that value holds"
         if lang == "ruby" and call.receiver_type.startswith(ALIAS):  # RSpec's `described_class`
             held = call.receiver_type[len(ALIAS) :].replace(".", "::")  # as if written there
@@ -1680,6 +1685,16 @@ class Resolver:
             if ids := self._bare(facts.language, scoped.get((sym.qualified_name, name), [])):
                 return ids
         return []
+
+    def _returned_member(self, facts: FileFacts, caller: str, source: str, name: str) -> list[str]:
+        """`const { show } = useToast()`: the function `show` defined inside the project's
+        `useToast`, which returns it (a custom hook's own functions)."""
+        found, _ = self.lookup(facts, caller, source)
+        ids = [
+            symbol_id(self.symbols[i].path, f"{self.symbols[i].qualified_name}.{name}")
+            for i in found
+        ]
+        return [i for i in ids if i in self.symbols]
 
     def _bare(self, language: str, ids: list[str]) -> list[str]:
         """The definitions a bare name can call: in JS/TS no method (`PostItem.Skeleton = ...`,

@@ -583,7 +583,9 @@ def extract(
         elif param := captures.get("param"):
             params.append((param[0].start_byte, (node_text(param[0]), PARAMETER)))
         elif unpacked := captures.get("unpacked"):
-            params.append((unpacked[0].start_byte, (node_text(unpacked[0]), UNPACKED)))
+            source = captures.get("returned_by")  # `= useCustomToast()`: that function's
+            marker = UNPACKED + (node_text(source[0]) if source else "")
+            params.append((unpacked[0].start_byte, (node_text(unpacked[0]), marker)))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
         elif (let := captures.get("let")) and (value := captures.get("let_value")):
@@ -1128,7 +1130,10 @@ def _attribute(
     parameters: dict[int, dict[str, str]] = {}  # id(definition) -> its parameters' markers
     for stack, (param, marker) in _sweep(defs, sorted(params)):
         if stack:
-            parameters.setdefault(id(stack[-1]), {}).setdefault(param, marker)
+            markers = parameters.setdefault(id(stack[-1]), {})
+            if markers.get(param, marker) == UNPACKED:  # the same name, its source said
+                markers[param] = marker
+            markers.setdefault(param, marker)
     out: list[CallSite] = []
     ordered = sorted(raw.items())
     limited = [(start, value) for (start, _), value in ordered[:MAX_CALLS_PER_FILE]]

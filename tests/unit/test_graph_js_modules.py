@@ -440,3 +440,45 @@ def test_a_default_import_is_the_modules_default_export(tmp_path: Path, settings
     rows = store.read_table(GRAPH_EDGES).to_pylist()
     assert rows_at(rows, "src/app.ts", 5) == [("src/hooks/useAuth.ts::useAuth", "import")]
     assert rows_at(rows, "src/app.ts", 6) == [("src/hooks/make.js::make", "re-export")]
+
+
+CUSTOM_HOOK = {
+    "src/hooks/useToast.ts": """\
+export function useToast() {
+  const show = (text: string) => text
+  function hide() {
+    return 0
+  }
+  return { show, hide }
+}
+""",
+    "src/Form.tsx": """\
+import { useToast } from "./hooks/useToast"
+
+export function Form({ onDone }) {
+  const { show, hide } = useToast()
+  const { other } = makeThings()
+  show("saved")
+  hide()
+  other()
+  onDone()
+}
+""",
+}
+
+
+def test_a_name_unpacked_from_a_project_functions_result(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # `const { show } = useToast()`: the hook's own `show`, which it returns (a guess on the
+    # shape of the code, probable); unpacked from anything else, what the value holds.
+    _, store = build(tmp_path, settings, CUSTOM_HOOK)
+    rows = store.read_table(GRAPH_EDGES).to_pylist()
+    assert rows_at(rows, "src/Form.tsx", 6) == [
+        ("src/hooks/useToast.ts::useToast.show", "returned-member")
+    ]
+    assert rows_at(rows, "src/Form.tsx", 7) == [
+        ("src/hooks/useToast.ts::useToast.hide", "returned-member")
+    ]
+    assert [callee for callee, _ in rows_at(rows, "src/Form.tsx", 8)] == [""]
+    assert [callee for callee, _ in rows_at(rows, "src/Form.tsx", 9)] == [""]

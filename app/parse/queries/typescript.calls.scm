@@ -69,6 +69,10 @@
 (object_pattern (shorthand_property_identifier_pattern) @unpacked)
 (object_pattern (pair_pattern value: (identifier) @unpacked))
 (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @unpacked))
+; `const { showSuccessToast } = useCustomToast()`: what a function of the project returns
+; (a custom hook's own functions).
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @unpacked)
+  value: (call_expression function: (identifier) @returned_by))
 (array_pattern (identifier) @unpacked)
 ; `const Icon = Icons[name]`: an element of a value, whatever it holds.
 (variable_declarator name: (identifier) @unpacked value: (subscript_expression))
