@@ -54,49 +54,37 @@ def bare_calls(root: Node) -> list[Node]:
     never bound in their scope."""
     bound: dict[int, set[str]] = {}  # scope node id -> names bound in it
     values: list[tuple[Node, Node]] = []  # (identifier, its scope)
-    for node, scope in _identifiers(root):
-        if _binds(node):
+    for node, scope, place in _identifiers(root):
+        if _binds(place):
             bound.setdefault(scope.id, set()).add(_text(node))
-        elif _is_value(node):
+        elif place not in _NAME_FIELDS and place[0] not in _NAME_PARENTS:
             values.append((node, scope))
     return [node for node, scope in values if _text(node) not in bound.get(scope.id, ())]
 
 
-def _identifiers(root: Node) -> Iterator[tuple[Node, Node]]:
-    """Every identifier with the scope it is in."""
-    stack: list[tuple[Node, Node]] = [(root, root)]
+def _identifiers(root: Node) -> Iterator[tuple[Node, Node, tuple[str, str | None]]]:
+    """Every identifier with the scope it is in and its place: (its parent's type, the field
+    it fills there), read on the way down (asking a node for its field costs its siblings)."""
+    stack: list[tuple[Node, Node, tuple[str, str | None]]] = [(root, root, ("", None))]
     while stack:
-        node, scope = stack.pop()
+        node, scope, place = stack.pop()
         if node.type == "identifier":
-            yield node, scope
+            yield node, scope, place
             continue
         inner = node if node.type in _SCOPES else scope
-        stack.extend((child, inner) for child in reversed(node.children))
+        children = node.children
+        for i in reversed(range(len(children))):
+            stack.append((children[i], inner, (node.type, node.field_name_for_child(i))))
 
 
-def _field(node: Node) -> tuple[str, str | None]:
-    parent = node.parent
-    if parent is None:
-        return "", None
-    for i, child in enumerate(parent.children):
-        if child.id == node.id:
-            return parent.type, parent.field_name_for_child(i)
-    return parent.type, None
-
-
-def _binds(node: Node) -> bool:
-    parent_type, field = _field(node)
+def _binds(place: tuple[str, str | None]) -> bool:
+    parent_type, field = place
     return (
         parent_type in _BINDING_PARENTS
-        or (parent_type, field) in _BINDING_FIELDS
+        or place in _BINDING_FIELDS
         or "pattern" in parent_type  # `in {key: val}`, `in [a, *rest]`
         or (parent_type == "in_clause" and field == "pattern")
     )
-
-
-def _is_value(node: Node) -> bool:
-    parent_type, field = _field(node)
-    return (parent_type, field) not in _NAME_FIELDS and parent_type not in _NAME_PARENTS
 
 
 def _text(node: Node) -> str:
