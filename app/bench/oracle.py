@@ -31,6 +31,7 @@ ORACLE_LANGUAGES = {
     "php": frozenset({"php"}),
     "zig": frozenset({"zig"}),
 }
+_TS_UNNAMED = "(Anonymous function)"  # what TypeScript calls an arrow function's definition
 # tree-sitter call nodes and the child naming what is called.
 _CALL_NODES = {
     "python": {"call": "function"},
@@ -322,6 +323,11 @@ class OurGraph:
             return ""
 
     def _names_function(self, target: Target) -> bool:
+        """The target is a function expression on its line: `function NAME` written there,
+        or TypeScript's name for an arrow or an unnamed function (`static create = (...) =>`,
+        `addIssue = (sub) => {...}`: the service goes to the arrow, not to the field)."""
+        if target.name == _TS_UNNAMED:
+            return True
         text = self._line(target)
         return re.search(rf"\bfunction\s+{re.escape(target.name)}\b", text) is not None
 

@@ -141,6 +141,11 @@ def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
     assert exports.symbol_at(Target("query.js", 25, "query")) == "query.js::module.exports"
     assert exports.symbol_at(Target("query.js", 25, "next")) == ""
     assert exports.symbol_at(Target("query.js", 30, "query")) == ""
+    # `static create = (params) => {...}` on line 27: TypeScript goes to the arrow and names
+    # it "(Anonymous function)"; our definition there is the field's, `Doc.create`.
+    made = OurGraph([_symbol("doc.ts", "create", "method", 27, 33, "Doc")], [], root=tmp_path)
+    assert made.symbol_at(Target("doc.ts", 27, "(Anonymous function)")) == "doc.ts::Doc.create"
+    assert made.symbol_at(Target("doc.ts", 29, "(Anonymous function)")) == ""  # a callback
     # zod's `const stringType = ZodString.create;`, where the TS service stops: the alias
     # stands for the definition it names.
     (tmp_path / "types.ts").write_text("class ZodString {}\nconst stringType = ZodString.create;\n")
