@@ -64,7 +64,8 @@ _TEST_PATH = re.compile(
 # template test), PHP's tests live in `tests/`.
 _CAMEL_TEST_PATH = re.compile(
     r"(^|/)[a-z][A-Za-z0-9]*Test(/|$)"
-    r"|(^|/)[^/]*[a-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy|hs)$"
+    r"|(^|/)[A-Z][A-Za-z0-9]*Tests(/|$)"  # Xcode's and SwiftPM's test targets: `UnitTests/`
+    r"|(^|/)[^/]*[A-Za-z0-9](Tests?|Tester|Spec)\.(cs|java|kt|kts|swift|scala|groovy|hs)$"
 )
 # Benchmarks also live beside the code they measure, named for it: `str_cat_benchmark.cc`
 # (C++), `parse.bench.ts` (Vitest), `encode-bench.js`; JMH's and BenchmarkDotNet's

@@ -32,6 +32,8 @@ Indexed = Callable[[dict[str, str]], Service]
         ("benches/dijkstra.rs", TEST),
         ("tests/Twig/Tests/EnvironmentTest.php", TEST),  # PHP
         ("Tests/SwiftAlgorithmsTests/ChunkedTests.swift", TEST),  # Swift
+        ("UnitTests/Mocks/MockedSystemPermissions.swift", TEST),  # an Xcode test target
+        ("App/DeepLinkUITests.swift", TEST),
         ("tests/AppTest.cpp", TEST),  # C++
         ("test/ParserTest.cpp", TEST),
         ("test-utils/common/src/TestBase.common.kt", TEST),  # test helpers, as named
