@@ -122,6 +122,9 @@ class GraphView:
         if len(matches) > 1:
             code = [m for m in matches if not self.is_test(m)]
             matches = code if len(code) == 1 else matches
+        if len(matches) > 1:  # a type and its extensions (Swift) or impl blocks (Rust): the type
+            types = [m for m in matches if self.symbols[m]["kind"] != "impl"]
+            matches = types if len(types) == 1 else matches
         if len(matches) > 1:
             listed = ", ".join(sorted(matches)[:6]) + (" ..." if len(matches) > 6 else "")
             raise GraphError(

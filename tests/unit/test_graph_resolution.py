@@ -587,3 +587,17 @@ def test_a_method_of_what_a_module_function_returns_is_no_function_of_the_module
         assert not [r for r in nullish if r["confidence"] >= 0.9], nullish
     assert edges_at(rows, "use.ts", 5) == {("schemas.ts::nullish", True)}
     assert edges_at(rows, "use.py", 6) == {("schemas.py::nullish", True)}
+
+
+def test_a_type_s_name_means_the_type_not_its_extension(tmp_path: Path, settings: Settings) -> None:
+    # Swift's `extension Point` (and a Rust `impl Point`) is a definition of the same name:
+    # `callers Point` was an error listing both; the type is what a reader means.
+    files = {
+        "Sources/Point.swift": "struct Point {\n    var x: Int\n}\n",
+        "Sources/Point+Math.swift": "extension Point {\n    func twice() -> Int { x * 2 }\n}\n",
+        "Sources/Use.swift": "func make() -> Point {\n    return Point(x: 1)\n}\n",
+    }
+    service, _ = build(tmp_path, settings, files)
+    answer = service.callers("Point")
+    assert answer.path == "Sources/Point.swift"
+    assert [(e.symbol, e.line) for e in answer.entries] == [("make", 2)]
