@@ -200,7 +200,10 @@ def _innermost_first(pattern: re.Pattern[str], text: str) -> str:
 
 
 def receiver_text(text: str, language: str) -> str:
-    """A receiver as the graph keeps it: arguments, blocks, literals and generics elided."""
+    """A receiver as the graph keeps it: arguments, blocks, literals and generics elided; PHP's
+    nullsafe `?->` read as `->` (the chain's types are the same)."""
+    if language == "php":
+        text = text.replace("?->", "->")
     text = _TURBOFISH.sub("", without_generics(elide(text, language)))
     if len(text) <= TEXT_CHARS:
         return text

@@ -1866,3 +1866,35 @@ def test_ruby_calls_written_as_a_bare_name(tmp_path: Path, settings: Settings) -
     assert edges_at(rows, path, 10) == {(f"{path}::Pusher.body_size", True)}  # not `spec`
     assert edges_at(rows, path, 14) == {(f"{path}::Pusher.api_key_pair", True)}
     assert [r for r in at(rows, path, 15) + at(rows, path, 17) if r["callee"]] == []
+
+
+PHP_NULLSAFE = {
+    "src/User.php": (
+        "<?php\nnamespace App;\nclass User {\n  public function name(): string { return ''; }\n}\n"
+    ),
+    "src/Thread.php": (
+        "<?php\nnamespace App;\nclass Thread {\n"
+        "  public function author(): ?User { return null; }\n}\n"
+    ),
+    "src/Use.php": """\
+<?php
+namespace App;
+class UseIt {
+  public function go(Thread $t) {
+    $t?->author()->name();
+    $t->author()?->name();
+  }
+}
+""",
+}
+
+
+def test_php_nullsafe_calls_are_calls_and_chains(tmp_path: Path, settings: Settings) -> None:
+    # PHP 8's `?->` was no call site (`$t->author()?->name()` lost `name`), and a receiver
+    # written with it (`$t?->author()`) was no chain its return types could follow.
+    rows = graph(tmp_path, settings, PHP_NULLSAFE)
+    for line in (5, 6):
+        assert edges_at(rows, "src/Use.php", line) == {
+            ("src/Thread.php::Thread.author", True),
+            ("src/User.php::User.name", True),
+        }

@@ -2,6 +2,7 @@
 (function_call_expression function: (name) @callee) @call
 (function_call_expression function: (_) @dynamic) @call
 (member_call_expression object: (_) @receiver name: (name) @callee) @call
+(nullsafe_member_call_expression object: (_) @receiver name: (name) @callee) @call  ; `$a?->b()`
 (scoped_call_expression scope: (_) @receiver name: (name) @callee) @call
 (object_creation_expression (name) @callee) @call
 (class_declaration (base_clause [(name) (qualified_name)] @base)) @class
