@@ -24,6 +24,8 @@ from app.parse.imports import JS_DEFAULT, parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
 from app.parse.ruby_bare import bare_calls
 
+# A HEEx tag naming a function component: `<.icon`, `<Layouts.flash` (not `<div`, `</.icon`).
+_HEEX_COMPONENT = re.compile(rb"<(?P<module>[A-Z]\w*(?:\.[A-Z]\w*)*)?\.(?P<name>[a-z_]\w*[?!]?)")
 # A generated file can hold 100,000 calls; past this the rest become one explicit record.
 MAX_CALLS_PER_FILE = 20_000
 # The receiver of a call past the file limit (resolve.py reports it as unresolved).
@@ -588,6 +590,8 @@ def extract(
             params.append((unpacked[0].start_byte, (node_text(unpacked[0]), marker)))
         elif imp := captures.get("import"):
             import_nodes.append(imp[0])
+        elif heex := captures.get("heex"):
+            _heex_calls(heex[0], raw)
         elif (let := captures.get("let")) and (value := captures.get("let_value")):
             name = node_text(captures["var"][0]).lstrip(":")
             if said := _rspec_value(value[0]):
@@ -679,6 +683,17 @@ def extract(
     if language in _PACKAGE_NODES:
         attributes += _package(language, root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+def _heex_calls(template: Node, raw: dict[tuple[int, int], tuple[int, int, str, str, str]]) -> None:
+    """A HEEx template's function components as calls where their tags are written: `<.icon`
+    calls `icon` (the module's or an imported one), `<Layouts.flash` calls `Layouts.flash`."""
+    text = template.text or b""
+    for match in _HEEX_COMPONENT.finditer(text):
+        line = template.start_point.row + 1 + text.count(b"\n", 0, match.start())
+        receiver = (match.group("module") or b"").decode()
+        key = (template.start_byte + match.start(), template.start_byte + match.end())
+        raw.setdefault(key, (0, line, match.group("name").decode(), receiver, ""))
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,10 @@ _ZIG_IMPORT = re.compile(
 _EX_DIRECTIVE = re.compile(
     r"(alias|import)[\s(]+([A-Z]\w*(?:\.[A-Z]\w*)*)(?:\.\{([^}]*)\})?(?:\s*,\s*as:\s*([A-Z]\w*))?"
 )
+_EX_USE = re.compile(r"use[\s(]+([A-Z]\w*(?:\.[A-Z]\w*)*)(?:\s*,\s*:(\w+))?")
+# `use A` / `use A, :html` as an Import: module A, name USED + the function whose quoted
+# code the using module receives (`__using__` when none is named).
+EX_USED = "(use)"
 
 
 _EX_ONLY = re.compile(r"only:\s*\[([^\]]*)\]")
@@ -167,6 +171,8 @@ def _scala_import(text: str, line: int) -> list[Import]:
 def _elixir_directive(text: str, line: int) -> list[Import]:
     """`alias A.B.C` binds `C` (`, as: D` binds `D`; `alias A.{B, C}` both); `import A`
     brings in every function of A (`*`)."""
+    if used := _EX_USE.match(text.strip()):
+        return [Import(used.group(1), EX_USED + (used.group(2) or "__using__"), "", line)]
     m = _EX_DIRECTIVE.match(text.strip())
     if m is None:
         return []

@@ -1898,3 +1898,82 @@ def test_php_nullsafe_calls_are_calls_and_chains(tmp_path: Path, settings: Setti
             ("src/Thread.php::Thread.author", True),
             ("src/User.php::User.name", True),
         }
+
+
+PHOENIX_APP = {
+    "lib/web.ex": """\
+defmodule Web do
+  def html do
+    quote do
+      use Phoenix.Component
+      unquote(html_helpers())
+    end
+  end
+
+  defp html_helpers do
+    quote do
+      import Web.CoreComponents
+      alias Web.Layouts
+    end
+  end
+
+  defmacro __using__(which) when is_atom(which) do
+    apply(__MODULE__, which, [])
+  end
+end
+""",
+    "lib/web/core_components.ex": """\
+defmodule Web.CoreComponents do
+  use Phoenix.Component
+
+  def icon(assigns) do
+    ~H\"\"\"
+    <span class={@name} />
+    \"\"\"
+  end
+
+  def button(assigns) do
+    ~H\"\"\"
+    <button><.icon name="go" /></button>
+    \"\"\"
+  end
+end
+""",
+    "lib/web/layouts.ex": """\
+defmodule Web.Layouts do
+  use Web, :html
+
+  def flash(assigns), do: ~H"<p>{@kind}</p>"
+end
+""",
+    "lib/web/page_live.ex": """\
+defmodule Web.PageLive do
+  use Web, :html
+  alias Web.Layouts
+
+  def render(assigns) do
+    ~H\"\"\"
+    <.button />
+    <Layouts.flash kind={:info} />
+    <.link navigate="/" />
+    \"\"\"
+  end
+
+  def title, do: icon(%{name: "t"})
+end
+""",
+}
+
+
+def test_phoenix_components_and_what_use_imports(tmp_path: Path, settings: Settings) -> None:
+    # A HEEx template's `<.button />` and `<Layouts.flash />` call those function components;
+    # `use Web, :html` imports what `Web.html` (and the `html_helpers` it unquotes) imports,
+    # so a bare `icon(...)` in a LiveView reaches `Web.CoreComponents.icon`. Phoenix's own
+    # `<.link>` stays unresolved.
+    rows = graph(tmp_path, settings, PHOENIX_APP)
+    core, page = "lib/web/core_components.ex", "lib/web/page_live.ex"
+    assert edges_at(rows, core, 12) == {(f"{core}::CoreComponents.icon", True)}
+    assert edges_at(rows, page, 7) == {(f"{core}::CoreComponents.button", True)}
+    assert edges_at(rows, page, 8) == {("lib/web/layouts.ex::Layouts.flash", True)}
+    assert [r["callee"] for r in at(rows, page, 9)] == [""]
+    assert edges_at(rows, page, 13) == {(f"{core}::CoreComponents.icon", True)}

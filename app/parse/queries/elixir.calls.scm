@@ -12,6 +12,9 @@
 ; the adapter a connection carries): known only at run time, but a call site all the same.
 (call target: (dot left: (identifier) @receiver right: (identifier) @callee) (arguments)
   (#not-eq? @receiver "__MODULE__")) @call
-; Directives: `alias A.B.C`, `alias A.B.C, as: D`, `alias A.{B, C}`, `import A`. (What
-; `use A` imports is A's macro's choice: not read.)
-(call target: (identifier) @_directive (#any-of? @_directive "alias" "import")) @import
+; Directives: `alias A.B.C`, `alias A.B.C, as: D`, `alias A.{B, C}`, `import A`, and `use A`
+; or `use A, :html` (what it imports is read from A's `__using__` or `html` by the resolver).
+(call target: (identifier) @_directive (#any-of? @_directive "alias" "import" "use")) @import
+; A HEEx template's function components (`~H"""<.icon name="x" />"""`, `<Layouts.flash />`):
+; calls of `icon` and `Layouts.flash`, read from the sigil's text (app/parse/calls.py).
+(sigil (sigil_name) @_sigil (quoted_content) @heex (#eq? @_sigil "H"))
