@@ -81,6 +81,11 @@ _EXAMPLE_PATH = re.compile(
     re.IGNORECASE,
 )
 _CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts|cs|scala|swift)$")
+# Below a JVM source root (`src/main/java/`, Android's `app/src/main/kotlin/`, Kotlin
+# Multiplatform's `src/commonMain/kotlin/`) the folders spell a package's name: Google's
+# `com/google/samples/apps/...`, Spring Initializr's `com/example/demo/`. An examples
+# folder is one above the root (`examples/app/src/main/java/`), not one of the package's.
+_JVM_SOURCE_ROOT = re.compile(r"(^|/)src/[^/]+/(java|kotlin|scala|groovy)/")
 # Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file, Zig in
 # `test "name" { ... }` blocks (named so by the parse).
 _RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
@@ -145,9 +150,18 @@ def path_role(path: str) -> str:
     (the library itself)."""
     if _TEST_PATH.search(path) or _CAMEL_TEST_PATH.search(path):
         return TEST
-    if _EXAMPLE_PATH.search(path) or _CAMEL_BENCHMARK_PATH.search(path):
+    outside = _outside_package(path)
+    if _EXAMPLE_PATH.search(outside) or _CAMEL_BENCHMARK_PATH.search(outside):
         return EXAMPLE
     return ""
+
+
+def _outside_package(path: str) -> str:
+    """`path` without the package folders below its last JVM source root, if it has one."""
+    roots = list(_JVM_SOURCE_ROOT.finditer(path))
+    if not roots:
+        return path
+    return path[: roots[-1].end()] + path.rpartition("/")[2]
 
 
 def generated_file(chunks: Iterable[tuple[int, str]]) -> bool:

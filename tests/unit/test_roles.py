@@ -81,6 +81,12 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/_pytest/fixtures.py", ""),  # pytest's own code
         ("src/_pytest/pytester.py", ""),
         ("src/latest/Contests.kt", ""),
+        # A JVM package's folders below its source root name the package, not examples.
+        ("app/src/main/java/com/google/samples/apps/sunflower/GardenActivity.kt", ""),
+        ("src/main/java/org/springframework/samples/petclinic/vet/Vet.java", ""),
+        ("src/main/kotlin/com/example/demo/DemoApplication.kt", ""),
+        ("examples/app/src/main/java/com/acme/Main.java", EXAMPLE),  # above the root
+        ("src/main/java/com/acme/demo/ParserBenchmark.java", EXAMPLE),  # named as one
     ],
 )
 def test_path_roles_per_language(path: str, role: str) -> None:
