@@ -29,7 +29,7 @@ from app.core.paths import (
     path_role,
 )
 from app.parse.languages import PROSE_LANGUAGES
-from app.search import rerank, versions
+from app.search import rerank, translations, versions
 from app.search.lexical import (
     TEXT,
     FieldPostings,
@@ -111,6 +111,7 @@ class Corpus:
         self._by_file_name: dict[str, list[str]] | None = None  # paths by file name, when asked
         self._by_stem: dict[str, list[str]] | None = None  # paths by file name before its dot
         self._newer: dict[str, str] | None = None  # older version's path -> the newest's
+        self._translations: dict[str, str] | None = None  # translation's path -> its source
         self.alive = np.zeros(0, dtype=bool)
         self.removed = 0
         self.embeddable = 0  # live rows that get a vector
@@ -163,6 +164,7 @@ class Corpus:
             symbol=(c["symbol"][index] or "").lstrip("_$"),
             split=bool(qualified) and qualified in self.parents.get(c["path"][index], ()),
             current=self._newer_version_of(c["path"][index]),
+            translates=self._translated(c["path"][index]),
         )
 
     def _read_headers(self, first: int) -> None:
@@ -190,6 +192,12 @@ class Corpus:
         if not self.version_folders[rerank.LEGACY_VERSION]:
             return ""
         return rerank.legacy_copy_of(path, self.by_path.__contains__)
+
+    def _translated(self, path: str) -> str:
+        """The file `path` translates into another language (app.search.translations)."""
+        if self._translations is None:
+            self._translations = translations.translations(self.by_path)
+        return self._translations.get(path, "")
 
     def members_named(self, key: str) -> list[str]:
         """Chunk ids of the live definitions whose qualified name ends in `key`
@@ -457,7 +465,7 @@ class Corpus:
         for name, values in self.columns.items():
             values.extend(table.column(name).to_pylist())
         c = self.columns
-        self._by_file_name = self._by_stem = self._newer = None
+        self._by_file_name = self._by_stem = self._newer = self._translations = None
         self.position.update(zip(c["id"][first:], range(first, len(c["id"])), strict=True))
         self.postings.add_slices(first, tokens)
         for index, path in enumerate(c["path"][first:], first):

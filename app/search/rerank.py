@@ -76,6 +76,11 @@ OTHER_VERSION_FACTOR = 0.5
 # first version's files), so only version 1 is read as the older copy.
 LEGACY_VERSION = "1"
 _VERSION_FOLDER = re.compile(r"v(\d{1,2})")
+# A file that holds another file's text in another language (`values-fr/strings.xml`,
+# `config/locales/de.yml`; app.search.translations) matches a question through the keys it
+# shares with the file it translates, ten times over: the same factor as an older version's
+# copy, the other file that repeats one the list already shows.
+TRANSLATION_FACTOR = OTHER_VERSION_FACTOR
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 # A query that is one name and nothing else (`Flow`, `` `ClientSession` ``): a look-up.
 _ONE_NAME = re.compile(r"\s*`?([A-Za-z_$][\w$]*)`?\s*")
@@ -177,6 +182,7 @@ class Candidate:
     # The newer file this one is an older version of: its legacy `v1/` copy (legacy_copy_of)
     # or a copy in an older sibling version folder (app.search.versions).
     current: str = ""
+    translates: str = ""  # the file this one translates (app.search.translations), or ""
 
 
 def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[Signal]:
@@ -214,6 +220,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     elif candidate.current:
         reason = f"an older version of {candidate.current}; no version asked"
         found.append(Signal("other-version", OTHER_VERSION_FACTOR, reason))
+    if candidate.translates:
+        reason = f"a translation of {candidate.translates}"
+        found.append(Signal("translation", TRANSLATION_FACTOR, reason))
     if candidate.is_test:
         found.append(Signal("test", TEST_FACTOR, "chunk is test code"))
     if candidate.is_example:
