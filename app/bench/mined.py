@@ -213,8 +213,14 @@ def doc_questions(name: str, files: Mapping[str, Stripped]) -> list[Question]:
 
 
 def _git(root: Path, *args: str) -> str:
+    """Git's output, or "" when it fails; bytes that are no UTF-8 (a Latin-1 file's diff)
+    read as U+FFFD."""
     done = subprocess.run(
-        ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        ["git", "-C", str(root), *args],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=False,
     )
     return done.stdout if done.returncode == 0 else ""
 

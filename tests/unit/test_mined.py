@@ -176,6 +176,19 @@ def test_commit_subjects_ask_for_the_definitions_they_changed(tmp_path: Path) ->
     assert mined.commit_questions("bare", tmp_path / "bare", texts) == []  # not a checkout
 
 
+def test_a_commit_whose_diff_is_no_utf8_still_asks(tmp_path: Path) -> None:
+    """A Latin-1 file in the history (a `.properties` bundle, an old README) made `git show`
+    undecodable and stopped `eval mined` on a real application."""
+    repo = make_history(tmp_path)
+    (repo / "pkg" / "messages.properties").write_bytes("greeting=Caf\xe9\n".encode("latin-1"))
+    (repo / "pkg" / "http.py").write_text(PY.replace("self.jar = {}", "self.jar = {} "))
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "Keep cookies in a jar with French messages")
+    texts = {"pkg/http.py": (repo / "pkg" / "http.py").read_text()}
+    questions = {q.question: q for q in mined.commit_questions("proj", repo, texts)}
+    assert "Keep cookies in a jar with French messages" in questions
+
+
 def test_sample_is_deterministic_and_capped(tmp_path: Path) -> None:
     repo = make_history(tmp_path)
     many = [q for i in range(30) for q in mined_questions("proj", repo, 100)[0][:1]]
