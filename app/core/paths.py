@@ -43,6 +43,7 @@ _GENERATED_HEADER = re.compile(
     re.IGNORECASE,
 )
 HEADER_LINES = 8
+_WRAPPER_SCRIPTS = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"})
 # The chunk that holds a file's header starts on one of its first lines (a blank line or a
 # `#!` line may come first).
 HEAD_START_LINE = 3
@@ -164,11 +165,20 @@ def _outside_package(path: str) -> str:
     return path[: roots[-1].end()] + path.rpartition("/")[2]
 
 
-def generated_file(chunks: Iterable[tuple[int, str]]) -> bool:
-    """Whether a file says a tool wrote it, read from its chunks' (start line, text): the one
-    at its top, when one starts there."""
+def generated_file(path: str, chunks: Iterable[tuple[int, str]]) -> bool:
+    """Whether a file is a build tool's (`generated_name`) or says a tool wrote it, read from
+    its chunks' (start line, text): the one at its top, when one starts there."""
+    if generated_name(path):
+        return True
     top = min((c for c in chunks if c[0] <= HEAD_START_LINE), default=None)
     return top is not None and generated_header(top[1])
+
+
+def generated_name(path: str) -> bool:
+    """Whether a file is one a build tool writes into the repository by that name: Gradle's
+    and Maven's wrapper scripts (`gradlew`, `mvnw.cmd`, `.mvn/wrapper/`), which launch the
+    build and hold none of the project's own logic."""
+    return PurePosixPath(path).name in _WRAPPER_SCRIPTS or "/.mvn/wrapper/" in f"/{path}"
 
 
 def generated_header(head: str) -> bool:

@@ -246,7 +246,7 @@ class GraphView:
             columns = ["path", "start_line", "text"]
             for row in self._store.chunks_for_paths(unread, columns).to_pylist():
                 heads[row["path"]].append((row["start_line"], row["text"]))
-            self._generated.update({p: generated_file(chunks) for p, chunks in heads.items()})
+            self._generated.update({p: generated_file(p, chunks) for p, chunks in heads.items()})
         return {p for p in wanted if self._generated[p]}
 
     @cached_property

@@ -25,6 +25,7 @@ from app.core.paths import (
     HEAD_START_LINE,
     TEST,
     generated_header,
+    generated_name,
     in_test_module,
     path_role,
 )
@@ -179,7 +180,8 @@ class Corpus:
                 heads[path] = index
         for path, index in heads.items():
             if self.roles[path] in ("", GENERATED):
-                self.roles[path] = GENERATED if generated_header(c["text"][index]) else ""
+                made = generated_name(path) or generated_header(c["text"][index])
+                self.roles[path] = GENERATED if made else ""
 
     def _newer_version_of(self, path: str) -> str:
         """The newer file `path` is an older version of: beside it in a sibling version

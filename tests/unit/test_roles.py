@@ -338,6 +338,32 @@ def test_hotspots_put_generated_code_after_the_code_people_wrote(indexed: Indexe
     assert min(made) > max(i for i, (path, _) in enumerate(hot) if path != "src/parser.c"), hot
 
 
+def test_build_tool_wrapper_scripts_are_generated_code(indexed: Indexed) -> None:
+    # Android's sunflower: Gradle's `gradlew` launcher was its second hotspot.
+    wrapper = (
+        "#!/bin/sh\n"
+        'die () {\n    echo "$*"\n    exit 1\n}\n\n'
+        'warn () {\n    echo "$*"\n}\n\n'
+        'find_java () {\n    warn "looking for java"\n    command -v java || die "no java"\n}\n\n'
+        'find_java\nwarn "starting"\nexec java -jar gradle/wrapper/gradle-wrapper.jar "$@"\n'
+    )
+    library = (
+        "#!/bin/sh\n"
+        "build_site () {\n    render_pages\n    copy_assets\n}\n\n"
+        'render_pages () {\n    echo "pages"\n}\n\n'
+        'copy_assets () {\n    echo "assets"\n}\n\n'
+        "build_site\n"
+    )
+    service = indexed({"gradlew": wrapper, "mvnw": wrapper, "scripts/site.sh": library})
+    hot = [h["path"] for h in service.hotspots(50)]
+    assert "gradlew" in hot, hot
+    wrappers = [i for i, path in enumerate(hot) if path in ("gradlew", "mvnw")]
+    assert min(wrappers) > max(i for i, path in enumerate(hot) if path == "scripts/site.sh"), hot
+    hits = service.search("where does it look for java before starting").hits
+    launcher = next(h for h in hits if h.path == "gradlew")
+    assert any(s.name == "generated" for s in launcher.explanation.signals)
+
+
 def test_tests_inside_library_files_are_test_code_in_the_graph(indexed: Indexed) -> None:
     # http.zig's `test "request: fuzz"` block topped its hotspots; Rust's `mod tests` alike.
     checks = "".join(f"    try parse({i});\n    try expectEqual({i});\n" for i in range(8))
