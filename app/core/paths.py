@@ -43,7 +43,8 @@ _GENERATED_HEADER = re.compile(
     re.IGNORECASE,
 )
 HEADER_LINES = 8
-_WRAPPER_SCRIPTS = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"})
+_TOOL_FILES = frozenset({"gradlew", "gradlew.bat", "mvnw", "mvnw.cmd", "project.pbxproj"})
+_TOOL_SUFFIXES = frozenset({".xcscheme", ".xcworkspacedata"})
 # The chunk that holds a file's header starts on one of its first lines (a blank line or a
 # `#!` line may come first).
 HEAD_START_LINE = 3
@@ -177,8 +178,13 @@ def generated_file(path: str, chunks: Iterable[tuple[int, str]]) -> bool:
 def generated_name(path: str) -> bool:
     """Whether a file is one a build tool writes into the repository by that name: Gradle's
     and Maven's wrapper scripts (`gradlew`, `mvnw.cmd`, `.mvn/wrapper/`), which launch the
-    build and hold none of the project's own logic."""
-    return PurePosixPath(path).name in _WRAPPER_SCRIPTS or "/.mvn/wrapper/" in f"/{path}"
+    build and hold none of the project's own logic, and Xcode's project files (`project.pbxproj`,
+    schemes, an asset catalogue's `Contents.json`), which its editors write."""
+    pure = PurePosixPath(path)
+    if pure.name in _TOOL_FILES or pure.suffix in _TOOL_SUFFIXES:
+        return True
+    folders = f"/{pure.parent}/"
+    return "/.mvn/wrapper/" in folders or (pure.name == "Contents.json" and ".xcassets/" in folders)
 
 
 def generated_header(head: str) -> bool:

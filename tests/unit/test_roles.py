@@ -7,7 +7,14 @@ from collections.abc import Callable
 
 import pytest
 
-from app.core.paths import EXAMPLE, TEST, generated_header, in_test_module, path_role
+from app.core.paths import (
+    EXAMPLE,
+    TEST,
+    generated_header,
+    generated_name,
+    in_test_module,
+    path_role,
+)
 from app.search import diversity, rerank
 from app.service import Service
 
@@ -336,6 +343,26 @@ def test_hotspots_put_generated_code_after_the_code_people_wrote(indexed: Indexe
     made = [i for i, (path, _) in enumerate(hot) if path == "src/parser.c"]
     assert ("src/parser.c", "yyparse") in hot, hot  # listed,
     assert min(made) > max(i for i, (path, _) in enumerate(hot) if path != "src/parser.c"), hot
+
+
+@pytest.mark.parametrize(
+    ("path", "made"),
+    [
+        ("gradlew", True),
+        ("android/gradlew.bat", True),
+        ("mvnw.cmd", True),
+        (".mvn/wrapper/MavenWrapperDownloader.java", True),
+        ("App.xcodeproj/project.pbxproj", True),
+        ("App.xcodeproj/xcshareddata/xcschemes/App.xcscheme", True),
+        ("App.xcworkspace/contents.xcworkspacedata", True),
+        ("App/Assets.xcassets/AppIcon.appiconset/Contents.json", True),
+        ("App/Contents.json", False),  # not in an asset catalogue
+        ("scripts/gradlew-helper.sh", False),
+        ("src/main/java/org/acme/Wrapper.java", False),
+    ],
+)
+def test_files_a_build_tool_writes_by_name(path: str, made: bool) -> None:
+    assert generated_name(path) is made
 
 
 def test_build_tool_wrapper_scripts_are_generated_code(indexed: Indexed) -> None:
