@@ -51,13 +51,15 @@ HEAD_START_LINE = 3
 # Folders of tests and their helpers as real repositories name them: `test-utils/` and
 # `testFixtures/` (kotlinx-coroutines, Gradle), `exposed-tests/` and `android-unit-tests/` (a
 # module of tests: plural, since `kotlinx-coroutines-test/` and `koin-test/` are libraries
-# for their users' tests), `test_suite/` (serde), `integration_test/` (Ecto).
+# for their users' tests), `test_suite/` (serde), `integration_test/` (Ecto). A module of
+# tests by its name alone: Django's `tests.py` in each app, a Python `test.py` of test cases,
+# Rust's out-of-line `mod tests;` (`src/fs/file/tests.rs`).
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|benches)(/|$)"
     r"|(^|/)(test[-_]?(utils?|helpers?|support|resources|fixtures)|test_[^/]+)(/|$)"
     r"|(^|/)([^/]+[-_]tests|integration[-_]?test(s|ing)?)(/|$)"
     r"|(^|/)[^/]+\.(tests?|unittests?|integrationtests?|specs?)(/|$)"
-    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$",
+    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|tests?\.py|tests\.rs)$",
     re.IGNORECASE,
 )
 # Spelled in CamelCase, so matched with case: `FooTests.cs`, `ParserTest.java`, `CsvTester.cs`,

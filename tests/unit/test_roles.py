@@ -35,6 +35,9 @@ Indexed = Callable[[dict[str, str]], Service]
         ("core/src/jvmTest/kotlin/org/koin/InstanceTest.kt", TEST),
         ("spec/hashie/mash_spec.rb", TEST),  # Ruby
         ("lib/hashie/extensions/coercion_spec.rb", TEST),
+        ("polls/tests.py", TEST),  # Django's tests module of an app
+        ("hc/test.py", TEST),
+        ("tokio/src/fs/file/tests.rs", TEST),  # Rust's out-of-line `mod tests;`
         ("tests/graph.rs", TEST),  # Rust
         ("benches/dijkstra.rs", TEST),
         ("tests/Twig/Tests/EnvironmentTest.php", TEST),  # PHP
@@ -88,6 +91,8 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/_pytest/fixtures.py", ""),  # pytest's own code
         ("src/_pytest/pytester.py", ""),
         ("src/latest/Contests.kt", ""),
+        ("src/attests.py", ""),
+        ("src/tests.go", ""),
         # A JVM package's folders below its source root name the package, not examples.
         ("app/src/main/java/com/google/samples/apps/sunflower/GardenActivity.kt", ""),
         ("src/main/java/org/springframework/samples/petclinic/vet/Vet.java", ""),
