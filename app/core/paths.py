@@ -90,6 +90,8 @@ _CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts
 # `com/google/samples/apps/...`, Spring Initializr's `com/example/demo/`. An examples
 # folder is one above the root (`examples/app/src/main/java/`), not one of the package's.
 _JVM_SOURCE_ROOT = re.compile(r"(^|/)src/[^/]+/(java|kotlin|scala|groovy)/")
+_TEST_CASE_NAME = re.compile(r"[a-z0-9_](Tests?|TestCase)$")
+_ANNOTATED_TESTS = frozenset({"java", "kotlin", "csharp", "scala"})
 # Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file, Zig in
 # `test "name" { ... }` blocks (named so by the parse).
 _RUST_TEST_MODULE = re.compile(r"(^|\.)tests?(\.|$)")
@@ -209,6 +211,26 @@ def in_test_module(language: str, kind: str, qualified: str, parent: str) -> boo
         return bool(_ZIG_TEST.search(qualified) or _ZIG_TEST.search(parent))
     scope = qualified if kind == "module" else parent
     return language == "rust" and bool(_RUST_TEST_MODULE.search(scope))
+
+
+def test_cases(path: str, language: str, methods: Iterable[tuple[str, str]]) -> set[str]:
+    """The classes of a test file that are test cases, from its methods' (class, name): a
+    class with a method named `test...` (unittest, pytest, minitest, PHPUnit, XCTest, JUnit
+    3), or, where tests are marked by annotations (JUnit, NUnit, xUnit), one named
+    `ParserTest` or `ParserTests`. Its methods are reached through `self` or a subclass and
+    run by the runner, never called on a value of the case elsewhere; a test file's helper
+    classes (aiohttp's `TestClient`) are not cases."""
+    if not is_test_path(path):
+        return set()
+    found: set[str] = set()
+    for parent, name in methods:
+        if not parent:
+            continue
+        if name.lower().startswith("test") or (
+            language in _ANNOTATED_TESTS and _TEST_CASE_NAME.search(parent.rpartition(".")[2])
+        ):
+            found.add(parent)
+    return found
 
 
 def is_test_code(path: str, kind: str, qualified: str, parent: str | None = None) -> bool:

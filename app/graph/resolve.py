@@ -6,11 +6,11 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from app.core.models import CallSite, Edge, Import, Symbol, Unresolved
-from app.core.paths import is_test_path
+from app.core.paths import is_test_path, test_cases
 from app.graph.elixir import ElixirRules
 from app.graph.facts import CLASS_KINDS, FileFacts, call_text, symbol_id
 from app.graph.haskell import EXPORT_KINDS, HaskellExports, HaskellRules
@@ -246,6 +246,7 @@ class Resolver:
         self.free: dict[str, list[str]] = defaultdict(list)
         self.programs: dict[str, list[str]] = defaultdict(list)  # a script's file name -> it
         self.methods: dict[str, list[str]] = defaultdict(list)
+        self.test_case_methods: Counter[str] = Counter()  # name -> methods of test cases
         # (language, App.Models.Widget) -> ids
         self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
         # path -> a top-level type's name -> the namespace it is declared in (C#, PHP): names
@@ -324,6 +325,7 @@ class Resolver:
                 for s in facts.symbols
                 if s.parent and kinds.get(s.parent) == "module" and s.kind != "module"
             }
+        cases = test_cases(path, lang, ((s.parent, s.name) for s in facts.symbols))
         for s in facts.symbols:
             sid = symbol_id(path, s.qualified_name)
             if sid in self.symbols:
@@ -345,7 +347,9 @@ class Resolver:
                     self.dir_top[_dir(path)][s.name].append(sid)
                 if lang in NAMESPACE_LANGUAGES:
                     self.namespaced[(lang, self.full_name(path, s.qualified_name))].append(sid)
-            if s.kind == "method" or (lang == "ruby" and s.parent and s.kind == "function"):
+            if s.kind == "method" and s.parent in cases:
+                self.test_case_methods[s.name] += 1  # only `self` reaches it: no name guess
+            elif s.kind == "method" or (lang == "ruby" and s.parent and s.kind == "function"):
                 self.methods[s.name].append(sid)  # a Ruby module's `def` is a mixin's method
             if (lang in _NESTED_SCOPES or lang == "elixir") and s.kind in _SCOPE_KINDS:
                 key = (_scope(path, lang), s.qualified_name)
@@ -1495,12 +1499,15 @@ class Resolver:
             return narrowed
         if len(candidates) == 1 and name in BUILTIN_METHODS.get(lang, ()):
             return candidates, "builtin-method-name", ""  # `x.toString()`: most likely not ours
-        if len(candidates) == 1:
-            return candidates, "unique-method", ""
+        if len(candidates) == 1 and not self.test_case_methods[name]:
+            return candidates, "unique-method", ""  # not when test cases define it too: a
+            # name common enough for a test's helper (`post`) is no evidence of one method
         if not candidates and lang == "kotlin" and (own := prelude_reason(lang, name)):
             return [], "", own  # `scope?.let { }`: a standard-library extension on any value
         if not candidates and lang == "kotlin" and name in BUILTIN_METHODS["kotlin"]:
             return [], "", f"the language's own: {name} is a method of Kotlin's collections"
+        if not candidates and self.test_case_methods[name]:
+            return [], "", f"only test cases define {name}, reached through their own `self`"
         return candidates, "ambiguous-method", "no method of that name in the project"
 
     def _chained(self, facts: FileFacts, call: CallSite, root_type: str) -> tuple[list[str], str]:

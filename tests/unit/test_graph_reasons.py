@@ -166,3 +166,75 @@ def test_an_edit_of_a_declared_type_or_an_exported_alias_equals_a_rebuild(
         fresh = Service(repo, Settings(index_dir=tmp_path / f"fresh-{path.replace('/', '-')}"))
         fresh.index(with_vectors=False)
         assert _edge_set(service) == _edge_set(fresh), path
+
+
+def test_a_test_case_s_methods_are_no_name_guess_for_other_code(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # healthchecks (Django): each `self.client.get(...)` of 550 test methods and every
+    # `request.GET.get(...)` were guessed to call the seven API test cases' own `get` helpers.
+    files = {
+        "hc/api/tests/test_auth.py": (
+            "from django.test import TestCase\n\n\n"
+            "class AuthTestCase(TestCase):\n"
+            "    def get(self, key):\n"  # 5
+            '        return self.client.get("/api/v3/checks/", HTTP_X_API_KEY=key)\n'
+            "\n"
+            "    def test_it_rejects_a_wrong_key(self):\n"
+            '        r = self.get("X" * 32)\n'  # 9: its own helper, through self
+            "        self.assertEqual(r.status_code, 401)\n"
+        ),
+        "hc/api/tests/test_badges.py": (
+            "from django.test import TestCase\n\n\n"
+            "class BadgesTests(TestCase):\n"
+            "    def test_it_works(self):\n"
+            '        r = self.client.get("/badges/")\n'  # 6: Django's test client
+        ),
+        "hc/api/views.py": (
+            "def checks(request):\n"
+            '    tag = request.GET.get("tag")\n'  # 2: Django's QueryDict
+            "    return tag\n"
+        ),
+        "hc/lib/cache.py": (
+            "class Cache:\n"
+            "    def fetch(self, key):\n"
+            "        return key\n\n\n"
+            "def lookup(store):\n"
+            "    return store.fetch(1)\n"  # 7: a library method is still guessed by name
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    own = edges_at(rows, "hc/api/tests/test_auth.py", 9)
+    assert own == {("hc/api/tests/test_auth.py::AuthTestCase.get", True)}
+    reason = "only test cases define get, reached through their own `self`"
+    for path, line in [("hc/api/tests/test_badges.py", 6), ("hc/api/views.py", 2)]:
+        assert edges_at(rows, path, line) == set(), at(rows, path, line)
+        assert [r["rule"] for r in at(rows, path, line)] == [reason]
+    assert edges_at(rows, "hc/lib/cache.py", 7) == {("hc/lib/cache.py::Cache.fetch", False)}
+    assert [r["rule"] for r in at(rows, "hc/lib/cache.py", 7)] == ["unique-method"]
+    # A test file's helper class is no test case (aiohttp's `TestClient` in test_utils.py,
+    # used through pytest fixtures): its methods are still guessed by name.
+    helper = {
+        "aiohttp/test_utils.py": (
+            "class TestClient:\n    def ws_connect(self, path):\n        return path\n"
+        ),
+        "tests/test_ws.py": "async def test_send(aiohttp_client):\n"
+        '    await aiohttp_client.ws_connect("/")\n',
+    }
+    rows = graph(tmp_path / "helper", settings, helper)
+    want = {("aiohttp/test_utils.py::TestClient.ws_connect", False)}
+    assert edges_at(rows, "tests/test_ws.py", 2) == want
+    # A library method that test cases name too is a guess among them: uncertain, not
+    # the probable "only method of that name" (`self.client.post` -> HttpTransport.post).
+    posting = {
+        path: text.replace("get", "post")
+        for path, text in files.items()
+        if path.startswith("hc/api/tests/")
+    }
+    posting["hc/api/transports.py"] = (
+        "class HttpTransport:\n    def post(self, url):\n        return url\n"
+    )
+    rows = graph(tmp_path / "again", settings, posting)
+    assert [r["rule"] for r in at(rows, "hc/api/tests/test_badges.py", 6)] == ["ambiguous-method"]
+    want = {("hc/api/transports.py::HttpTransport.post", False)}
+    assert edges_at(rows, "hc/api/tests/test_badges.py", 6) == want
