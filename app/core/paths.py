@@ -90,6 +90,12 @@ _CAMEL_BENCHMARK_PATH = re.compile(r"(^|/)[^/]*[a-z0-9]Benchmarks?\.(java|kt|kts
 # `com/google/samples/apps/...`, Spring Initializr's `com/example/demo/`. An examples
 # folder is one above the root (`examples/app/src/main/java/`), not one of the package's.
 _JVM_SOURCE_ROOT = re.compile(r"(^|/)src/[^/]+/(java|kotlin|scala|groovy)/")
+# What a UI preview's chunk says of itself (`ui_preview`): a Compose annotation before the
+# declaration, a provider of preview parameters, SwiftUI's provider protocol.
+_KOTLIN_DECLARATION = re.compile(r"\b(?:fun|class|object|val)\s")
+_PREVIEW_ANNOTATION = re.compile(r"@(?:\w+\.)*(?:\w*Previews?|Preview\w+)\b")
+_KOTLIN_PROVIDER = re.compile(r"^[^{=]*\bclass\s+\w+[^{=]*:\s*PreviewParameterProvider\s*<", re.M)
+_SWIFT_PROVIDER = re.compile(r"^[^{]*\bstruct\s+\w+\s*:[^{]*\bPreviewProvider\b", re.M)
 _TEST_CASE_NAME = re.compile(r"[a-z0-9_](Tests?|TestCase)$")
 _ANNOTATED_TESTS = frozenset({"java", "kotlin", "csharp", "scala"})
 # Rust keeps unit tests in a `#[cfg(test)] mod tests` inside the library file, Zig in
@@ -231,6 +237,22 @@ def test_cases(path: str, language: str, methods: Iterable[tuple[str, str]]) -> 
         ):
             found.add(parent)
     return found
+
+
+PREVIEW_LANGUAGES = frozenset({"kotlin", "swift"})
+
+
+def ui_preview(language: str, text: str) -> bool:
+    """Whether a definition's chunk is a UI preview: sample data and calls written for an
+    editor's design view, not the app's code (Jetpack Compose's `@Preview` functions, also
+    through a multipreview annotation such as `@PreviewLightDark`, and its
+    `PreviewParameterProvider`s; SwiftUI's `#Preview` blocks and `PreviewProvider`s)."""
+    if language == "kotlin":
+        head = _KOTLIN_DECLARATION.split(text, maxsplit=1)[0]
+        return bool(_PREVIEW_ANNOTATION.search(head) or _KOTLIN_PROVIDER.search(text[:400]))
+    if language == "swift":
+        return text.lstrip().startswith("#Preview") or bool(_SWIFT_PROVIDER.search(text[:400]))
+    return False
 
 
 def is_test_code(path: str, kind: str, qualified: str, parent: str | None = None) -> bool:

@@ -9,7 +9,15 @@ from functools import cached_property
 from typing import Any
 
 from app.core.models import TIERS, tier_of
-from app.core.paths import EXAMPLE, generated_file, is_test_code, is_test_path, path_role
+from app.core.paths import (
+    EXAMPLE,
+    PREVIEW_LANGUAGES,
+    generated_file,
+    is_test_code,
+    is_test_path,
+    path_role,
+    ui_preview,
+)
 from app.graph.facts import split_id
 from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
@@ -231,10 +239,25 @@ class GraphView:
                 r["id"],
             )
         )
-        window = rows[: n * 3]  # generated code moves down within the first rows read
-        made = self.generated_files(r["path"] for r in window)
-        window.sort(key=lambda r: r["path"] in made)
+        window = rows[: n * 3]  # generated code and UI previews move down within the first
+        made = self.generated_files(r["path"] for r in window)  # rows read
+        shown = self.previews([r for r in window if r["language"] in PREVIEW_LANGUAGES])
+        window.sort(key=lambda r: (r["path"] in made, r["id"] in shown))
         return [_symbol_json(r) for r in window[:n]]
+
+    def previews(self, rows: list[dict[str, Any]]) -> set[str]:
+        """The ids of the symbols of `rows` whose chunk is a UI preview (`paths.ui_preview`)."""
+        if not rows:
+            return set()
+        starts = {(r["path"], r["start_line"]): r for r in rows}
+        columns = ["path", "start_line", "language", "text"]
+        chunks = self._store.chunks_for_paths(sorted({r["path"] for r in rows}), columns)
+        return {
+            starts[key]["id"]
+            for chunk in chunks.to_pylist()
+            if (key := (chunk["path"], chunk["start_line"])) in starts
+            and ui_preview(chunk["language"], chunk["text"])
+        }
 
     def generated_files(self, paths: Iterable[str]) -> set[str]:
         """Which of `paths` say in their first lines that a tool wrote them, read from the

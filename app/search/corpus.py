@@ -23,11 +23,13 @@ from app.core.paths import (
     EXAMPLE,
     GENERATED,
     HEAD_START_LINE,
+    PREVIEW_LANGUAGES,
     TEST,
     generated_header,
     generated_name,
     in_test_module,
     path_role,
+    ui_preview,
 )
 from app.parse.languages import PROSE_LANGUAGES
 from app.search import rerank, translations, versions
@@ -159,6 +161,7 @@ class Corpus:
             or in_test_module(language, kind, qualified, c["parent"][index] or ""),
             is_example=self.roles[c["path"][index]] == EXAMPLE,
             is_generated=self.roles[c["path"][index]] == GENERATED,
+            is_preview=language in PREVIEW_LANGUAGES and ui_preview(language, c["text"][index]),
             is_prose=language in PROSE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),

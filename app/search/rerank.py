@@ -18,6 +18,10 @@ EXAMPLE_FACTOR = 0.7  # examples and benchmarks call the library the way a quest
 # examples' factor, the other code that is not the library's own hand-written source.
 GENERATED_FACTOR = EXAMPLE_FACTOR
 _GENERATED_REASON = "chunk is generated code: its file's first lines say a tool wrote it"
+# A UI preview calls the screen it shows with made-up data, in the words of the screen's
+# question: example code, written in a library file.
+PREVIEW_FACTOR = EXAMPLE_FACTOR
+_PREVIEW_REASON = "a UI preview (`@Preview`, `PreviewProvider`): sample data for the editor"
 PROSE_FACTOR = 0.5  # docs describe a feature; people asking "where" want the code (RESULTS)
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 # A shell script's own top-level code keeps glue's factor: without it, `eval mined` over five
@@ -175,6 +179,7 @@ class Candidate:
     is_prose: bool
     is_example: bool = False  # under examples/, samples/, benchmarks/
     is_generated: bool = False  # its file's first lines say a tool wrote it
+    is_preview: bool = False  # a UI preview (`@Preview`, `PreviewProvider`): paths.ui_preview
     thin: str = ""  # WRAPPER, ACCESSOR or EMPTY (app.parse.thin), "" otherwise
     name: str = ""  # the chunk's symbol name by `name_key` ("" for glue and text windows)
     split: bool = False  # the head of a definition whose members have chunks of their own
@@ -227,6 +232,8 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(Signal("test", TEST_FACTOR, "chunk is test code"))
     if candidate.is_example:
         found.append(Signal("example", EXAMPLE_FACTOR, "chunk is example or benchmark code"))
+    if candidate.is_preview:
+        found.append(Signal("preview", PREVIEW_FACTOR, _PREVIEW_REASON))
     if candidate.is_generated:
         found.append(Signal("generated", GENERATED_FACTOR, _GENERATED_REASON))
     if candidate.is_prose:

@@ -14,6 +14,7 @@ from app.core.paths import (
     generated_name,
     in_test_module,
     path_role,
+    ui_preview,
 )
 from app.search import diversity, rerank
 from app.service import Service
@@ -510,3 +511,75 @@ def test_a_types_head_ranks_below_its_member_that_does_the_work(indexed: Indexed
     looked_up = service.search("RateLimiter").hits
     assert looked_up[0].qualified_name == "RateLimiter"
     assert not any(s.name == "split-head" for s in looked_up[0].explanation.signals)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "preview"),
+    [
+        ("kotlin", "@Preview\n@Composable\nprivate fun GalleryPreview() {\n    Gallery()\n}", True),
+        ("kotlin", "@PreviewLightDark\n@Composable\nfun CardPreview() {\n    Card()\n}", True),
+        ("kotlin", "@DevicePreviews\n@Composable\nfun HomePreview() {\n    Home()\n}", True),
+        (
+            "kotlin",
+            "private class PlantsProvider :\n    PreviewParameterProvider<List<Plant>> {\n"
+            "    override val values = sequenceOf(emptyList<Plant>())\n}",
+            True,
+        ),
+        ("swift", "#Preview {\n    ImageView(url: nil)\n}", True),
+        (
+            "swift",
+            "struct DetailRow_Previews: PreviewProvider {\n"
+            "    static var previews: some View { DetailRow() }\n}",
+            True,
+        ),
+        # The screen itself, whose parameter a preview fills, is the app's code.
+        (
+            "kotlin",
+            "@Composable\nfun Gallery(\n    @PreviewParameter(P::class) x: Int\n) {}",
+            False,
+        ),
+        ("kotlin", "@Composable\nfun PreviewCard(title: String) {\n    Text(title)\n}", False),
+        (
+            "swift",
+            'struct Row: View {\n    var body: some View { Text("PreviewProvider") }\n}',
+            False,
+        ),
+        ("java", "@Preview\nclass A {}", False),
+    ],
+)
+def test_ui_previews_are_known_by_their_annotation_or_protocol(
+    language: str, text: str, preview: bool
+) -> None:
+    assert ui_preview(language, text) is preview
+
+
+SCREEN_KT = """@Composable
+fun PlantList(plants: List<Plant>, onClick: (Plant) -> Unit) {
+    LazyColumn {
+        items(plants) { plant -> PlantRow(plant, onClick) }
+    }
+}
+
+@Composable
+fun PlantRow(plant: Plant, onClick: (Plant) -> Unit) {
+    Text(plant.name)
+}
+
+@Preview
+@Composable
+private fun PlantListPreview() {
+    PlantList(plants = samples, onClick = {})
+}
+"""
+
+
+def test_a_ui_preview_ranks_below_the_screen_it_shows(indexed: Indexed) -> None:
+    service = indexed({"app/src/main/java/com/acme/PlantList.kt": SCREEN_KT})
+    hits = service.search("where is the list of plants shown").hits
+    names = [h.symbol for h in hits]
+    assert names.index("PlantList") < names.index("PlantListPreview"), names
+    preview = next(h for h in hits if h.symbol == "PlantListPreview")
+    signal = next(s for s in preview.explanation.signals if s.name == "preview")
+    assert signal.factor == rerank.PREVIEW_FACTOR
+    hot = [h["symbol"] for h in service.hotspots(20)]
+    assert "PlantListPreview" in hot and hot[-1] == "PlantListPreview", hot
