@@ -53,9 +53,11 @@ HEAD_START_LINE = 3
 # module of tests: plural, since `kotlinx-coroutines-test/` and `koin-test/` are libraries
 # for their users' tests), `test_suite/` (serde), `integration_test/` (Ecto). A module of
 # tests by its name alone: Django's `tests.py` in each app, a Python `test.py` of test cases,
-# Rust's out-of-line `mod tests;` (`src/fs/file/tests.rs`).
+# Rust's out-of-line `mod tests;` (`src/fs/file/tests.rs`). Data made up for tests and
+# development: Symfony's `src/DataFixtures/`, Laravel's `database/factories/` and `seeders/`.
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|benches)(/|$)"
+    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|datafixtures|benches)(/|$)"
+    r"|(^|/)database/(factories|seeders|seeds)(/|$)"
     r"|(^|/)(test[-_]?(utils?|helpers?|support|resources|fixtures)|test_[^/]+)(/|$)"
     r"|(^|/)([^/]+[-_]tests|integration[-_]?test(s|ing)?)(/|$)"
     r"|(^|/)[^/]+\.(tests?|unittests?|integrationtests?|specs?)(/|$)"

@@ -83,6 +83,8 @@ DATA_LANGUAGES = frozenset({"yaml", "toml", "json"})
 # Prose read by section, each under its own headings (app.indexer.headings), and all prose.
 SECTION_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "org"})
 PROSE_LANGUAGES = SECTION_LANGUAGES | {"text"}
+# Stylesheets: how a page looks, not what the code does.
+STYLE_LANGUAGES = frozenset({"css", "scss", "sass", "less"})
 
 
 def language_for_path(path: str) -> str | None:

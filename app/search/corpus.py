@@ -31,7 +31,7 @@ from app.core.paths import (
     path_role,
     ui_preview,
 )
-from app.parse.languages import PROSE_LANGUAGES
+from app.parse.languages import PROSE_LANGUAGES, STYLE_LANGUAGES
 from app.search import rerank, translations, versions
 from app.search.lexical import (
     TEXT,
@@ -163,6 +163,7 @@ class Corpus:
             is_generated=self.roles[c["path"][index]] == GENERATED,
             is_preview=language in PREVIEW_LANGUAGES and ui_preview(language, c["text"][index]),
             is_prose=language in PROSE_LANGUAGES,
+            is_style=language in STYLE_LANGUAGES,
             thin=c["thin"][index] or "",
             name=rerank.name_key(c["symbol"][index] or ""),
             symbol=(c["symbol"][index] or "").lstrip("_$"),

@@ -23,6 +23,9 @@ _GENERATED_REASON = "chunk is generated code: its file's first lines say a tool 
 PREVIEW_FACTOR = EXAMPLE_FACTOR
 _PREVIEW_REASON = "a UI preview (`@Preview`, `PreviewProvider`): sample data for the editor"
 PROSE_FACTOR = 0.5  # docs describe a feature; people asking "where" want the code (RESULTS)
+# A stylesheet's rules name the page's parts (`.comment-form`, `.post-tags`) in a question's
+# words, and say how they look: prose's factor, the other text that describes rather than does.
+STYLE_FACTOR = PROSE_FACTOR
 GLUE_FACTOR = 0.75  # imports and module-level statements rarely answer a question
 # A shell script's own top-level code keeps glue's factor: without it, `eval mined` over five
 # shell repositories fell 0.603 -> 0.573 (scripts above the functions asked for), with it 0.604.
@@ -177,6 +180,7 @@ class Candidate:
     line_count: int
     is_test: bool
     is_prose: bool
+    is_style: bool = False  # a stylesheet (CSS, Sass, Less)
     is_example: bool = False  # under examples/, samples/, benchmarks/
     is_generated: bool = False  # its file's first lines say a tool wrote it
     is_preview: bool = False  # a UI preview (`@Preview`, `PreviewProvider`): paths.ui_preview
@@ -238,6 +242,8 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
         found.append(Signal("generated", GENERATED_FACTOR, _GENERATED_REASON))
     if candidate.is_prose:
         found.append(Signal("prose", PROSE_FACTOR, "chunk is documentation, not code"))
+    if candidate.is_style:
+        found.append(Signal("stylesheet", STYLE_FACTOR, "chunk is a stylesheet, not code"))
     if candidate.kind in _GLUE_REASONS:
         found.append(Signal("glue", GLUE_FACTOR, _GLUE_REASONS[candidate.kind]))
     if candidate.thin in _THIN_REASONS:

@@ -95,8 +95,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # are marked with that function (`const { show } = useToast()`); 119: PHP's nullsafe `?->` calls;
 # 120: Elixir's `use` directives, HEEx function components as calls; 121: Python's `tests.py`
 # and `test.py`, Rust's `tests.rs` are test files (not embedded); 122: a test case's methods
-# are no name guess for calls on values of unknown type
-STRATEGY_VERSION = "chunk-122"
+# are no name guess for calls on values of unknown type; 123: Symfony's `DataFixtures/`,
+# Laravel's `database/factories/` and `seeders/` are test files (not embedded)
+STRATEGY_VERSION = "chunk-123"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

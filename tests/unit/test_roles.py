@@ -39,6 +39,9 @@ Indexed = Callable[[dict[str, str]], Service]
         ("polls/tests.py", TEST),  # Django's tests module of an app
         ("hc/test.py", TEST),
         ("tokio/src/fs/file/tests.rs", TEST),  # Rust's out-of-line `mod tests;`
+        ("src/DataFixtures/AppFixtures.php", TEST),  # made-up data: Symfony, Laravel
+        ("database/factories/UserFactory.php", TEST),
+        ("database/seeders/TagSeeder.php", TEST),
         ("tests/graph.rs", TEST),  # Rust
         ("benches/dijkstra.rs", TEST),
         ("tests/Twig/Tests/EnvironmentTest.php", TEST),  # PHP
@@ -93,6 +96,8 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/_pytest/pytester.py", ""),
         ("src/latest/Contests.kt", ""),
         ("src/attests.py", ""),
+        ("src/Factories/UserFactory.php", ""),  # a factory of the app's own
+        ("database/migrations/2024_create_users.php", ""),
         ("src/tests.go", ""),
         # A JVM package's folders below its source root name the package, not examples.
         ("app/src/main/java/com/google/samples/apps/sunflower/GardenActivity.kt", ""),
@@ -583,3 +588,27 @@ def test_a_ui_preview_ranks_below_the_screen_it_shows(indexed: Indexed) -> None:
     assert signal.factor == rerank.PREVIEW_FACTOR
     hot = [h["symbol"] for h in service.hotspots(20)]
     assert "PlantListPreview" in hot and hot[-1] == "PlantListPreview", hot
+
+
+def test_a_stylesheet_ranks_below_the_code_its_selectors_are_named_after(
+    indexed: Indexed,
+) -> None:
+    files = {
+        "assets/styles/app.scss": (
+            ".comment-form {\n  margin: 1em 0;\n}\n\n"
+            ".post-comment {\n  border-left: 2px solid #ccc;\n  padding: 0 1em;\n}\n"
+        ),
+        "src/Controller/BlogController.php": (
+            "<?php\nclass BlogController\n{\n"
+            "    public function commentNew(Post $post, Comment $comment): Response\n    {\n"
+            "        $post->addComment($comment);\n"
+            "        $this->entityManager->flush();\n"
+            "        return $this->redirectToRoute('blog_post');\n    }\n}\n"
+        ),
+    }
+    hits = indexed(files).search("where is a comment added to a post").hits
+    paths = [h.path for h in hits]
+    assert paths[0] == "src/Controller/BlogController.php", paths
+    style = next(h for h in hits if h.path == "assets/styles/app.scss")
+    signal = next(s for s in style.explanation.signals if s.name == "stylesheet")
+    assert signal.factor == rerank.STYLE_FACTOR
