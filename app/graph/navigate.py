@@ -18,11 +18,12 @@ from app.core.paths import (
     path_role,
     ui_preview,
 )
+from app.graph.dispatch import Hierarchy, dispatched_callers, implementing
 from app.graph.facts import split_id
 from app.graph.rank import hotspot_score
 from app.parse.calls import has_calls
 from app.parse.languages import language_for_path
-from app.store.graph_tables import GRAPH_EDGES, GRAPH_SYMBOLS
+from app.store.graph_tables import GRAPH_EDGES, GRAPH_FILES, GRAPH_SYMBOLS
 
 MODULE_SYMBOL = "<module>"
 MAX_UNRESOLVED = 50
@@ -206,7 +207,15 @@ class GraphView:
         name = self.symbols[sid]["name"]
         unresolved = self.unresolved_named.get(name, [])
         incoming = self.incoming.get(sid, [])
-        return self._answer(sid, incoming, "caller", unresolved, min_tier, include_tests)
+        through = dispatched_callers(self.hierarchy, sid, lambda m: self.incoming.get(m, []))
+        return self._answer(sid, incoming + through, "caller", unresolved, min_tier, include_tests)
+
+    @cached_property
+    def hierarchy(self) -> Hierarchy:
+        """The project's classes and their bases (`app.graph.dispatch`), read at first use."""
+        table = self._store.read_table(GRAPH_FILES, ["path", "facts"])
+        rows = zip(table.column("path").to_pylist(), table.column("facts").to_pylist(), strict=True)
+        return Hierarchy(self.symbols, self.by_name, rows)
 
     def callees(
         self, query: str, min_tier: str = "uncertain", *, include_tests: bool = True
@@ -214,7 +223,7 @@ class GraphView:
         """What it calls; `unresolved` lists its calls that resolve to nothing in the project."""
         sid = self.find(query)
         unresolved = self.unresolved_from.get(sid, [])
-        outgoing = self.outgoing.get(sid, [])
+        outgoing = self.outgoing.get(sid, []) + implementing(self.hierarchy, sid)
         return self._answer(sid, outgoing, "callee", unresolved, min_tier, include_tests)
 
     def hotspots(
