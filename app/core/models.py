@@ -184,7 +184,9 @@ class CallLink:
     tier: str
     call_path: str
     call_line: int
-    reason: str = ""  # why an unresolved call has no definition (the graph's own words)
+    # Why an unresolved call has no definition (the graph's own words); for a resolved one
+    # reached by dispatch, how (`through IOrderService.CreateOrderAsync`, `implementation`).
+    reason: str = ""
     test: bool = False  # the other end (the caller, or the callee) is test code
 
 

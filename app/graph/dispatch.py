@@ -101,7 +101,7 @@ def dispatched_callers(
     found: list[dict[str, Any]] = []
     for base in hierarchy.overridden(method):
         confidence = ONLY_IMPLEMENTATION if hierarchy.runs(base) == 1 else ONE_OF_SEVERAL
-        rule = f"through {hierarchy.symbols[base]['qualified_name']}"
+        rule = f"{THROUGH}{hierarchy.symbols[base]['qualified_name']}"
         for edge in incoming(base):
             if (edge["path"], edge["line"]) in direct:
                 continue
@@ -123,9 +123,18 @@ def implementing(hierarchy: Hierarchy, method: str) -> list[dict[str, Any]]:
     return [
         {"path": rows[sid]["path"], "caller": method, "callee": sid, "callee_text": "",
          "line": rows[sid]["start_line"], "confidence": confidence,
-         "rule": "implementation" if hierarchy.declared_only(method) else "override"}
+         "rule": DISPATCH_RULES[0] if hierarchy.declared_only(method) else DISPATCH_RULES[1]}
         for sid in found
     ]  # fmt: skip
+
+
+DISPATCH_RULES = ("implementation", "override")  # `implementing`'s rules
+THROUGH = "through "  # `dispatched_callers`' rules: `through IOrderService.CreateOrderAsync`
+
+
+def is_dispatch(rule: str) -> bool:
+    """Whether an entry's rule says it was reached by dispatch, not named by the call."""
+    return rule in DISPATCH_RULES or rule.startswith(THROUGH)
 
 
 ONLY_IMPLEMENTATION = 0.75

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.core.models import CallLink, SymbolRef
+from app.graph.dispatch import is_dispatch
 
 # What a graph view says while the first index run has not resolved the calls yet.
 GRAPH_BUILDING = "Call graph: building… it shows here once ready (search works meanwhile)."
@@ -27,8 +28,11 @@ def call_links(answer: Any, side: str, kind_of: Callable[[str], str]) -> list[Ca
     for entry in answer.entries:
         sid = SymbolRef(entry.symbol, "", entry.path, 0, 0).graph_id
         target = SymbolRef(entry.symbol, kind_of(sid), entry.path, entry.start_line, entry.end_line)
+        # A dispatch's rule says how the call reaches it (`through IOrderService.Create`, an
+        # `implementation` the declared method may run): the preview's caption tells it.
+        how = entry.rule if is_dispatch(entry.rule) else ""
         links.append(
-            CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line, test=entry.test)
+            CallLink(target, entry.symbol, entry.tier, entry.call_path, entry.line, how, entry.test)
         )
     for loose in answer.unresolved:
         name = loose["caller"] if side == "callers" else loose["callee"]

@@ -295,10 +295,11 @@ class GraphScreen(Screen[None]):
             caption = f"the call {whose}, unresolved: {link.reason or 'no definition found'}"
         elif caller:
             where = (link.call_path, link.call_line, link.call_line)
-            caption = f"the call in {link.name}"
+            caption = f"the call in {link.name}" + (f", {link.reason}" if link.reason else "")
         else:
             where = (target.path, target.start_line, target.end_line)
-            caption = f"the definition of {link.name}"
+            told = f", an {link.reason}" if link.reason else ""
+            caption = f"the definition of {link.name}{told}"
         self._read_preview(*where, caption, self.app.current_theme.dark)
 
     @work(thread=True, exclusive=True, group="graph-preview")

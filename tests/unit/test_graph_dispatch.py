@@ -92,3 +92,21 @@ def test_an_override_is_one_of_several_a_base_call_may_run(
     }
     # A method that overrides nothing keeps its callers as they are.
     assert service.callers("Shape.describe").entries == ()
+
+
+def test_the_graph_screen_says_how_a_dispatched_entry_is_reached(
+    tmp_path: Path, settings: Settings
+) -> None:
+    from app.tui.graph_rows import call_links
+
+    service, _ = build(tmp_path, settings, ORDERS_CS)
+    callers = call_links(service.callers("OrderService.CreateOrderAsync"), "callers", str)
+    assert [(c.name, c.reason) for c in callers] == [
+        ("CheckoutModel.OnPost", "through IOrderService.CreateOrderAsync")
+    ]
+    runs = call_links(service.callees("IOrderService.CreateOrderAsync"), "callees", str)
+    assert [(c.name, c.reason) for c in runs] == [
+        ("OrderService.CreateOrderAsync", "implementation")
+    ]
+    named = call_links(service.callees("OrderService.CreateOrderAsync"), "callees", str)
+    assert all(not c.reason for c in named if c.target is not None)  # calls the code names
