@@ -55,13 +55,15 @@ HEAD_START_LINE = 3
 # tests by its name alone: Django's `tests.py` in each app, a Python `test.py` of test cases,
 # Rust's out-of-line `mod tests;` (`src/fs/file/tests.rs`). Data made up for tests and
 # development: Symfony's `src/DataFixtures/`, Laravel's `database/factories/` and `seeders/`.
+# End-to-end tests: `e2e/` (Angular, Playwright), `cypress/`, `login.cy.ts`, `app.e2e.ts`.
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|fixtures?|datafixtures|benches)(/|$)"
+    r"|(^|/)(e2e|cypress)(/|$)"
     r"|(^|/)database/(factories|seeders|seeds)(/|$)"
     r"|(^|/)(test[-_]?(utils?|helpers?|support|resources|fixtures)|test_[^/]+)(/|$)"
     r"|(^|/)([^/]+[-_]tests|integration[-_]?test(s|ing)?)(/|$)"
     r"|(^|/)[^/]+\.(tests?|unittests?|integrationtests?|specs?)(/|$)"
-    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|tests?\.py|tests\.rs)$",
+    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.[a-z]+|[^/]*\.(test|spec|cy|e2e)\.[a-z]+|conftest\.py|tests?\.py|tests\.rs)$",
     re.IGNORECASE,
 )
 # Spelled in CamelCase, so matched with case: `FooTests.cs`, `ParserTest.java`, `CsvTester.cs`,

@@ -96,8 +96,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 120: Elixir's `use` directives, HEEx function components as calls; 121: Python's `tests.py`
 # and `test.py`, Rust's `tests.rs` are test files (not embedded); 122: a test case's methods
 # are no name guess for calls on values of unknown type; 123: Symfony's `DataFixtures/`,
-# Laravel's `database/factories/` and `seeders/` are test files (not embedded)
-STRATEGY_VERSION = "chunk-123"
+# Laravel's `database/factories/` and `seeders/` are test files (not embedded); 124: end-to-end
+# tests (`e2e/`, `cypress/`, `*.cy.ts`, `*.e2e.ts`) are test files
+STRATEGY_VERSION = "chunk-124"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -42,6 +42,10 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/DataFixtures/AppFixtures.php", TEST),  # made-up data: Symfony, Laravel
         ("database/factories/UserFactory.php", TEST),
         ("database/seeders/TagSeeder.php", TEST),
+        ("e2e/helpers/articles.ts", TEST),  # end-to-end tests: Angular, Playwright, Cypress
+        ("cypress/support/commands.js", TEST),
+        ("src/login.cy.ts", TEST),
+        ("test/app.e2e.ts", TEST),
         ("tests/graph.rs", TEST),  # Rust
         ("benches/dijkstra.rs", TEST),
         ("tests/Twig/Tests/EnvironmentTest.php", TEST),  # PHP
@@ -99,6 +103,8 @@ Indexed = Callable[[dict[str, str]], Service]
         ("src/Factories/UserFactory.php", ""),  # a factory of the app's own
         ("database/migrations/2024_create_users.php", ""),
         ("src/tests.go", ""),
+        ("src/e2e.ts", ""),  # a module named so is no folder of tests
+        ("src/privacy.ts", ""),
         # A JVM package's folders below its source root name the package, not examples.
         ("app/src/main/java/com/google/samples/apps/sunflower/GardenActivity.kt", ""),
         ("src/main/java/org/springframework/samples/petclinic/vet/Vet.java", ""),
