@@ -445,3 +445,39 @@ def test_a_return_type_written_through_its_module_types_the_call_s_value(
     # What a `@contextmanager` yields is no Iterator (httpx's `with client.stream(...) as r`):
     # `typing.Iterator[...]` claims no type, so the call is not "a method of typing.Iterator".
     assert not any("Iterator" in r["rule"] for r in at(rows, test, 12))
+
+
+# Angular's and NestJS's injected services: `constructor(private readonly users: UserService)`
+# declares the field `this.users`, typed in every method.
+INJECTED_TS = {
+    "src/user.service.ts": ("export class UserService {\n  logout(): void {}\n}\n"),
+    "src/articles.service.ts": (
+        "export class ArticlesService<T> {\n  favorite(slug: string): void {}\n}\n"
+    ),
+    "src/settings.component.ts": (
+        'import { UserService } from "./user.service";\n'
+        'import { ArticlesService } from "./articles.service";\n\n'
+        "export class SettingsComponent {\n"
+        "  constructor(\n"
+        "    private readonly userService: UserService,\n"
+        "    readonly articles: ArticlesService<string>,\n"
+        "    plain: UserService,\n"
+        "  ) {}\n\n"
+        "  logout(): void {\n"
+        "    this.userService.logout();\n"  # 12
+        '    this.articles.favorite("a");\n'  # 13
+        "    this.plain.logout();\n"  # 14: no parameter property, no field
+        "  }\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_constructor_parameter_property_types_its_field(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, INJECTED_TS)
+    path = "src/settings.component.ts"
+    assert edges_at(rows, path, 12) == {("src/user.service.ts::UserService.logout", True)}
+    assert edges_at(rows, path, 13) == {("src/articles.service.ts::ArticlesService.favorite", True)}
+    assert ("src/user.service.ts::UserService.logout", True) not in edges_at(rows, path, 14)

@@ -46,6 +46,12 @@
                (generator_function_declaration name: (identifier) @alias)
                (class_declaration name: (type_identifier) @alias)
                (abstract_class_declaration name: (type_identifier) @alias)]) @bind
+; A constructor's parameter property (`constructor(private readonly users: UserService)`): a
+; field of the instance, typed in every method (Angular's and NestJS's injected services).
+(required_parameter (accessibility_modifier) pattern: (identifier) @this_var
+  type: (type_annotation [(type_identifier) (generic_type name: (type_identifier))] @type)) @bind
+(required_parameter "readonly" pattern: (identifier) @this_var
+  type: (type_annotation [(type_identifier) (generic_type name: (type_identifier))] @type)) @bind
 ; Attributes of the instance: `this.client = new Client()` types `this.client` in every method.
 (assignment_expression left: (member_expression object: (this) property: (property_identifier)) @var
   right: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
