@@ -386,7 +386,7 @@ def _bind_name(language: str, captures: dict[str, list[Node]]) -> str:
     binds `it` (`xs.map { it.name }`)."""
     if var := captures.get("var"):
         return _bound_name(language, var[0])
-    if field := captures.get("this_var"):  # a TypeScript constructor's parameter property
+    if field := captures.get("this_var"):  # a constructor's parameter property (TS, PHP)
         return "this." + node_text(field[0])
     bind = captures["bind"][0]
     walked = language == "kotlin" and bind.type == "lambda_literal" and "element_of" in captures

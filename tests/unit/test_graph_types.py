@@ -481,3 +481,33 @@ def test_a_constructor_parameter_property_types_its_field(
     assert edges_at(rows, path, 12) == {("src/user.service.ts::UserService.logout", True)}
     assert edges_at(rows, path, 13) == {("src/articles.service.ts::ArticlesService.favorite", True)}
     assert ("src/user.service.ts::UserService.logout", True) not in edges_at(rows, path, 14)
+
+
+# PHP 8's constructor promotion, Symfony's and Laravel's injected services.
+PROMOTED_PHP = {
+    "src/UserRepository.php": (
+        "<?php\nnamespace App;\nclass UserRepository\n{\n"
+        "    public function find(int $id): void {}\n}\n"
+    ),
+    "src/Other.php": (
+        "<?php\nnamespace App;\nclass Other\n{\n    public function find(int $id): void {}\n}\n"
+    ),
+    "src/UserController.php": (
+        "<?php\nnamespace App;\nclass UserController\n{\n"
+        "    public function __construct(private readonly UserRepository $users)\n    {\n"
+        "        $users->find(0);\n"  # 7: the parameter, a local of the constructor
+        "    }\n\n"
+        "    public function show(int $id): void\n    {\n"
+        "        $this->users->find($id);\n"  # 12: the field it declares
+        "    }\n}\n"
+    ),
+}
+
+
+def test_a_promoted_constructor_parameter_types_its_field(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, PROMOTED_PHP)
+    want = {("src/UserRepository.php::UserRepository.find", True)}
+    assert edges_at(rows, "src/UserController.php", 12) == want
+    assert edges_at(rows, "src/UserController.php", 7) == want

@@ -20,6 +20,12 @@
   name: (variable_name) @var) @bind
 (property_declaration type: (named_type [(name) (qualified_name)] @type)
   (property_element (variable_name (name) @var))) @bind
+; PHP 8's constructor promotion (`__construct(private readonly UserRepository $users)`): the
+; parameter is a field, typed in every method, and a local of the constructor.
+(property_promotion_parameter type: (named_type [(name) (qualified_name)] @type)
+  name: (variable_name (name) @this_var)) @bind
+(property_promotion_parameter type: (named_type [(name) (qualified_name)] @type)
+  name: (variable_name) @var) @bind
 ; What a method returns (`Foo bar()`, `bar(): Foo`, `-> Foo`): a call chain's next receiver.
 (method_declaration return_type: (_) @returns) @method
 ; A variable bound to what a call returns: `$stream = $this->parser->getStream()`.
