@@ -43,7 +43,8 @@ def _calls(args: argparse.Namespace, direction: str) -> int:
         for e in entries:
             where = f"{literal(e.call_path)}:{e.line}"
             mark = "  [test]" if e.test else ""
-            print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {e.rule}{mark}")
+            rule = literal(e.rule)  # a dispatched entry's names a symbol of the repository
+            print(f"    {literal(e.symbol):<40} {where:<36} {e.confidence:.2f} {rule}{mark}")
     if not answer.entries and answer.calls_not_read:
         print(f"  {calls_not_read_note(answer.calls_not_read)}")
     elif not answer.entries:
