@@ -27,6 +27,7 @@ from app.graph.zig import type_function as zig_type_function
 from app.parse.call_text import IMPLICIT_MEMBER
 from app.parse.calls import (
     ALIAS,
+    ASSIGNED,
     BUILTIN_METHODS,
     BUILTIN_TYPES,
     CHAINED,
@@ -247,6 +248,7 @@ class Resolver:
         self.programs: dict[str, list[str]] = defaultdict(list)  # a script's file name -> it
         self.methods: dict[str, list[str]] = defaultdict(list)
         self.test_case_methods: Counter[str] = Counter()  # name -> methods of test cases
+        self.assigned: set[str] = set()  # Python attribute names some statement sets
         # (language, App.Models.Widget) -> ids
         self.namespaced: dict[tuple[str, str], list[str]] = defaultdict(list)
         # path -> a top-level type's name -> the namespace it is declared in (C#, PHP): names
@@ -382,6 +384,9 @@ class Resolver:
                 self.private.add(((_scope(path, lang), a.owner), a.name))
                 continue
             if a.type_text == GLOBAL:
+                continue
+            if a.type_text == ASSIGNED:
+                self.assigned.add(a.name)
                 continue
             if a.type_text.startswith(METHOD_ALIAS):  # `alias to_s inspect`: the same method
                 members = self.members[(_scope(path, lang), a.owner)]
@@ -966,6 +971,25 @@ class Resolver:
             return facts, "" if held else RESULT + text
         return facts, text
 
+    def _outside_attribute(self, facts: FileFacts, call: CallSite) -> str:
+        """Why Python's `self.client.post()` calls nothing of the project, when nothing of the
+        project gives `self` a `client`: no class of its hierarchy defines it (a method, a
+        property, a class attribute), no statement sets `.client` on anything, and every base
+        outside the project is known; then it is an outside base's (Django's
+        `TestCase.client`), and so is the method called on it. "" otherwise."""
+        field = call.receiver.removeprefix("self.")
+        if field == call.receiver or not field.isidentifier() or field in self.assigned:
+            return ""
+        key = self.class_of(facts, call.caller)
+        if key is None:
+            return ""
+        keys, outside = self.hierarchy(key)
+        if not outside or not self._bases_known_outside([key]):
+            return ""
+        if self.member(keys, field) or any(field in self.attributes.get(k, {}) for k in keys):
+            return ""
+        return f"self.{field}: inherited from a class outside the project"
+
     def _undefined(self, facts: FileFacts, name: str) -> str:
         """Why a bare name has no definition: one imported from a project module that holds
         none of that name (`gettext_lazy = lazy(gettext, str)` there is a value) says so."""
@@ -1362,6 +1386,8 @@ class Resolver:
         if lang == "cpp" and receiver.split("::", 1)[0] == "std" and "std" not in self.named_scopes:
             return [], "", f"external module std (the C++ standard library's {name})"
         owner, type_text = self._attribute_receiver(facts, call)
+        if lang == "python" and not type_text and (why := self._outside_attribute(facts, call)):
+            return [], "", why
         if lang == "go" and not type_text.startswith(CHAINED):
             type_text = type_text.lstrip(GO_CONTAINER)  # `routes[0].Match()`: a Route's
         elif lang in _CONTAINER_TYPED and type_text.startswith(GO_CONTAINER):

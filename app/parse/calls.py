@@ -268,6 +268,9 @@ GLOBAL = "(global)"
 # `defineGetter(req, "ip", fn)`), as an Attribute (owner "", its qualified name): no code calls
 # it by that name, so a bare call never reaches it or anything defined inside it.
 REGISTERED = "(registered)"
+# A Python attribute name some statement of the file sets (`obj.client = ...`), as an Attribute
+# (owner ""): an attribute no project code sets or defines is an outside base's.
+ASSIGNED = "(assigned)"
 # A Ruby class method (`def self.parse`, a `def` in `class << self`), as an Attribute (owner:
 # its class or module; name: the method), and a module whose methods become the class's own
 # (`extend ClassMethods`, `include` in `class << self`: owner, SINGLETON_BASE, the module).
@@ -576,6 +579,7 @@ def extract(
     elements: list[Attribute] = []  # what Go's named container types hold
     properties: list[Attribute] = []  # Python's `@property` methods, as attributes
     closures: list[Closure] = []  # function literals: scopes for variables, never callers
+    assigned_names: set[str] = set()  # attributes set anywhere in the file (Python)
     for _, captures in QueryCursor(query).matches(root):
         if call := captures.get("call"):
             _add_call(language, call[0], captures, raw)
@@ -584,6 +588,8 @@ def extract(
         elif (bind := captures.get("bind")) and (name := _bind_name(language, captures)):
             if said := _bound(language, captures):
                 binds.append((bind[0].start_byte, name, said))
+        elif assigned := captures.get("assigned"):
+            assigned_names.add(node_text(assigned[0]))
         elif param := captures.get("param"):
             params.append((param[0].start_byte, (node_text(param[0]), PARAMETER)))
         elif unpacked := captures.get("unpacked"):
@@ -676,6 +682,7 @@ def extract(
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
     attributes += tuple(elements) + tuple(properties)
     attributes += tuple(Attribute("", d.qualified, REGISTERED) for d in defs if d.call)
+    attributes += tuple(Attribute("", name, ASSIGNED) for name in sorted(assigned_names))
     if language == "elixir":
         attributes += _elixir_private(defs)
     if language == "haskell":

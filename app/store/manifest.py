@@ -99,8 +99,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # Laravel's `database/factories/` and `seeders/` are test files (not embedded); 124: end-to-end
 # tests (`e2e/`, `cypress/`, `*.cy.ts`, `*.e2e.ts`) are test files; 125: a TypeScript
 # constructor's parameter properties type `this.x`; 126: so do PHP 8's promoted constructor
-# parameters
-STRATEGY_VERSION = "chunk-126"
+# parameters; 127: Python attribute names a statement sets (`obj.client = ...`), so a
+# `self.client` nothing of the project gives is an outside base's
+STRATEGY_VERSION = "chunk-127"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -238,3 +238,35 @@ def test_a_test_case_s_methods_are_no_name_guess_for_other_code(
     assert [r["rule"] for r in at(rows, "hc/api/tests/test_badges.py", 6)] == ["ambiguous-method"]
     want = {("hc/api/transports.py::HttpTransport.post", False)}
     assert edges_at(rows, "hc/api/tests/test_badges.py", 6) == want
+
+
+def test_an_attribute_only_an_outside_base_gives_calls_nothing_of_the_project(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # healthchecks: 424 `self.client.post(...)` (Django's `TestCase.client`) were guessed to
+    # call the one `HttpTransport.post` of the project.
+    files = {
+        "hc/transports.py": "class HttpTransport:\n    def post(self, url):\n        return url\n",
+        "hc/tests/test_api.py": (
+            "from django.test import TestCase\n\n\n"
+            "class ApiTestCase(TestCase):\n"
+            "    def setUp(self):\n"
+            "        self.transport = make()\n\n"
+            "    def test_it_posts(self):\n"
+            '        self.client.post("/api/")\n'  # 9: the outside base's attribute
+            '        self.transport.post("/hook/")\n'  # 10: set in setUp, of no known type
+            "\n"
+            "    def test_it_runs(self):\n"
+            '        self.runner.post("/x/")\n'  # 13: set on another object elsewhere
+        ),
+        "hc/setup.py": "def configure(case, runner):\n    case.runner = runner\n",
+    }
+    rows = graph(tmp_path, settings, files)
+    path = "hc/tests/test_api.py"
+    assert edges_at(rows, path, 9) == set(), at(rows, path, 9)
+    reasons = [r["rule"] for r in at(rows, path, 9)]
+    assert reasons == ["self.client: inherited from a class outside the project"]
+    # What the project sets, on `self` or on any object, is still guessed by name.
+    post = {("hc/transports.py::HttpTransport.post", False)}
+    assert edges_at(rows, path, 10) == post
+    assert edges_at(rows, path, 13) == post

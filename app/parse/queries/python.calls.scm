@@ -59,3 +59,8 @@
   (decorator [(identifier) (attribute attribute: (identifier))] @_decorator)
   definition: (function_definition return_type: (type) @returns) @property
   (#match? @_decorator "(^|[.])(property|cached_property)$"))
+; Any attribute a statement sets (`obj.name = ...`, `self.a, self.b = ...`, `x.n += 1`): a
+; name the project gives some object, so a `self.name` is no outside base's (app.graph.resolve).
+(assignment left: (attribute attribute: (identifier) @assigned))
+(assignment left: [(pattern_list) (tuple_pattern)] (attribute attribute: (identifier) @assigned))
+(augmented_assignment left: (attribute attribute: (identifier) @assigned))
