@@ -22,6 +22,15 @@ MAX_DEPTH = 6  # levels of bases walked up or down
 _LAST_PART = re.compile(r"[\w$]+$")
 
 Rows = dict[str, dict[str, Any]]
+ONLY_IMPLEMENTATION = 0.75  # a call's confidence that it runs the one method it may run
+ONE_OF_SEVERAL = 0.35  # ... one of several
+DISPATCH_RULES = ("implementation", "override")  # `implementing`'s rules
+THROUGH = "through "  # `dispatched_callers`' rules: `through IOrderService.CreateOrderAsync`
+
+
+def is_dispatch(rule: str) -> bool:
+    """Whether an entry's rule says it was reached by dispatch, not named by the call."""
+    return rule in DISPATCH_RULES or rule.startswith(THROUGH)
 
 
 class Hierarchy:
@@ -118,24 +127,15 @@ def implementing(hierarchy: Hierarchy, method: str) -> list[dict[str, Any]]:
     implements it, at that method's first line: what a call of `method` may run. Probable
     when it is the only one, else uncertain."""
     found = hierarchy.implementations(method)
-    confidence = ONLY_IMPLEMENTATION if hierarchy.runs(method) == 1 else ONE_OF_SEVERAL
+    if not found:
+        return []
+    declared_only = hierarchy.declared_only(method)
+    runs = len(found) + (0 if declared_only else 1)  # `Hierarchy.runs`, its walk done here
+    confidence = ONLY_IMPLEMENTATION if runs == 1 else ONE_OF_SEVERAL
+    rule = DISPATCH_RULES[0] if declared_only else DISPATCH_RULES[1]
     rows = hierarchy.symbols
     return [
         {"path": rows[sid]["path"], "caller": method, "callee": sid, "callee_text": "",
-         "line": rows[sid]["start_line"], "confidence": confidence,
-         "rule": DISPATCH_RULES[0] if hierarchy.declared_only(method) else DISPATCH_RULES[1]}
+         "line": rows[sid]["start_line"], "confidence": confidence, "rule": rule}
         for sid in found
     ]  # fmt: skip
-
-
-DISPATCH_RULES = ("implementation", "override")  # `implementing`'s rules
-THROUGH = "through "  # `dispatched_callers`' rules: `through IOrderService.CreateOrderAsync`
-
-
-def is_dispatch(rule: str) -> bool:
-    """Whether an entry's rule says it was reached by dispatch, not named by the call."""
-    return rule in DISPATCH_RULES or rule.startswith(THROUGH)
-
-
-ONLY_IMPLEMENTATION = 0.75
-ONE_OF_SEVERAL = 0.35
