@@ -37,7 +37,17 @@ from `#else` (or `#elif`) to `#endif` as one directive, so a definition written 
 (aeson's `KeyMap` over a `HashMap` under `#else`, bytestring's pure fallbacks of its C calls)
 was no chunk and no symbol. The directive lines of such groups become spaces, so that every
 branch is read (a definition in two branches is one node to the call graph): every group
-at once, or else a group at a time, kept when the parse has no more errors than before."""
+at once, or else a group at a time, kept when the parse has no more errors than before.
+
+C# and Swift conditionals whose branches are alternatives of one construct: serilog's
+`void Write(...)` / `#if FEATURE_DEFAULT_INTERFACE` / `{ ... }` / `#else` / `;` / `#endif`,
+Newtonsoft.Json's `#if HAVE_ASYNC_DISPOSABLE` inside a class's base list. The grammar reads
+every branch, and the declaration around them breaks: serilog's whole `ILogger.cs` was one
+error (its methods became functions of the namespace, a statement `if` a function), and
+Newtonsoft's `JsonReader` a class named `HAVE_ASYNC_DISPOSABLE`. In a file with errors, the
+directive lines become spaces, with every branch kept or all branches of a group but one:
+every group at once, then a group at a time; the reading kept has the fewest error bytes,
+and among those the one that blanks the fewest words of code."""
 
 from __future__ import annotations
 
@@ -75,6 +85,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
         return _without(language, src, tree, spans)
     if language == "haskell":
         return _every_branch(language, src, tree)
+    if language in {"csharp", "swift"}:
+        return _one_reading(language, src, tree)
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -231,9 +243,11 @@ def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-def _conditionals(src: bytes) -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
-    """Each `#if` group that has an `#else` or `#elif`, innermost first: (its directive
-    lines, its branches), each a (start, end) byte span."""
+def _conditionals(
+    src: bytes, single: bool = False
+) -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """Each `#if` group that has an `#else` or `#elif` (`single`: every group), innermost
+    first: (its directive lines, its branches), each a (start, end) byte span."""
     groups: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
     stack: list[list[tuple[int, int]]] = []  # per open group: its directive lines so far
     for match in _DIRECTIVE.finditer(src):
@@ -245,7 +259,7 @@ def _conditionals(src: bytes) -> list[tuple[list[tuple[int, int]], list[tuple[in
             stack[-1].append(line)
         elif stack:  # `#endif`
             directives = [*stack.pop(), line]
-            if len(directives) > 2:
+            if single or len(directives) > 2:
                 branches = [(a[1], b[0]) for a, b in zip(directives, directives[1:], strict=False)]
                 groups.append((directives, branches))
     return groups
@@ -279,6 +293,53 @@ def _every_branch(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
         if _errors(new.root_node) <= errors:
             tree, src = new, opened
     return tree, src
+
+
+def _one_reading(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
+    """`src` with the directive lines of its `#if` groups made spaces, and with them every
+    branch of a group but one where that reads better (module docstring)."""
+    if not tree.root_node.has_error:
+        return tree, src
+    groups = _conditionals(src, single=True)
+    if not groups:
+        return tree, src
+    errors = _errors(tree.root_node)
+    directives = [line for group, _ in groups for line in group]
+    at_once = [directives] + [
+        directives + [b for _, bs in groups if len(bs) > 1 for b in _all_but(bs, keep)]
+        for keep in (0, -1)
+    ]
+    tree, src, errors = _best_reading(language, src, tree, errors, at_once)
+    for group, branches in groups[:MAX_CONDITIONALS]:
+        if not errors:
+            break
+        readings = [group]
+        if len(branches) > 1:
+            readings += [group + _all_but(branches, keep) for keep in range(len(branches))]
+        tree, src, errors = _best_reading(language, src, tree, errors, readings)
+    return tree, src
+
+
+def _all_but(branches: list[tuple[int, int]], keep: int) -> list[tuple[int, int]]:
+    kept = branches[keep]
+    return [branch for branch in branches if branch != kept]
+
+
+def _best_reading(
+    language: str, src: bytes, tree: Tree, errors: int, readings: list[list[tuple[int, int]]]
+) -> tuple[Tree, bytes, int]:
+    """The reading (spans made spaces) with the fewest error bytes, fewer than `errors`, and
+    among those the one that blanks the fewest words; `tree` and `src` when none has."""
+    best: tuple[tuple[int, int], Tree, bytes] | None = None
+    for spans in readings:
+        opened = _spaced(src, spans)
+        new = parser_for(language).parse(opened)
+        key = (_errors(new.root_node), sum(len(src[a:b].split()) for a, b in spans))
+        if key[0] < errors and (best is None or key < best[0]):
+            best = (key, new, opened)
+    if best is None:
+        return tree, src, errors
+    return best[1], best[2], best[0][0]
 
 
 def _braces(code: bytes) -> int:

@@ -100,8 +100,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # tests (`e2e/`, `cypress/`, `*.cy.ts`, `*.e2e.ts`) are test files; 125: a TypeScript
 # constructor's parameter properties type `this.x`; 126: so do PHP 8's promoted constructor
 # parameters; 127: Python attribute names a statement sets (`obj.client = ...`), so a
-# `self.client` nothing of the project gives is an outside base's
-STRATEGY_VERSION = "chunk-127"
+# `self.client` nothing of the project gives is an outside base's; 128: C# and Swift `#if`
+# groups read as one branch where every branch read together breaks the parse
+STRATEGY_VERSION = "chunk-128"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

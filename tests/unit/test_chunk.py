@@ -1483,6 +1483,100 @@ def test_haskell_definitions_under_else_are_read() -> None:
     assert read.count(b"\n") == HASKELL_CPP.count("\n")
 
 
+CSHARP_CONDITIONALS = """\
+namespace Serilog
+{
+    public interface ILogger
+    {
+        /// <summary>Write an event to the log.</summary>
+        void Write(LogEvent logEvent)
+#if FEATURE_DEFAULT_INTERFACE
+        {
+            if (!IsEnabled(logEvent.Level)) return;
+            Dispatch(logEvent);
+        }
+#else
+            ;
+#endif
+
+        bool IsEnabled(LogEventLevel level)
+#if FEATURE_DEFAULT_INTERFACE
+            => true;
+#else
+            ;
+#endif
+    }
+
+    public abstract partial class JsonReader
+#if HAVE_ASYNC_DISPOSABLE
+        : IAsyncDisposable
+#endif
+    {
+#if HAVE_ASYNC_DISPOSABLE
+        ValueTask IAsyncDisposable.DisposeAsync()
+        {
+            Dispose(true);
+            return default;
+        }
+#endif
+
+        public virtual Task<bool> ReadAsync()
+        {
+            return Task.FromResult(Read());
+        }
+    }
+}
+"""
+
+SWIFT_CONDITIONAL = """\
+final class GenerateManualTests: XCTestCase {
+  #if os(macOS)
+  override func setUp() {
+    super.setUp()
+  }
+  #endif
+
+  func testColorManual() throws {
+    try assertGenerateManual(command: "color")
+  }
+}
+"""
+
+
+def test_csharp_and_swift_conditionals_keep_their_owners() -> None:
+    # Read with every branch, a conditional in a class's base list broke the declaration: the
+    # class was named `HAVE_ASYNC_DISPOSABLE`, and Swift's methods under a `#if` became
+    # functions of no type. The directives are read as spaces, and where the branches are
+    # alternatives of one construct, one branch is read.
+    parsed = parse_file("src/ILogger.cs", CSHARP_CONDITIONALS)
+    check_well_formed(parsed, CSHARP_CONDITIONALS)
+    assert [(s.qualified_name, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("Serilog", 1, 42),
+        ("ILogger", 3, 22),
+        ("ILogger.Write", 6, 11),
+        ("ILogger.IsEnabled", 16, 18),
+        ("JsonReader", 24, 41),
+        ("JsonReader.DisposeAsync", 30, 34),
+        ("JsonReader.ReadAsync", 37, 40),
+    ]
+    tree, read = grammar_gaps.parse("csharp", CSHARP_CONDITIONALS.encode())
+    assert not tree.root_node.has_error
+    assert read.count(b"\n") == CSHARP_CONDITIONALS.count("\n")
+    swift = parse_file("Tests/GenerateManualTests.swift", SWIFT_CONDITIONAL)
+    assert [(s.qualified_name, s.kind) for s in swift.symbols] == [
+        ("GenerateManualTests", "class"),
+        ("GenerateManualTests.setUp", "method"),
+        ("GenerateManualTests.testColorManual", "method"),
+    ]
+
+
+def test_a_csharp_conditional_that_parses_stays_as_written() -> None:
+    source = "class A\n{\n#if NET6_0\n    void B() { }\n#else\n    void C() { }\n#endif\n}\n"
+    tree, read = grammar_gaps.parse("csharp", source.encode())
+    assert read == source.encode()
+    assert [s.qualified_name for s in parse_file("A.cs", source).symbols] == ["A", "A.B", "A.C"]
+
+
 KOTLIN_CONSTRUCTOR_BELOW = """\
 public class EnumJsonAdapter<T : Enum<T>>
 internal constructor(
