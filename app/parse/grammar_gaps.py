@@ -47,7 +47,9 @@ error (its methods became functions of the namespace, a statement `if` a functio
 Newtonsoft's `JsonReader` a class named `HAVE_ASYNC_DISPOSABLE`. In a file with errors, the
 directive lines become spaces, with every branch kept or all branches of a group but one:
 every group at once, then a group at a time; the reading kept has the fewest error bytes,
-and among those the one that blanks the fewest words of code."""
+and among those the one that blanks the fewest words of code. A Swift macro named with a
+leading `_` (`#_sourceLocation`, Swift Testing's default for a helper's parameter) is read
+as the name it holds: its `#` becomes a space."""
 
 from __future__ import annotations
 
@@ -85,6 +87,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
         return _without(language, src, tree, spans)
     if language == "haskell":
         return _every_branch(language, src, tree)
+    if language == "swift":
+        tree, src = _without(language, src, tree, _swift_internal_macros(src))
     if language in {"csharp", "swift"}:
         return _one_reading(language, src, tree)
     if language != "rust":
@@ -215,6 +219,12 @@ _CPLUSPLUS_GUARD = re.compile(
 )
 
 
+# Swift's macros whose name starts with `_`, which the grammar does not know:
+# `sourceLocation: SourceLocation = #_sourceLocation`, Swift Testing's idiom for a helper's
+# parameter, broke the declaration around it (swift-argument-parser's test helpers).
+_SWIFT_INTERNAL_MACRO = re.compile(rb"(?<![\w#])#(?=_\w)")
+
+
 def _annotations(src: bytes) -> list[tuple[int, int]]:
     spans = []
     for match in _ANNOTATIONS.finditer(src):
@@ -227,6 +237,11 @@ def _annotations(src: bytes) -> list[tuple[int, int]]:
             continue
         spans.append((start, end))
     return spans
+
+
+def _swift_internal_macros(src: bytes) -> list[tuple[int, int]]:
+    """The `#` of each use of a macro whose name starts with `_` (`#_sourceLocation`)."""
+    return [(match.start(), match.start() + 1) for match in _SWIFT_INTERNAL_MACRO.finditer(src)]
 
 
 def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:

@@ -101,8 +101,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # constructor's parameter properties type `this.x`; 126: so do PHP 8's promoted constructor
 # parameters; 127: Python attribute names a statement sets (`obj.client = ...`), so a
 # `self.client` nothing of the project gives is an outside base's; 128: C# and Swift `#if`
-# groups read as one branch where every branch read together breaks the parse
-STRATEGY_VERSION = "chunk-128"
+# groups read as one branch where every branch read together breaks the parse; 129: Swift's
+# `#_sourceLocation` read as a name
+STRATEGY_VERSION = "chunk-129"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1570,6 +1570,36 @@ def test_csharp_and_swift_conditionals_keep_their_owners() -> None:
     ]
 
 
+SWIFT_TEST_HELPER = """\
+private func expectIndexEqual(
+  _ sut: SplitArguments, at index: Int,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  try #require(index < sut.elements.endIndex, sourceLocation: sourceLocation)
+}
+
+struct SplitArgumentTests {
+  @Test func empty() throws {
+    try expectIndexEqual(SplitArguments(arguments: []), at: 0)
+  }
+}
+"""
+
+
+def test_a_swift_macro_named_with_an_underscore_parses() -> None:
+    # `#_sourceLocation` (Swift Testing's default for a helper's parameter) is no name the
+    # grammar knows: the helper and everything after it were one error.
+    parsed = parse_file("Tests/SplitArgumentTests.swift", SWIFT_TEST_HELPER)
+    assert [(s.qualified_name, s.kind) for s in parsed.symbols] == [
+        ("expectIndexEqual", "function"),
+        ("SplitArgumentTests", "struct"),
+        ("SplitArgumentTests.empty", "method"),
+    ]
+    tree, read = grammar_gaps.parse("swift", SWIFT_TEST_HELPER.encode())
+    assert not tree.root_node.has_error
+    assert b"=  _sourceLocation" in read  # the `#` a space: bytes keep their places
+
+
 def test_a_csharp_conditional_that_parses_stays_as_written() -> None:
     source = "class A\n{\n#if NET6_0\n    void B() { }\n#else\n    void C() { }\n#endif\n}\n"
     tree, read = grammar_gaps.parse("csharp", source.encode())
