@@ -325,14 +325,32 @@ def _one_reading(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
         for keep in (0, -1)
     ]
     tree, src, errors = _best_reading(language, src, tree, errors, at_once)
-    for group, branches in groups[:MAX_CONDITIONALS]:
-        if not errors:
+    tried = 0
+    for group, branches in groups:
+        if not errors or tried == MAX_CONDITIONALS:
             break
+        if not _touches_error(tree.root_node, group[0][0], group[-1][1]):
+            continue  # the grammar reads this one: no parse spent on it
+        tried += 1
         readings = [group]
         if len(branches) > 1:
             readings += [group + _all_but(branches, keep) for keep in range(len(branches))]
         tree, src, errors = _best_reading(language, src, tree, errors, readings)
     return tree, src
+
+
+def _touches_error(root: Node, start: int, end: int) -> bool:
+    """Whether an error or a missing token of the parse lies within bytes `start`..`end`."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.end_byte < start or node.start_byte > end:
+            continue
+        if node.type == "ERROR" or node.is_missing:
+            return True
+        if node.has_error:
+            stack.extend(node.children)
+    return False
 
 
 def _all_but(branches: list[tuple[int, int]], keep: int) -> list[tuple[int, int]]:
