@@ -24,7 +24,11 @@ C and C++ conditionals whose branches each open a brace the others open again (j
 / `for (;!y;) {` / `#else` / `for (;;) {`): the grammar reads every branch, the braces no
 longer balance, and the definitions from there on are lost (libuv's `uv__async_io`, jq's
 `main`). Such a group's branches but its last become spaces, a group at a time, each kept only
-when the parse has fewer errors: the code read is the `#else` branch's.
+when the parse has fewer errors: the code read is the `#else` branch's. Where errors remain,
+the directive lines of groups whose branches each balance their braces become spaces, every
+branch read (libuv's `# ifdef HW_NCPUONLINE` inside an initializer list made its whole
+`core.c` one error); every group at once, then a group at a time, each kept when the parse
+has fewer errors.
 
 Kotlin's primary constructor written on the line under its class's header (`public class
 EnumJsonAdapter<T : Enum<T>>` / `internal constructor(`, Square's style): the grammar ends the
@@ -63,6 +67,12 @@ from app.parse.definitions import parser_for
 MAX_ROUNDS = 4
 # C conditionals tried one by one (a parse each) in a file the grammar could not read.
 MAX_CONDITIONALS = 32
+# Bytes parsed again, at most, trying a file's groups one at a time: catch.hpp (658 KB, 306
+# groups) gets 6 tries, not 32 (2.8 s).
+REPARSE_BYTES = 4_000_000
+# Groups tried in a row without fewer errors before the rest are left as the grammar reads
+# them (an error that no conditional causes: jq's vendored decNumber.c).
+MAX_MISSES = 8
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
 _ITEM_CONTAINERS = {"source_file", "declaration_list"}
 # A body without one of these words holds no item: not worth a parse.
@@ -81,7 +91,7 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
         if tree.root_node.has_error:
             for spans in _brace_splitting_branches(src)[:MAX_CONDITIONALS]:
                 tree, src = _without(language, src, tree, spans)
-        return tree, src
+        return _one_reading(language, src, tree, one_branch=False)
     if language == "kotlin":
         spans = _kotlin_constructors(src) if tree.root_node.has_error else []
         return _without(language, src, tree, spans)
@@ -310,32 +320,40 @@ def _every_branch(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
     return tree, src
 
 
-def _one_reading(language: str, src: bytes, tree: Tree) -> tuple[Tree, bytes]:
-    """`src` with the directive lines of its `#if` groups made spaces, and with them every
-    branch of a group but one where that reads better (module docstring)."""
+def _one_reading(
+    language: str, src: bytes, tree: Tree, one_branch: bool = True
+) -> tuple[Tree, bytes]:
+    """`src` with the directive lines of its `#if` groups made spaces, and with them (with
+    `one_branch`) every branch of a group but one where that reads better (module docstring)."""
     if not tree.root_node.has_error:
         return tree, src
     groups = _conditionals(src, single=True)
+    if not one_branch:  # every branch read: only where each balances its own braces
+        groups = [(d, bs) for d, bs in groups if not any(_braces(src[a:b]) for a, b in bs)]
     if not groups:
         return tree, src
     errors = _errors(tree.root_node)
     directives = [line for group, _ in groups for line in group]
-    at_once = [directives] + [
-        directives + [b for _, bs in groups if len(bs) > 1 for b in _all_but(bs, keep)]
-        for keep in (0, -1)
-    ]
+    at_once = [directives]
+    if one_branch:
+        at_once += [
+            directives + [b for _, bs in groups if len(bs) > 1 for b in _all_but(bs, keep)]
+            for keep in (0, -1)
+        ]
     tree, src, errors = _best_reading(language, src, tree, errors, at_once)
-    tried = 0
+    tried, most, misses = 0, min(MAX_CONDITIONALS, max(1, REPARSE_BYTES // len(src))), 0
     for group, branches in groups:
-        if not errors or tried == MAX_CONDITIONALS:
+        if not errors or tried == most or misses == MAX_MISSES:
             break
         if not _touches_error(tree.root_node, group[0][0], group[-1][1]):
             continue  # the grammar reads this one: no parse spent on it
         tried += 1
         readings = [group]
-        if len(branches) > 1:
+        if one_branch and len(branches) > 1:
             readings += [group + _all_but(branches, keep) for keep in range(len(branches))]
+        before = errors
         tree, src, errors = _best_reading(language, src, tree, errors, readings)
+        misses = misses + 1 if errors == before else 0
     return tree, src
 
 

@@ -102,8 +102,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # parameters; 127: Python attribute names a statement sets (`obj.client = ...`), so a
 # `self.client` nothing of the project gives is an outside base's; 128: C# and Swift `#if`
 # groups read as one branch where every branch read together breaks the parse; 129: Swift's
-# `#_sourceLocation` read as a name
-STRATEGY_VERSION = "chunk-129"
+# `#_sourceLocation` read as a name; 130: C and C++ `#if` groups whose branches each balance
+# their braces read without their directives where the grammar fails on them
+STRATEGY_VERSION = "chunk-130"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -1429,6 +1429,42 @@ def test_c_conditionals_that_split_a_brace_still_parse() -> None:
     assert b"#if defined(X)" in read  # balanced: left as written
 
 
+C_DIRECTIVE_IN_INITIALIZER = """\
+unsigned int uv_available_parallelism(void) {
+  long rc = -1;
+#if defined(__OpenBSD__)
+  static int mib[][2] = {
+# ifdef HW_NCPUONLINE
+    { CTL_HW, HW_NCPUONLINE },
+# endif
+    { CTL_HW, HW_NCPU }
+  };
+  rc = sysctl_count(mib);
+#endif
+  return (unsigned) rc;
+}
+
+int uv_cpumask_size(void) {
+  return -1;
+}
+"""
+
+
+def test_a_c_directive_inside_an_initializer_still_parses() -> None:
+    # The grammar reads no directive inside an initializer list: libuv's
+    # `uv_available_parallelism` was no definition (its whole `core.c` one error). The
+    # directive lines of a group whose branches each balance their braces become spaces.
+    parsed = parse_file("src/unix/core.c", C_DIRECTIVE_IN_INITIALIZER)
+    assert [(s.qualified_name, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("uv_available_parallelism", 1, 13),
+        ("uv_cpumask_size", 15, 17),
+    ]
+    tree, read = grammar_gaps.parse("c", C_DIRECTIVE_IN_INITIALIZER.encode())
+    assert not tree.root_node.has_error
+    assert b"{ CTL_HW, HW_NCPUONLINE }," in read  # every branch's code is kept
+    assert b"# ifdef" not in read
+
+
 HASKELL_CPP = """\
 module Data.KeyMap (KeyMap, size, toList) where
 
