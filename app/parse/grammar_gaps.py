@@ -178,7 +178,11 @@ def _spaced(src: bytes, spans: list[tuple[int, int]]) -> bytes:
 
 def _broken(root: Node, call: tuple[int, int, int]) -> bool:
     """Whether the parse has an error or a missing token within the opened call's bytes."""
-    start, _, end = call
+    return _error_within(root, call[0], call[2])
+
+
+def _error_within(root: Node, start: int, end: int) -> bool:
+    """Whether an error or a missing token of the parse overlaps bytes `start`..`end`."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -345,7 +349,7 @@ def _one_reading(
     for group, branches in groups:
         if not errors or tried == most or misses == MAX_MISSES:
             break
-        if not _touches_error(tree.root_node, group[0][0], group[-1][1]):
+        if not _error_within(tree.root_node, group[0][0], group[-1][1]):
             continue  # the grammar reads this one: no parse spent on it
         tried += 1
         readings = [group]
@@ -355,20 +359,6 @@ def _one_reading(
         tree, src, errors = _best_reading(language, src, tree, errors, readings)
         misses = misses + 1 if errors == before else 0
     return tree, src
-
-
-def _touches_error(root: Node, start: int, end: int) -> bool:
-    """Whether an error or a missing token of the parse lies within bytes `start`..`end`."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.end_byte < start or node.start_byte > end:
-            continue
-        if node.type == "ERROR" or node.is_missing:
-            return True
-        if node.has_error:
-            stack.extend(node.children)
-    return False
 
 
 def _all_but(branches: list[tuple[int, int]], keep: int) -> list[tuple[int, int]]:
