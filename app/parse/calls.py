@@ -1054,12 +1054,15 @@ def _macro_calls(
 ) -> None:
     """The calls in a C or C++ function-like macro's body (`uv__want_endgame(...)` inside
     `DECREASE_PENDING_REQ_COUNT`), placed where they are written. Line continuations become
-    spaces, so bytes and lines keep their places."""
+    spaces, so bytes and lines keep their places; so do pasted names (`_##s` reads `___s`) and
+    stringified ones (`#s`, ` s`). A `;` ends the body: an expression (`g(_##s)`, a one-line
+    alias's whole body) is a statement then, not a type to C."""
     value = macro.child_by_field_name("value")
     if value is None:
         return
-    body = value.text.replace(b"\\\n", b" \n") if value.text else b""
-    tree = parser_for(language).parse(_MACRO_BODY_PREFIX + body + b"}")
+    body = value.text or b""
+    body = body.replace(b"\\\n", b" \n").replace(b"##", b"__").replace(b"#", b" ")
+    tree = parser_for(language).parse(_MACRO_BODY_PREFIX + body + b"\n;}")
     shift = (value.start_byte - len(_MACRO_BODY_PREFIX), value.start_point.row)
     for _, captures in QueryCursor(query).matches(tree.root_node):
         if call := captures.get("call"):

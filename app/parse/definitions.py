@@ -382,8 +382,47 @@ def _in_zig_type_function(d: Definition) -> bool:
     )
 
 
+_CONDITIONAL = frozenset({"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"})
+
+
+def symbol_only(d: Definition) -> bool:
+    """A one-line function-like macro (`#define LOG(s) LOG_IMPL(_##s)`): a symbol and a call
+    target, whose line stays in the glue around it rather than a chunk of its own."""
+    if d.core.type != "preproc_function_def":
+        return False
+    value = d.core.child_by_field_name("value")
+    return value is None or "\n" not in node_text(value)
+
+
+def one_platform_stand_in(d: Definition) -> bool:
+    """A one-line macro inside an `#if` group, other than a header's include guard: one
+    build's stand-in (libuv's `#else` / `#define uv__iou_fs_close(loop, req) 0` beside the
+    Linux function), which no call should be resolved to over the function."""
+    node = d.core.parent
+    while node is not None:
+        if node.type in _CONDITIONAL and not _include_guard(node):
+            return True
+        node = node.parent
+    return False
+
+
+def _include_guard(node: Node) -> bool:
+    """`#ifndef X_H_` whose first line below is `#define X_H_`, at the top of the file."""
+    if node.type != "preproc_ifdef" or node.parent is None or node.parent.parent is not None:
+        return False
+    name = node.child_by_field_name("name")
+    first = next((c for c in node.named_children if c.type != "comment" and c != name), None)
+    if name is None or first is None or first.type != "preproc_def":
+        return False
+    defined = first.child_by_field_name("name")
+    return defined is not None and node_text(defined) == node_text(name)
+
+
 def _resolve(d: Definition) -> None:
     """Kind, qualified name and parent, from the enclosing definition (already resolved)."""
+    if d.core.type == "preproc_function_def":  # the preprocessor knows no namespace or class
+        d.qualified, d.parent = d.name, ""
+        return
     enc = d.enclosing
     prefix = _prefix(d)
     if d.kind in ("function", "method"):
@@ -442,6 +481,8 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
             continue
         if language in DATA_LANGUAGES and d.end_line == d.start_line:
             continue  # one-line keys are plain values: glue
+        if symbol_only(d) and one_platform_stand_in(d):
+            continue
         if language == "python" and d.kind == "function" and _python_overload(d.core):
             d.kind = "overload"
         key = (d.start_byte, d.end_byte)
@@ -463,6 +504,10 @@ def find_definitions(language: str, root: Node, src: bytes, starts: list[int]) -
         d.enclosing = stack[-1] if stack else None
         (d.enclosing.children if d.enclosing else roots).append(d)
         stack.append(d)
+    if alone := {id(d) for d in defs if symbol_only(d)}:  # symbols, not laid out as chunks
+        roots = [d for d in roots if id(d) not in alone]
+        for d in defs:
+            d.children = [child for child in d.children if id(child) not in alone]
     if language in CLAUSE_LANGUAGES:
         joined: set[int] = set()
         roots = _join_clauses(roots, joined)

@@ -103,8 +103,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `self.client` nothing of the project gives is an outside base's; 128: C# and Swift `#if`
 # groups read as one branch where every branch read together breaks the parse; 129: Swift's
 # `#_sourceLocation` read as a name; 130: C and C++ `#if` groups whose branches each balance
-# their braces read without their directives where the grammar fails on them
-STRATEGY_VERSION = "chunk-130"
+# their braces read without their directives where the grammar fails on them; 131: a one-line C
+# or C++ function-like macro is a symbol and a call target, and no macro takes a namespace
+STRATEGY_VERSION = "chunk-131"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -734,17 +734,52 @@ MACROS_H = """#define UV__ERR(x) (-(x))
 
 @pytest.mark.parametrize("path", ["uv-common.h", "uv-common.hpp"])
 def test_a_macro_over_several_lines_is_a_definition(path: str) -> None:
-    # A one-line macro is an alias and stays in the glue, as does an object-like one.
+    # A one-line macro is an alias: its line stays in the glue, as does an object-like one.
     parsed = parse_file(path, MACROS_H)
     assert layout(parsed) == [
         (1, 1, "glue", ""),
         (3, 10, "function", "uv__handle_start"),
         (12, 12, "glue", ""),
     ]
+    # Both function-like macros are symbols (the finder lists them); a constant is not.
+    assert [(s.name, s.start_line, s.end_line) for s in parsed.symbols] == [
+        ("UV__ERR", 1, 1),
+        ("uv__handle_start", 4, 10),
+    ]
     assert chunk(parsed, "uv__handle_start").signature == "#define uv__handle_start(h)"
     # The body is one token to the grammar; its calls are read all the same, where written.
     assert [(c.caller, c.callee, c.line) for c in parsed.calls] == [
         ("uv__handle_start", "uv__active_handle_add", 8)
+    ]
+
+
+ONE_LINE_MACROS = """namespace absl {
+#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)
+#define ABSL_LOG_INTERNAL_LOG_IMPL(s) ::absl::log_internal::Log(s)
+int Flush(int s) { return ABSL_LOG(s); }
+}  // namespace absl
+"""
+
+
+def test_a_one_line_macro_is_a_symbol_and_a_call_target() -> None:
+    # abseil's public `ABSL_LOG` is a one-line alias: `symbols ABSL_LOG` found nothing and a
+    # call of it was unresolved. The preprocessor knows no namespace: the macro is not
+    # `absl.ABSL_LOG`. Its line stays in the namespace's chunk; the calls it makes are its own.
+    parsed = parse_file("absl_log.h", ONE_LINE_MACROS)
+    assert layout(parsed) == [
+        (1, 3, "module", "absl"),
+        (4, 4, "function", "absl.Flush"),
+        (5, 5, "glue", ""),
+    ]
+    macros = [s for s in parsed.symbols if s.name.startswith("ABSL")]
+    assert [(s.qualified_name, s.kind, s.parent, s.start_line) for s in macros] == [
+        ("ABSL_LOG", "function", "", 2),
+        ("ABSL_LOG_INTERNAL_LOG_IMPL", "function", "", 3),
+    ]
+    assert [(c.caller, c.callee, c.line) for c in parsed.calls] == [
+        ("ABSL_LOG", "ABSL_LOG_INTERNAL_LOG_IMPL", 2),
+        ("ABSL_LOG_INTERNAL_LOG_IMPL", "Log", 3),
+        ("absl.Flush", "ABSL_LOG", 4),
     ]
 
 

@@ -173,6 +173,53 @@ def test_of_one_c_name_per_platform_folder_the_callers_own_folder_is_probable(
     }
 
 
+MACROS = {
+    "absl/log/absl_log.h": """\
+#ifndef ABSL_LOG_ABSL_LOG_H_
+#define ABSL_LOG_ABSL_LOG_H_
+#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)
+#endif  // ABSL_LOG_ABSL_LOG_H_
+""",
+    "absl/log/internal/log_impl.h": """\
+#define ABSL_LOG_INTERNAL_LOG_IMPL(severity) \\
+  ::absl::log_internal::LogMessage(severity)
+""",
+    "src/unix/internal.h": """\
+#if defined(__linux__)
+int uv__iou_fs_close(int loop, int req);
+#else
+#define uv__iou_fs_close(loop, req) 0
+#endif
+""",
+    "src/unix/linux.c": """\
+int uv__iou_fs_close(int loop, int req) { return loop + req; }
+""",
+    "src/unix/fs.c": """\
+#include "internal.h"
+int uv__fs_close(int fd) { return uv__iou_fs_close(0, fd); }
+""",
+    "app/main.cc": """\
+#include "absl/log/absl_log.h"
+void Report() { ABSL_LOG(INFO); }
+""",
+}
+
+
+def test_a_one_line_macro_is_called_but_one_build_s_stand_in_is_not(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # abseil's public `ABSL_LOG` is a one-line alias of an internal macro: the call of it
+    # was unresolved ("no definition") and the alias called nothing. A one-line macro in an
+    # `#else` branch (libuv's stand-in for the Linux function) is no target: GCC's call graph
+    # of the Linux build calls the function, and the macro is no symbol.
+    rows = graph(tmp_path, settings, MACROS)
+    assert edges_at(rows, "app/main.cc", 2) == {("absl/log/absl_log.h::ABSL_LOG", False)}
+    assert edges_at(rows, "absl/log/absl_log.h", 3) == {
+        ("absl/log/internal/log_impl.h::ABSL_LOG_INTERNAL_LOG_IMPL", False)
+    }
+    assert edges_at(rows, "src/unix/fs.c", 2) == {("src/unix/linux.c::uv__iou_fs_close", False)}
+
+
 SPLIT = {
     "include/shapes/square.hpp": """\
 namespace shapes {

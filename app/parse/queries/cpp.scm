@@ -14,7 +14,5 @@
 
 (comment) @comment
 
-; A function-like macro written over several lines is a definition; a one-line one stays in
-; its glue (c.scm says why).
-((preproc_function_def name: (identifier) @name value: (preproc_arg) @value) @definition.function
-  (#match? @value "\n"))
+; A function-like macro is a definition; a one-line one a symbol only (c.scm says why).
+(preproc_function_def name: (identifier) @name) @definition.function
