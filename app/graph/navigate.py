@@ -303,15 +303,18 @@ class GraphView:
         }
 
     def search_symbols(self, query: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Fuzzy match over qualified names (rapidfuzz); among equals the library's code before
-        tests and example or benchmark code, then central symbols first.
+        """Fuzzy match over qualified names (rapidfuzz), case and punctuation aside: first the
+        names the query spells whole (`topo` is `Topo`, `closed` is `Scope.closed`), then those
+        holding it as written (`conn.put_resp` in `Conn.put_resp_header`, not `Conn.resp`,
+        whose words are a subset of it), then the rest by similarity; among equals the
+        library's code before tests and example or benchmark code, then central symbols first.
         `kind:WORD` and `lang:WORD` in the query keep only symbols whose kind or language
         starts with WORD (`kind:func lang:py parse`)."""
         from rapidfuzz import fuzz, process, utils
 
         text, kinds, languages = _filters(query)
         choices = {
-            sid: row["qualified_name"]
+            sid: self._spelled[sid]
             for sid, row in self.symbols.items()
             if all(row["kind"].startswith(k) for k in kinds)
             and all(row["language"].startswith(lang) for lang in languages)
@@ -319,19 +322,78 @@ class GraphView:
         if not text:  # filters alone: the most central symbols that pass them
             central = sorted(choices, key=lambda sid: (-self.symbols[sid]["pagerank"], sid))
             return [_symbol_json(self.symbols[sid]) | {"score": 0.0} for sid in central[:limit]]
-        # Case and punctuation aside: `topo` is the name `Topo`, not a weaker match of it.
-        found = process.extract(
-            text, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit * 3
-        )
-        ranked = sorted(found, key=lambda m: self._match_order(m[1], m[2]))[:limit]
+        wanted = utils.default_process(text)
+        found = {
+            sid: score
+            for _, score, sid in process.extract(
+                wanted, choices, scorer=fuzz.WRatio, processor=None, limit=limit * 3
+            )
+        }
+        letters = wanted.replace(" ", "")
+        for sid, spelled in choices.items():  # however many names score alike by similarity
+            if sid not in found and _in_order(letters, self._letters[sid]):
+                found[sid] = fuzz.WRatio(wanted, spelled, processor=None)
+        ranked = sorted(found, key=lambda sid: self._match_order(wanted, found[sid], sid))
         return [
-            _symbol_json(self.symbols[sid]) | {"score": round(score, 1)} for _, score, sid in ranked
+            _symbol_json(self.symbols[sid]) | {"score": round(found[sid], 1)}
+            for sid in ranked[:limit]
         ]
 
-    def _match_order(self, score: float, sid: str) -> tuple[float, bool, bool, float, str]:
+    @cached_property
+    def _spelled(self) -> dict[str, str]:
+        """Each symbol's qualified name as the finder compares it: lower case, punctuation as
+        spaces (rapidfuzz's default processing)."""
+        from rapidfuzz import utils
+
+        return {sid: utils.default_process(r["qualified_name"]) for sid, r in self.symbols.items()}
+
+    @cached_property
+    def _letters(self) -> dict[str, str]:
+        """The same without spaces: what a query's letters are looked for in, in order."""
+        return {sid: spelled.replace(" ", "") for sid, spelled in self._spelled.items()}
+
+    def _match_order(self, wanted: str, score: float, sid: str) -> tuple[Any, ...]:
+        from rapidfuzz import utils
+
         row = self.symbols[sid]
+        spelled = self._spelled[sid]
+        member = utils.default_process(row["qualified_name"].rsplit(".", 1)[-1])
+        span = 0
+        if wanted in (spelled, member):
+            held = 0  # spelled whole
+        elif wanted in spelled:
+            held = 1  # held as written
+        elif (span := _span(wanted.replace(" ", ""), self._letters[sid]) or 0) > 0:
+            held = 2  # its letters in order, the closer together the better (`str_cat`: StrCat)
+        else:
+            held = 3  # only alike
         example = path_role(row["path"]) == EXAMPLE
-        return (-round(score), self.is_test(sid), example, -row["pagerank"], sid)
+        return (held, span, -round(score), self.is_test(sid), example, -row["pagerank"], sid)
+
+
+def _in_order(letters: str, name: str) -> bool:
+    """Whether every one of `letters` occurs in `name`, in this order (a fuzzy finder's
+    match: `strcat` in `strcatimpl`, `sc` in `strcat`)."""
+    return _span(letters, name) is not None
+
+
+def _span(letters: str, name: str) -> int | None:
+    """The shortest stretch of `name` holding `letters` in order (None: it holds no such
+    stretch): `strcat` spans 6 letters of `abslstrcat`, 24 of `strformatconversioncharset`."""
+    if not letters:
+        return 0
+    best: int | None = None
+    start = name.find(letters[0])
+    while start >= 0:
+        at = start + 1
+        for letter in letters[1:]:
+            at = name.find(letter, at) + 1
+            if not at:
+                return best  # no later start can hold them all either
+        if best is None or at - start < best:
+            best = at - start
+        start = name.find(letters[0], start + 1)
+    return best
 
 
 def _filters(query: str) -> tuple[str, list[str], list[str]]:

@@ -367,6 +367,44 @@ def test_symbol_search_ignores_case_and_lists_code_before_tests(
     ], found
 
 
+PYTHON_CONN = """class Conn:
+    def resp(self, status):
+        return self.put_resp_header("status", status)
+
+    def conn(self):
+        return self
+
+    def put_resp_header(self, key, value):
+        return self
+
+    def put_resp_cookie(self, key, value):
+        return self.put_resp_header("set-cookie", value)
+
+    def put_resp_content_type(self, kind):
+        return self.put_resp_header("content-type", kind)
+"""
+
+
+def test_symbol_search_puts_the_names_that_hold_the_query_first(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    # Typed in the finder on plug: `conn.put_resp` listed `Conn.resp` and `Conn.conn` above
+    # the `put_resp_*` functions, since names whose words are a subset of the query's score
+    # highest by similarity alone.
+    service = indexed({"plug/conn.py": PYTHON_CONN})
+    found = [row["symbol"] for row in service.symbol("conn.put_resp")]
+    assert sorted(found[:3]) == [
+        "Conn.put_resp_content_type",
+        "Conn.put_resp_cookie",
+        "Conn.put_resp_header",
+    ], found
+    assert [row["symbol"] for row in service.symbol("put_resp_cookie")][:1] == [
+        "Conn.put_resp_cookie"
+    ]
+    # Letters in order, as a fuzzy finder reads them: `put_cookie` is `put_resp_cookie`.
+    assert [row["symbol"] for row in service.symbol("put_cookie")][:1] == ["Conn.put_resp_cookie"]
+
+
 @pytest.mark.usefixtures("haskell_calls_unread")
 def test_an_empty_call_list_says_when_the_language_s_calls_are_not_read(
     tmp_path: Path, settings: Settings, capsys: pytest.CaptureFixture[str]
