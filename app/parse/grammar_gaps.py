@@ -30,6 +30,15 @@ branch read (libuv's `# ifdef HW_NCPUONLINE` inside an initializer list made its
 `core.c` one error); every group at once, then a group at a time, each kept when the parse
 has fewer errors.
 
+Kotlin newer than the grammar, and one of its gaps: `when` entries that test a range
+(kotlinx-coroutines' `BufferedChannel.toString`: `in s..<r -> "receive"` / `in r..<s ->
+"send"`; the grammar knows no `..<`, from Kotlin 1.9, and reads an `in` opening a line as the
+entry above going on) made the 3,100-line `BufferedChannel.kt` one error, its class and
+members lost; so did `object : ExecutorService by executor {}` (delegation outside a class
+header) and `$$"..."` (2.1's multi-dollar strings) in other files. In a file with errors,
+such syntax is rewritten byte for byte as syntax the grammar reads alike (`_kotlin_newer_syntax`
+lists them), kept when the parse has fewer errors.
+
 Kotlin's primary constructor written on the line under its class's header (`public class
 EnumJsonAdapter<T : Enum<T>>` / `internal constructor(`, Square's style): the grammar ends the
 declaration at the line break and reads the rest of the file as errors (moshi: the class, its
@@ -94,7 +103,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
         return _one_reading(language, src, tree, one_branch=False)
     if language == "kotlin":
         spans = _kotlin_constructors(src) if tree.root_node.has_error else []
-        return _without(language, src, tree, spans)
+        tree, src = _without(language, src, tree, spans)
+        return _with(language, src, tree, _kotlin_newer_syntax(src))
     if language == "haskell":
         return _every_branch(language, src, tree)
     if language == "swift":
@@ -221,6 +231,16 @@ _KOTLIN_CONSTRUCTOR = re.compile(
     re.MULTILINE,
 )
 _KOTLIN_HEADER = re.compile(rb"\b(?:class|object)[ \t]+[`\w]")
+# What _kotlin_newer_syntax rewrites.
+_KOTLIN_RANGE_UNTIL = re.compile(rb"\.\.<")
+_KOTLIN_LINE_IN = re.compile(rb"^[ \t]+(?=in[ \t])", re.MULTILINE)
+_KOTLIN_OBJECT_BY = re.compile(rb"\bobject[ \t]*:[^{}\n=]*?[ \t](?P<by>by)[ \t]")
+_KOTLIN_DOLLARS = re.compile(rb"(?<![\w\\\"$])\$+(?=\"\"\"|\")")
+_KOTLIN_STAR_REFERENCE = re.compile(rb"<[*, \t]+>(?=::)")
+_KOTLIN_BINARY = re.compile(rb"\b0[bB](?=[01_]*[01]\b)")
+_KOTLIN_GUARD = re.compile(
+    rb"^[ \t]*!?(?:is|in)[ \t](?:(?!->)[^\n])*?[ \t](?P<guard>if)(?=[ \t(])", re.MULTILINE
+)
 # A word before a trailing macro that makes it an expression: `return MAX(a, b);` is a call.
 _EXPRESSION_WORDS = {b"return", b"else", b"case", b"throw", b"sizeof", b"new", b"delete"}
 # A C header's greeting to C++ readers: `extern "C" {` under `#ifdef __cplusplus`, and its `}`
@@ -256,6 +276,29 @@ def _annotations(src: bytes) -> list[tuple[int, int]]:
 def _swift_internal_macros(src: bytes) -> list[tuple[int, int]]:
     """The `#` of each use of a macro whose name starts with `_` (`#_sourceLocation`)."""
     return [(match.start(), match.start() + 1) for match in _SWIFT_INTERNAL_MACRO.finditer(src)]
+
+
+def _kotlin_newer_syntax(src: bytes) -> list[tuple[int, bytes]]:
+    """Edits, each the same length as what it replaces, that turn Kotlin the grammar does not
+    know into Kotlin it does, definitions and calls in place:
+    - `s..<r` (1.9's rangeUntil) as `s.. r`;
+    - a line-initial `in` as `!in` (a byte of its indentation): below another `when` entry
+      the grammar reads `in r..s ->` as that entry's expression going on;
+    - `object : Deferred<T> by deferred {}` as `object : Deferred<T> , deferred {}` (the
+      grammar knows delegation in a class header only);
+    - `$$"...$x..."` (2.1's multi-dollar strings) as `  "...$x..."`;
+    - `Channel<*>::receive` as `Channel   ::receive`;
+    - `0b1010` as `0x1010`;
+    - a `when` entry's guard, `is Join if dialect is OracleDialect ->` (2.1), as a second
+      condition, `is Join ,  dialect is OracleDialect ->`."""
+    edits = [(match.end() - 1, b" ") for match in _KOTLIN_RANGE_UNTIL.finditer(src)]
+    edits += [(match.end() - 1, b"!") for match in _KOTLIN_LINE_IN.finditer(src)]
+    edits += [(match.start("by"), b", ") for match in _KOTLIN_OBJECT_BY.finditer(src)]
+    edits += [(m.start(), b" " * len(m.group())) for m in _KOTLIN_DOLLARS.finditer(src)]
+    edits += [(m.start(), b" " * len(m.group())) for m in _KOTLIN_STAR_REFERENCE.finditer(src)]
+    edits += [(match.start() + 1, b"x") for match in _KOTLIN_BINARY.finditer(src)]
+    edits += [(match.start("guard"), b", ") for match in _KOTLIN_GUARD.finditer(src)]
+    return edits
 
 
 def _kotlin_constructors(src: bytes) -> list[tuple[int, int]]:
@@ -402,6 +445,22 @@ def _without(
     new = parser_for(language).parse(opened)
     if _errors(new.root_node) < _errors(tree.root_node):
         return new, opened
+    return tree, src
+
+
+def _with(
+    language: str, src: bytes, tree: Tree, edits: list[tuple[int, bytes]]
+) -> tuple[Tree, bytes]:
+    """`src` with each edit's bytes put at its place, when its parse has fewer errors than
+    `tree`'s (a byte for a byte: bytes and lines keep their places)."""
+    if not edits or not tree.root_node.has_error:
+        return tree, src
+    changed = bytearray(src)
+    for at, text in edits:
+        changed[at : at + len(text)] = text
+    new = parser_for(language).parse(bytes(changed))
+    if _errors(new.root_node) < _errors(tree.root_node):
+        return new, bytes(changed)
     return tree, src
 
 

@@ -104,8 +104,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # groups read as one branch where every branch read together breaks the parse; 129: Swift's
 # `#_sourceLocation` read as a name; 130: C and C++ `#if` groups whose branches each balance
 # their braces read without their directives where the grammar fails on them; 131: a one-line C
-# or C++ function-like macro is a symbol and a call target, and no macro takes a namespace
-STRATEGY_VERSION = "chunk-131"
+# or C++ function-like macro is a symbol and a call target, and no macro takes a namespace;
+# 132: Kotlin's `..<`, line-initial `in` entries, `object : T by x`, `$$"..."`, `T<*>::f`,
+# binary literals and `when` guards read as syntax the grammar knows
+STRATEGY_VERSION = "chunk-132"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
