@@ -104,7 +104,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     if language == "kotlin":
         spans = _kotlin_constructors(src) if tree.root_node.has_error else []
         tree, src = _without(language, src, tree, spans)
-        return _with(language, src, tree, _kotlin_newer_syntax(src))
+        edits = _kotlin_newer_syntax(src) if tree.root_node.has_error else []
+        return _with(language, src, tree, edits)
     if language == "haskell":
         return _every_branch(language, src, tree)
     if language == "swift":
