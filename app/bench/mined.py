@@ -1,6 +1,8 @@
 """`eval mined PATH`: label-free questions mined from a repository itself. Each documented
 definition's first doc sentence asks for that definition in a copy whose doc comments are
-blanked; in a git checkout, commit subjects ask for the definitions the commit changed."""
+blanked; in a git checkout, commit subjects ask for the definitions the commit changed; and
+an error a user would paste (`InvalidURL: Relative URLs cannot have a path starting with
+'//'`, the message's placeholders filled in) asks for the definition that raises it."""
 
 from __future__ import annotations
 
@@ -44,6 +46,24 @@ _TAGGED = re.compile(r"^\s*[@:]")  # `@param x`, `:param x:`: not prose
 DOC, DOC_TYPE = "doc", "doc-type"
 DOC_KINDS = (DOC, DOC_TYPE)
 TYPE_KINDS = CLASS_KINDS | {"module"}
+ERROR = "error"
+ERROR_CAP = 30  # error questions per repository, sampled apart from the others
+ERROR_WORDS = 4  # a message with fewer words of its own names too little to search for
+# `raise InvalidURL("...")`, `throw new TypeError(`...`)`, Ruby's `raise ArgumentError, "..."`;
+# Go's `errors.New("...")` / `fmt.Errorf("...")`, Rust's `panic!("...")` / `bail!("...")`.
+_RAISED = re.compile(
+    r"""\b(?:raise|throw)[ \t]+(?:new[ \t]+)?(?P<type>[A-Za-z_][\w.:]*)?[ \t]*[(,]?[ \t]*"""
+    r"""(?:[frbuFRBU]{1,2}|@|\$)?(?P<q>["'`])(?P<message>(?:(?!(?P=q))[^\n\\]){12,200})(?P=q)"""
+)
+_ERROR_CALL = re.compile(
+    r"""\b(?P<type>errors\.New|fmt\.Errorf|panic!?|bail!|anyhow!|format_err!)[ \t]*\([ \t]*"""
+    r"""(?P<q>["`])(?P<message>(?:(?!(?P=q))[^\n\\]){12,200})(?P=q)"""
+)
+# What a message's runtime values are written as: `{url!r}`, `%s`, `${name}`, `#{key}`, `\(x)`.
+_PLACEHOLDER = re.compile(
+    r"\{[^{}]*\}|%[-#+ 0-9.]*[a-zA-Z]|\$\{[^}]*\}|\$[A-Za-z_]\w*|#\{[^}]*\}|\\\([^)]*\)"
+)
+_CALLED_ERRORS = {"errors.New": "error", "fmt.Errorf": "error"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +230,50 @@ def doc_questions(name: str, files: Mapping[str, Stripped]) -> list[Question]:
             kind = DOC_TYPE if doc.kind in TYPE_KINDS else DOC
             questions.append(Question(qid, name, doc.sentence, kind, (gold,)))
     return questions
+
+
+def error_questions(name: str, files: Mapping[str, str]) -> list[Question]:
+    """One question per raised message (>= ERROR_WORDS words of its own, outside tests) that
+    no other place raises: the error as a user pastes it, its type before a colon and its
+    placeholders filled with `x`, asking for the definition whose code raises it."""
+    raised: dict[str, list[tuple[str, int]]] = {}
+    for path, text in files.items():
+        if is_test_path(path):
+            continue
+        for match in (*_RAISED.finditer(text), *_ERROR_CALL.finditer(text)):
+            message = match.group("message")
+            if len(_WORD.findall(_PLACEHOLDER.sub(" ", message))) < ERROR_WORDS:
+                continue
+            kind = match.group("type") or "Error"
+            kind = _CALLED_ERRORS.get(kind, "panicked" if kind[0].islower() else kind)
+            pasted = f"{re.split(r'[.:]+', kind)[-1]}: {_PLACEHOLDER.sub('x', message)}"
+            line = text.count("\n", 0, match.start()) + 1
+            raised.setdefault(pasted, []).append((path, line))
+    questions = []
+    for pasted, places in sorted(raised.items()):
+        if len(places) != 1:
+            continue  # raised in several places: any of them would be right
+        path, line = places[0]
+        gold = _enclosing(path, files[path], line)
+        if gold is not None:
+            questions.append(Question(f"{name}-error-{path}:{line}", name, pasted, ERROR, (gold,)))
+    return questions
+
+
+def _enclosing(path: str, text: str, line: int) -> GoldRange | None:
+    """The innermost function-like definition around `line` (not a class's head)."""
+    parsed = _parse(path, text)
+    if parsed is None:
+        return None
+    around = [
+        d
+        for d in parsed[1].definitions
+        if d.kind not in CONTAINERS and d.core_line <= line <= d.end_line
+    ]
+    if not around:
+        return None
+    d = max(around, key=lambda d: d.core_line)
+    return gold_of(path, text, d.qualified or d.name, d.kind, d.core_line)
 
 
 def _git(root: Path, *args: str) -> str:

@@ -301,6 +301,7 @@ def mined_questions(name: str, root: Path, limit: int) -> tuple[list[Question], 
     found = {path: mined.strip_docs(path, text) for path, text in files.items()}
     candidates = mined.doc_questions(name, found) + mined.commit_questions(name, root, files)
     asked = mined.sample(candidates, limit)
+    asked += mined.sample(mined.error_questions(name, files), mined.ERROR_CAP)
     blank: dict[str, set[int]] = {}
     for q in asked:
         if q.kind in mined.DOC_KINDS:

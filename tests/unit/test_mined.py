@@ -108,6 +108,54 @@ class AsyncClient:
     ]
 
 
+RAISING = {
+    "httpx/_urlparse.py": """def validate_path(path, has_scheme):
+    if path.startswith("//"):
+        raise InvalidURL("Relative URLs cannot have a path starting with '//'")
+    if not path:
+        raise InvalidURL(f"Invalid URL component {path!r}, it is empty")
+
+
+def check(value):
+    if value is None:
+        raise ValueError("Value must not be None at all")
+    raise ValueError("Value must not be None at all")
+""",
+    "src/router.go": """package mux
+
+func uniqueVars(s1, s2 []string) error {
+	for _, v1 := range s1 {
+		return fmt.Errorf("mux: duplicated route variable %q", v1)
+	}
+	return errors.New("too short")
+}
+""",
+    "src/Machine.kt": """class Machine {
+    fun fire(trigger: String) {
+        throw IllegalStateException("No transitions are permitted for trigger $trigger here")
+    }
+}
+""",
+    "tests/test_urls.py": """def test_it():
+    raise AssertionError("this message is only in a test file")
+""",
+}
+
+
+def test_error_questions_paste_a_raised_message_and_point_at_its_raiser() -> None:
+    questions = {q.question: q for q in mined.error_questions("demo", RAISING)}
+    assert sorted(questions) == [
+        "IllegalStateException: No transitions are permitted for trigger x here",
+        "InvalidURL: Invalid URL component x, it is empty",
+        "InvalidURL: Relative URLs cannot have a path starting with '//'",
+        "error: mux: duplicated route variable x",
+    ]  # not raised twice, not in tests, not too short ("too short")
+    gold = questions["error: mux: duplicated route variable x"].gold[0]
+    assert (gold.path, gold.symbol, gold.start_line) == ("src/router.go", "uniqueVars", 3)
+    raiser = questions["IllegalStateException: No transitions are permitted for trigger x here"]
+    assert raiser.kind == "error" and raiser.gold[0].symbol == "Machine.fire"
+
+
 def test_doc_questions_point_at_the_definition_and_skip_tests() -> None:
     files = {
         "pkg/http.py": mined.strip_docs("pkg/http.py", PY),
