@@ -120,6 +120,8 @@ class QueryFacts:
     """Chunks defining an `owner.member` the query spells (chunk id -> the pair)."""
     quoting: Mapping[str, str] = field(default_factory=dict)
     """Chunks holding verbatim a text the query quotes (chunk id -> the text)."""
+    pasted: Mapping[str, str] = field(default_factory=dict)
+    """Chunks holding verbatim a run of a pasted error's message (chunk id -> the run)."""
     traced: Mapping[str, str] = field(default_factory=dict)
     """Chunks run by the innermost frames of a pasted stack trace (id -> "name in path")."""
     files: frozenset[str] = frozenset()
@@ -221,6 +223,9 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     quoted = facts.quoting.get(candidate.chunk_id)
     if quoted:
         found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))
+    elif pasted := facts.pasted.get(candidate.chunk_id):
+        reason = f"its code holds the pasted error's `{pasted}`"
+        found.append(Signal("quoted", QUOTED_FACTOR, reason))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:

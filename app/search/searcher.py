@@ -23,7 +23,7 @@ from app.search.tokenize import (
     tokens,
     without_listings,
 )
-from app.search.traceback import frames, named_paths
+from app.search.traceback import frames, named_paths, pasted_errors
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -320,7 +320,13 @@ class Searcher:
         that few `candidates` hold, the files it names, the functions its pasted stack trace
         ran."""
         lookup = rerank.looked_up(query)
-        words = identifiers(query) or ([lookup] if lookup else [])
+        errors = pasted_errors(query)
+        # A pasted error's type (`InvalidURL: ...`) says what was raised, not what to read:
+        # the code raising it is, found by its message.
+        raised = {rerank.name_key(kind) for kind, _ in errors if kind}
+        words = [w for w in identifiers(query) if rerank.name_key(w) not in raised] or (
+            [lookup] if lookup else []
+        )
         keys = {rerank.name_key(word) for word in words}
         # A name looked up alone with a capital (`Flow`) is spelled as it is defined.
         loose = {
@@ -334,8 +340,11 @@ class Searcher:
                 spellings.setdefault(rerank.name_key(word), set()).add(word.lstrip("_$"))
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         held = self.corpus.holding(candidates, quoted_texts(query))
+        messages = self.corpus.holding(candidates, [run for _, runs in errors for run in runs])
         files = self.corpus.files_named(named_paths(query))
-        typed = self.corpus.files_of_types(rerank.capitalised(query))
+        typed = self.corpus.files_of_types(
+            [w for w in rerank.capitalised(query) if rerank.name_key(w) not in raised]
+        )
         return rerank.QueryFacts(
             named={key: self.corpus.name_counts[key] for key in keys},
             spellings={key: frozenset(spelled) for key, spelled in spellings.items()},
@@ -343,11 +352,18 @@ class Searcher:
             members={
                 chunk_id: pair
                 for pair in member_names(query)
+                if rerank.name_key(pair.rsplit(".", 1)[-1]) not in raised
                 for chunk_id in self.corpus.members_named(pair)
             },
             quoting={
                 chunk_id: text
                 for text, holders in held.items()
+                if len(holders) <= rerank.QUOTED_MOST
+                for chunk_id in holders
+            },
+            pasted={
+                chunk_id: text
+                for text, holders in messages.items()
                 if len(holders) <= rerank.QUOTED_MOST
                 for chunk_id in holders
             },

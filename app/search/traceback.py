@@ -1,6 +1,7 @@
-"""Stack traces pasted in a query (which functions ran, innermost first) and the file paths a
-query names, and where they live in the repository being searched (the paths in a report
-are the reporter's, not ours)."""
+"""Stack traces pasted in a query (which functions ran, innermost first), the errors it pastes
+(`InvalidURL: Relative URLs cannot have a path starting with '//'`) and the file paths it
+names, and where they live in the repository being searched (the paths in a report are the
+reporter's, not ours)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,37 @@ _PATH = re.compile(
     r"(?<![\w/\\.~:-])(?:~|[A-Za-z]:)?[/\\]*(?:[\w.-]+[/\\]+)+[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,5}"
     r"(?![\w/\\])"
 )
+
+
+# A pasted error's line: `ValueError: ...`, `E   AssertionError: ...` (pytest), `java.lang.
+# IllegalStateException: ...`, `Uncaught TypeError: ...`, Go's `panic: ...`, `error: ...`.
+_ERROR_LINE = re.compile(
+    r"^[ \t>]*(?:E[ \t]+|Uncaught[ \t]+)?(?P<type>error|panic|fatal|(?:[A-Za-z_][\w$]*[.:]{1,2})*"
+    r"[A-Z]\w*?(?:[a-z0-9][A-Z]\w*|Error|Exception|Warning|Failure|Fault))"
+    r"(?:\[\w+\])?[ \t]*:[ \t]+(?P<message>[^\n]{12,400})$",
+    re.MULTILINE,
+)
+# What varies between two runs of one raise: quoted values, numbers, paths, reprs, addresses.
+_RUNTIME_VALUE = re.compile(
+    r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|<[^<>\n]*>|\S*[/\\]\S*|0x[0-9a-fA-F]+|\b\d[\w.]*"""
+)
+_LETTERS = re.compile(r"[A-Za-z]{2,}")
+_BARE = {"error", "panic", "fatal"}  # a line's kind, not a type
+MESSAGE_WORDS = 3  # a run of fewer words between runtime values is too common to look for
+
+
+def pasted_errors(text: str) -> list[tuple[str, list[str]]]:
+    """Each error line the text pastes: its type (`InvalidURL`, "" for `error:` or
+    `panic:`) and the runs of its message between runtime values (quoted values, numbers,
+    paths), each of MESSAGE_WORDS words or more: the text the raising code holds as written
+    (`Relative URLs cannot have a path starting with`)."""
+    found = []
+    for match in _ERROR_LINE.finditer(text):
+        kind = match.group("type")
+        runs = [run.strip(" \t.,;:()[]{}") for run in _RUNTIME_VALUE.split(match.group("message"))]
+        runs = [run for run in runs if len(_LETTERS.findall(run)) >= MESSAGE_WORDS]
+        found.append(("" if kind in _BARE else re.split(r"[.:$]+", kind)[-1], runs))
+    return found
 
 
 def named_paths(text: str) -> list[str]:

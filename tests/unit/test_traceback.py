@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.search import rerank
-from app.search.traceback import frames, named_paths, names_by_file, repository_path
+from app.search.traceback import (
+    frames,
+    named_paths,
+    names_by_file,
+    pasted_errors,
+    repository_path,
+)
 from app.service import Service
 
 PYTHON_TRACE = """INTERNALERROR> Traceback (most recent call last):
@@ -99,6 +105,64 @@ def test_the_functions_a_pasted_trace_ran_lead_the_results(
         h.qualified_name for h in hits if any(s.name == "traceback" for s in h.explanation.signals)
     }
     assert traced == {"_format_repr_exception", "repr"}  # the two innermost; not wrap_session
+
+
+def test_a_pasted_error_s_type_and_the_words_its_raiser_holds() -> None:
+    pasted = "httpx.InvalidURL: Relative URLs cannot have a path starting with '//'"
+    assert pasted_errors(pasted) == [
+        ("InvalidURL", ["Relative URLs cannot have a path starting with"])
+    ]
+    trace = "E       TypeError: Header value must be str or bytes, not <class 'int'>"
+    assert pasted_errors(trace) == [("TypeError", ["Header value must be str or bytes, not"])]
+    # Go's `panic:` names no type; runtime values (quoted, numbers, paths) split the message.
+    assert pasted_errors('panic: mux: duplicated route variable "id" at 3 in /srv/app.go') == [
+        ("", ["mux: duplicated route variable"])
+    ]
+    # A question with a colon is no error; neither is a capitalised word before one.
+    assert pasted_errors("How does the router match a path: a question, not an error") == []
+    assert pasted_errors("Note: this is a question about how routing works") == []
+
+
+URLS = {
+    "httpx/_exceptions.py": (
+        "class InvalidURL(Exception):\n"
+        '    """URL is improperly formed or cannot be parsed."""\n\n'
+        "    def __init__(self, message: str) -> None:\n"
+        "        super().__init__(message)\n"
+    ),
+    "httpx/_urlparse.py": (
+        "def validate_path(path: str, has_scheme: bool, has_authority: bool) -> None:\n"
+        "    if has_scheme or has_authority:\n"
+        "        if path and not path.startswith('/'):\n"
+        "            raise InvalidURL('For absolute URLs, path must be empty or begin with /')\n"
+        "    else:\n"
+        "        if path.startswith('//'):\n"
+        "            raise InvalidURL(\"Relative URLs cannot have a path starting with '//'\")\n"
+    ),
+    "httpx/_urls.py": (
+        "class URL:\n"
+        "    @property\n"
+        "    def is_relative_url(self) -> bool:\n"
+        '        """Return True for relative URLs, which have no scheme: a path starting\n'
+        '        with a slash or not."""\n'
+        "        return not self.is_absolute_url\n"
+    ),
+}
+
+
+def test_a_pasted_error_leads_to_the_code_that_raises_it(
+    indexed: Callable[[dict[str, str]], Service],
+) -> None:
+    # As a user pastes it: the exception class named was the top hit (exact name, x3), the
+    # function raising the message below it.
+    service = indexed(URLS)
+    pasted = "httpx.InvalidURL: Relative URLs cannot have a path starting with '//'"
+    hits = service.search(pasted, k=3).hits
+    assert hits[0].qualified_name == "validate_path", [h.qualified_name for h in hits]
+    said = "its code holds the pasted error's `Relative URLs cannot have a path starting with`"
+    assert [(s.name, s.reason) for s in hits[0].explanation.signals] == [("quoted", said)]
+    named = [h for h in hits if h.qualified_name == "InvalidURL"]
+    assert all(s.name != "exact-name" for h in named for s in h.explanation.signals)
 
 
 def test_paths_a_report_names_are_found_but_not_urls_or_calls() -> None:
