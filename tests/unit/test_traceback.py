@@ -160,7 +160,9 @@ def test_a_pasted_error_leads_to_the_code_that_raises_it(
     hits = service.search(pasted, k=3).hits
     assert hits[0].qualified_name == "validate_path", [h.qualified_name for h in hits]
     said = "its code holds the pasted error's `Relative URLs cannot have a path starting with`"
-    assert [(s.name, s.reason) for s in hits[0].explanation.signals] == [("quoted", said)]
+    assert [(s.name, s.factor, s.reason) for s in hits[0].explanation.signals] == [
+        ("pasted-error", rerank.PASTED_ERROR_FACTOR, said)
+    ]
     named = [h for h in hits if h.qualified_name == "InvalidURL"]
     assert all(s.name != "exact-name" for h in named for s in h.explanation.signals)
 
