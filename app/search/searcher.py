@@ -23,7 +23,7 @@ from app.search.tokenize import (
     tokens,
     without_listings,
 )
-from app.search.traceback import frames, named_paths, pasted_errors
+from app.search.traceback import frames, named_paths, pasted_errors, type_names
 from app.store.store import Store
 
 CANDIDATES = 100  # per retriever; fusion and rerank look no deeper
@@ -323,7 +323,7 @@ class Searcher:
         errors = pasted_errors(query)
         # A pasted error's type (`InvalidURL: ...`) says what was raised, not what to read:
         # the code raising it is, found by its message.
-        raised = {rerank.name_key(kind) for kind, _ in errors if kind}
+        raised = {rerank.name_key(name) for kind, _ in errors for name in type_names(kind)}
         words = [w for w in identifiers(query) if rerank.name_key(w) not in raised] or (
             [lookup] if lookup else []
         )

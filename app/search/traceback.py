@@ -30,7 +30,8 @@ _PATH = re.compile(
 # A pasted error's line: `ValueError: ...`, `E   AssertionError: ...` (pytest), `java.lang.
 # IllegalStateException: ...`, `Uncaught TypeError: ...`, Go's `panic: ...`, `error: ...`.
 _ERROR_LINE = re.compile(
-    r"^[ \t>]*(?:E[ \t]+|Uncaught[ \t]+)?(?P<type>error|panic|fatal|(?:[A-Za-z_][\w$]*[.:]{1,2})*"
+    r"^[ \t>]*(?:E[ \t]+|Uncaught[ \t]+)?(?P<type>error|panic|fatal|"
+    r"(?:[A-Za-z_][\w$]*(?:[.:]{1,2}|\\))*"
     r"[A-Z]\w*?(?:[a-z0-9][A-Z]\w*|Error|Exception|Warning|Failure|Fault))"
     r"(?:\[\w+\])?[ \t]*:[ \t]+(?P<message>[^\n]{12,400})$",
     re.MULTILINE,
@@ -45,17 +46,23 @@ MESSAGE_WORDS = 3  # a run of fewer words between runtime values is too common t
 
 
 def pasted_errors(text: str) -> list[tuple[str, list[str]]]:
-    """Each error line the text pastes: its type (`InvalidURL`, "" for `error:` or
-    `panic:`) and the runs of its message between runtime values (quoted values, numbers,
-    paths), each of MESSAGE_WORDS words or more: the text the raising code holds as written
-    (`Relative URLs cannot have a path starting with`)."""
+    """Each error line the text pastes: its type as written (`httpx.InvalidURL`, "" for
+    `error:` or `panic:`) and the runs of its message between runtime values (quoted
+    values, numbers, paths), each of MESSAGE_WORDS words or more: the text the raising code
+    holds as written (`Relative URLs cannot have a path starting with`)."""
     found = []
     for match in _ERROR_LINE.finditer(text):
         kind = match.group("type")
         runs = [run.strip(" \t.,;:()[]{}") for run in _RUNTIME_VALUE.split(match.group("message"))]
         runs = [run for run in runs if len(_LETTERS.findall(run)) >= MESSAGE_WORDS]
-        found.append(("" if kind in _BARE else re.split(r"[.:$]+", kind)[-1], runs))
+        found.append(("" if kind in _BARE else kind, runs))
     return found
+
+
+def type_names(kind: str) -> list[str]:
+    """The names a pasted error's type is written with: `Twig\\Error\\LoaderError` ->
+    Twig, Error, LoaderError."""
+    return [part for part in re.split(r"[.:$\\]+", kind) if part]
 
 
 def named_paths(text: str) -> list[str]:

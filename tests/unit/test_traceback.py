@@ -12,6 +12,7 @@ from app.search.traceback import (
     names_by_file,
     pasted_errors,
     repository_path,
+    type_names,
 )
 from app.service import Service
 
@@ -110,8 +111,11 @@ def test_the_functions_a_pasted_trace_ran_lead_the_results(
 def test_a_pasted_error_s_type_and_the_words_its_raiser_holds() -> None:
     pasted = "httpx.InvalidURL: Relative URLs cannot have a path starting with '//'"
     assert pasted_errors(pasted) == [
-        ("InvalidURL", ["Relative URLs cannot have a path starting with"])
+        ("httpx.InvalidURL", ["Relative URLs cannot have a path starting with"])
     ]
+    php = 'Twig\\Error\\LoaderError: Unable to find template "base.html.twig" (looked into: /srv).'
+    assert pasted_errors(php) == [("Twig\\Error\\LoaderError", ["Unable to find template"])]
+    assert type_names("Twig\\Error\\LoaderError") == ["Twig", "Error", "LoaderError"]
     trace = "E       TypeError: Header value must be str or bytes, not <class 'int'>"
     assert pasted_errors(trace) == [("TypeError", ["Header value must be str or bytes, not"])]
     # Go's `panic:` names no type; runtime values (quoted, numbers, paths) split the message.
