@@ -43,7 +43,7 @@ from app.search.lexical import (
     save_counts,
 )
 from app.search.tokenize import member_key
-from app.search.traceback import names_by_file, repository_path
+from app.search.traceback import MESSAGE_WORDS, names_by_file, repository_path
 from app.search.words import text_key, word_text
 from app.store.store import CHUNK_COLUMNS, Store
 
@@ -90,6 +90,11 @@ class PathsChange:
     stamps: dict[str, tuple[int, int]]
     vectors: tuple[list[str], np.ndarray]
     tokens: list[Fields]  # the rows' search tokens, counted per field
+
+
+# A pasted message's words looked at, at most, for the stretch its raiser holds.
+MESSAGE_WORDS_MOST = 24
+_RUN_WORD = re.compile(r"\S+")
 
 
 class Corpus:
@@ -238,6 +243,29 @@ class Corpus:
             for text, spelled in forms.items():
                 if any(form in body for form in spelled):
                     found[text].append(chunk_id)
+        return found
+
+    def holding_most(
+        self, chunk_ids: list[str], runs: list[str], most: int
+    ) -> dict[str, list[str]]:
+        """For each run of words, its longest stretch (of MESSAGE_WORDS words or more) that
+        between 1 and `most` of `chunk_ids` hold as written, and those chunks: a pasted
+        message's value written bare (`A source Serilog.Sinks must be provided.`) leaves the
+        stretch the code holds (`must be provided`)."""
+        found: dict[str, list[str]] = {}
+        code = self.columns["text"]
+        bodies = [(chunk_id, code[self.position[chunk_id]]) for chunk_id in chunk_ids]
+        for run in runs:
+            words = [m.span() for m in _RUN_WORD.finditer(run)][:MESSAGE_WORDS_MOST]
+            for size in range(len(words), MESSAGE_WORDS - 1, -1):
+                stretches = {
+                    run[words[i][0] : words[i + size - 1][1]] for i in range(len(words) - size + 1)
+                }
+                held = {text: [cid for cid, body in bodies if text in body] for text in stretches}
+                held = {text: ids for text, ids in held.items() if 0 < len(ids) <= most}
+                if held:
+                    found.update(held)
+                    break
         return found
 
     def files_named(self, mentions: list[str]) -> set[str]:

@@ -340,7 +340,8 @@ class Searcher:
                 spellings.setdefault(rerank.name_key(word), set()).add(word.lstrip("_$"))
         versions = [v for v in rerank.versions_asked(query) if self.corpus.has_version(v)]
         held = self.corpus.holding(candidates, quoted_texts(query))
-        messages = self.corpus.holding(candidates, [run for _, runs in errors for run in runs])
+        runs = [run for _, runs in errors for run in runs]
+        messages = self.corpus.holding_most(candidates, runs, rerank.QUOTED_MOST)
         files = self.corpus.files_named(named_paths(query))
         typed = self.corpus.files_of_types(
             [w for w in rerank.capitalised(query) if rerank.name_key(w) not in raised]
@@ -361,12 +362,7 @@ class Searcher:
                 if len(holders) <= rerank.QUOTED_MOST
                 for chunk_id in holders
             },
-            pasted={
-                chunk_id: text
-                for text, holders in messages.items()
-                if len(holders) <= rerank.QUOTED_MOST
-                for chunk_id in holders
-            },
+            pasted={chunk_id: text for text, holders in messages.items() for chunk_id in holders},
             traced=self.corpus.traced(frames(query), rerank.TRACEBACK_DEPTH),
             files=frozenset(files) if len(files) <= rerank.NAMED_FILES_MOST else frozenset(),
             lookup=rerank.name_key(lookup) if lookup else "",

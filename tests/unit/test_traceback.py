@@ -143,6 +143,11 @@ URLS = {
         "        if path.startswith('//'):\n"
         "            raise InvalidURL(\"Relative URLs cannot have a path starting with '//'\")\n"
     ),
+    "httpx/_config.py": (
+        "def check_proxy(name: str, scheme: str) -> None:\n"
+        "    if scheme not in ('http', 'https', 'socks5'):\n"
+        "        raise ValueError(f'Proxy {name} must use a known scheme')\n"
+    ),
     "httpx/_urls.py": (
         "class URL:\n"
         "    @property\n"
@@ -169,6 +174,11 @@ def test_a_pasted_error_leads_to_the_code_that_raises_it(
     ]
     named = [h for h in hits if h.qualified_name == "InvalidURL"]
     assert all(s.name != "exact-name" for h in named for s in h.explanation.signals)
+    # A value written bare in the message: the longest stretch the raiser holds is looked for.
+    hits = service.search("ValueError: Proxy corp-gateway must use a known scheme", k=3).hits
+    assert hits[0].qualified_name == "check_proxy", [h.qualified_name for h in hits]
+    reasons = [s.reason for s in hits[0].explanation.signals]
+    assert reasons == ["its code holds the pasted error's `must use a known scheme`"]
 
 
 def test_paths_a_report_names_are_found_but_not_urls_or_calls() -> None:
