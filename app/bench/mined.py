@@ -63,7 +63,13 @@ _ERROR_CALL = re.compile(
 _PLACEHOLDER = re.compile(
     r"\{[^{}]*\}|%[-#+ 0-9.]*[a-zA-Z]|\$\{[^}]*\}|\$[A-Za-z_]\w*|#\{[^}]*\}|\\\([^)]*\)"
 )
-_CALLED_ERRORS = {"errors.New": "error", "fmt.Errorf": "error"}
+_CALLED_ERRORS = {
+    "errors.New": "error",
+    "fmt.Errorf": "error",
+    "bail!": "Error",
+    "anyhow!": "Error",
+    "format_err!": "Error",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,9 +251,13 @@ def error_questions(name: str, files: Mapping[str, str]) -> list[Question]:
             if len(_WORD.findall(_PLACEHOLDER.sub(" ", message))) < ERROR_WORDS:
                 continue
             kind = match.group("type") or "Error"
-            kind = _CALLED_ERRORS.get(kind, "panicked" if kind[0].islower() else kind)
-            pasted = f"{re.split(r'[.:]+', kind)[-1]}: {_PLACEHOLDER.sub('x', message)}"
             line = text.count("\n", 0, match.start()) + 1
+            filled = _PLACEHOLDER.sub("x", message)
+            if kind == "panic!":  # Rust 1.73 on: the place, then the message on a line
+                pasted = f"thread 'main' panicked at {path}:{line}:9:\n{filled}"
+            else:  # Go's panic prints `panic: ...`, anyhow's main `Error: ...`
+                kind = _CALLED_ERRORS.get(kind, kind.rstrip("!") if kind[0].islower() else kind)
+                pasted = f"{re.split(r'[.:]+', kind)[-1]}: {filled}"
             raised.setdefault(pasted, []).append((path, line))
     questions = []
     for pasted, places in sorted(raised.items()):

@@ -225,12 +225,13 @@ def signals_for(candidate: Candidate, facts: QueryFacts | None = None) -> list[S
     if typed := facts.type_files.get(candidate.path):
         reason = f"the query names `{typed}`; this file is named after it and defines it"
         found.append(Signal("type-file", TYPE_FILE_FACTOR, reason))
+    pasted = facts.pasted.get(candidate.chunk_id)
     quoted = facts.quoting.get(candidate.chunk_id)
-    if quoted:
-        found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))
-    elif pasted := facts.pasted.get(candidate.chunk_id):
+    if pasted:  # the stronger of the two, when a pasted error quotes its message
         reason = f"its code holds the pasted error's `{pasted}`"
         found.append(Signal("pasted-error", PASTED_ERROR_FACTOR, reason))
+    elif quoted:
+        found.append(Signal("quoted", QUOTED_FACTOR, f"its code holds the quoted `{quoted}`"))
     if facts.version:
         folder = version_folder(candidate.path)
         if folder and folder != facts.version:

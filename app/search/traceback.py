@@ -45,6 +45,13 @@ _BARE = {"error", "panic", "fatal"}  # a line's kind, not a type
 MESSAGE_WORDS = 3  # a run of fewer words between runtime values is too common to look for
 
 
+# Rust's panic: `thread 'main' panicked at src/lib.rs:5:9:` and the message on the next line
+# (1.73 on), or `panicked at 'message', src/lib.rs:5:9` before.
+_RUST_PANIC = re.compile(
+    r"panicked at (?:'(?P<quoted>[^'\n]{12,400})'|[^\n]*:[ \t]*\n[ \t]*(?P<message>[^\n]{12,400}))"
+)
+
+
 def pasted_errors(text: str) -> list[tuple[str, list[str]]]:
     """Each error line the text pastes: its type as written (`httpx.InvalidURL`, "" for
     `error:` or `panic:`) and the runs of its message between runtime values (quoted
@@ -53,10 +60,15 @@ def pasted_errors(text: str) -> list[tuple[str, list[str]]]:
     found = []
     for match in _ERROR_LINE.finditer(text):
         kind = match.group("type")
-        runs = [run.strip(" \t.,;:()[]{}") for run in _RUNTIME_VALUE.split(match.group("message"))]
-        runs = [run for run in runs if len(_LETTERS.findall(run)) >= MESSAGE_WORDS]
-        found.append(("" if kind in _BARE else kind, runs))
+        found.append(("" if kind in _BARE else kind, _runs(match.group("message"))))
+    for match in _RUST_PANIC.finditer(text):
+        found.append(("", _runs(match.group("quoted") or match.group("message"))))
     return found
+
+
+def _runs(message: str) -> list[str]:
+    runs = [run.strip(" \t.,;:()[]{}") for run in _RUNTIME_VALUE.split(message)]
+    return [run for run in runs if len(_LETTERS.findall(run)) >= MESSAGE_WORDS]
 
 
 def type_names(kind: str) -> list[str]:

@@ -136,6 +136,12 @@ func uniqueVars(s1, s2 []string) error {
     }
 }
 """,
+    "src/graph.rs": """impl Graph {
+    pub fn add_edge(&mut self, a: usize, b: usize) {
+        panic!("Graph::add_edge: node indices out of bounds");
+    }
+}
+""",
     "tests/test_urls.py": """def test_it():
     raise AssertionError("this message is only in a test file")
 """,
@@ -149,6 +155,7 @@ def test_error_questions_paste_a_raised_message_and_point_at_its_raiser() -> Non
         "InvalidURL: Invalid URL component x, it is empty",
         "InvalidURL: Relative URLs cannot have a path starting with '//'",
         "error: mux: duplicated route variable x",
+        "thread 'main' panicked at src/graph.rs:3:9:\nGraph::add_edge: node indices out of bounds",
     ]  # not raised twice, not in tests, not too short ("too short")
     gold = questions["error: mux: duplicated route variable x"].gold[0]
     assert (gold.path, gold.symbol, gold.start_line) == ("src/router.go", "uniqueVars", 3)

@@ -122,6 +122,11 @@ def test_a_pasted_error_s_type_and_the_words_its_raiser_holds() -> None:
     assert pasted_errors('panic: mux: duplicated route variable "id" at 3 in /srv/app.go') == [
         ("", ["mux: duplicated route variable"])
     ]
+    # Rust's panic, since 1.73 (the message on the line below the place) and before.
+    panic = "thread 'main' panicked at src/graph/mod.rs:701:9:\nEdge references unknown node"
+    assert pasted_errors(panic) == [("", ["Edge references unknown node"])]
+    old = "thread 'main' panicked at 'node indices out of bounds', src/graph/mod.rs:9:5"
+    assert pasted_errors(old) == [("", ["node indices out of bounds"])]
     # A question with a colon is no error; neither is a capitalised word before one.
     assert pasted_errors("How does the router match a path: a question, not an error") == []
     assert pasted_errors("Note: this is a question about how routing works") == []
