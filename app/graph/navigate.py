@@ -373,8 +373,13 @@ class GraphView:
 
 def _in_order(letters: str, name: str) -> bool:
     """Whether every one of `letters` occurs in `name`, in this order (a fuzzy finder's
-    match: `strcat` in `strcatimpl`, `sc` in `strcat`)."""
-    return _span(letters, name) is not None
+    match: `strcat` in `strcatimpl`, `sc` in `strcat`): one pass, the earliest of each."""
+    at = 0
+    for letter in letters:
+        at = name.find(letter, at) + 1
+        if not at:
+            return False
+    return True
 
 
 def _span(letters: str, name: str) -> int | None:
