@@ -1671,6 +1671,66 @@ def test_a_swift_macro_named_with_an_underscore_parses() -> None:
     assert b"=  _sourceLocation" in read  # the `#` a space: bytes keep their places
 
 
+SWIFT_NEWER_SYNTAX = """\
+#if compiler(<6.2)
+@available(*, unavailable, message: "RigidArray requires a Swift 6.2 toolchain")
+public struct RigidArray<Element: ~Copyable>: ~Copyable {
+  public init() {}
+}
+#else
+public struct RigidArray<Element: ~Copyable>: ~Copyable {
+  internal var _count: Int
+
+  package init(_storage: UnsafeMutableBufferPointer<Element>, count: Int) {
+    unsafe self._ptr = _storage.baseAddress.unsafelyUnwrapped
+    self._count = count
+  }
+}
+
+extension RigidArray where Element: ~Copyable {
+  public var span: Span<Element> {
+    @_lifetime(borrow self)
+    get { unsafe Span(_unsafeElements: _items) }
+  }
+
+  public mutating func append<E: Error>(
+    count: Int, initializingWith body: (inout OutputSpan<Element>) throws(E) -> Void
+  ) throws(E) {
+    try body(&span)
+  }
+
+  public __consuming func removeAll(keepingCapacity: __owned Bool) -> Self {
+    _ = consume self
+    return Self()
+  }
+}
+#endif
+"""
+
+
+def test_swift_newer_than_the_grammar_keeps_the_real_code_over_its_fallback() -> None:
+    # `unsafe`, `throws(E)`, `@_lifetime(...)`, `__consuming` and `consume` were errors, so
+    # the reading with the fewest errors blanked the `#else` branch and kept the stub for old
+    # compilers: 2 definitions of 8 (swift-collections' RigidArray: 2 of 40).
+    parsed = parse_file("Sources/RigidArray.swift", SWIFT_NEWER_SYNTAX)
+    check_well_formed(parsed, SWIFT_NEWER_SYNTAX)
+    assert [(s.qualified_name, s.kind, s.start_line) for s in parsed.symbols] == [
+        ("RigidArray", "struct", 2),
+        ("RigidArray.init", "method", 4),
+        ("RigidArray", "struct", 7),
+        ("RigidArray.init", "method", 10),
+        ("RigidArray", "impl", 16),
+        ("RigidArray.span", "method", 17),
+        ("RigidArray.append", "method", 22),
+        ("RigidArray.removeAll", "method", 28),
+    ]
+    tree, read = grammar_gaps.parse("swift", SWIFT_NEWER_SYNTAX.encode())
+    assert not tree.root_node.has_error
+    assert len(read) == len(SWIFT_NEWER_SYNTAX.encode())
+    assert b"    _ = " + b" " * 8 + b"self" in read  # `consume ` as spaces, in place
+    assert b") throws    {" in read
+
+
 def test_a_csharp_conditional_that_parses_stays_as_written() -> None:
     source = "class A\n{\n#if NET6_0\n    void B() { }\n#else\n    void C() { }\n#endif\n}\n"
     tree, read = grammar_gaps.parse("csharp", source.encode())
