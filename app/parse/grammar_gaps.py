@@ -70,7 +70,14 @@ before an expression. Each is an error to the grammar, and in a file that keeps 
 fallback for older compilers (`#if compiler(<6.2)` / a stub / `#else` / the real code), the
 reading with the fewest errors was the stub's: swift-collections' `RigidArray.swift` kept 2 of
 its 40 definitions. In a file with errors, such syntax becomes spaces (`_swift_newer_syntax`),
-kept when the parse has fewer errors; the conditionals are read after."""
+kept when the parse has fewer errors; the conditionals are read after.
+
+C# 14's extension blocks, `extension(double) { public static bool IsFinite(double x) ... }` or
+`extension<T>(IEnumerable<T> source) { ... }` in a static class: the grammar read the first as
+a method named `extension` holding local functions, and the rest of the class as errors
+(Humanizer's `PolyfillShims.cs`). In a file with errors, each block's head is read as a nested
+class named by its receiver's type, `class double` or `class IEnumerable<T>` (its members
+become `Shims.double.IsFinite`), kept when the parse has fewer errors."""
 
 from __future__ import annotations
 
@@ -119,6 +126,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
     if language == "swift":
         tree, src = _without(language, src, tree, _swift_internal_macros(src))
         tree, src = _without(language, src, tree, _swift_newer_syntax(src))
+    if language == "csharp" and tree.root_node.has_error:
+        tree, src = _with(language, src, tree, _csharp_extension_blocks(src))
     if language in {"csharp", "swift"}:
         return _one_reading(language, src, tree)
     if language != "rust":
@@ -267,6 +276,12 @@ _CPLUSPLUS_GUARD = re.compile(
 # `sourceLocation: SourceLocation = #_sourceLocation`, Swift Testing's idiom for a helper's
 # parameter, broke the declaration around it (swift-argument-parser's test helpers).
 _SWIFT_INTERNAL_MACRO = re.compile(rb"(?<![\w#])#(?=_\w)")
+# C# 14's extension block head: `extension<T>(IEnumerable<T> source)` opening a line.
+_CSHARP_EXTENSION = re.compile(
+    rb"^[ \t]*(?P<head>extension[ \t]*(?:<[^<>()\n]*>)?[ \t]*\()"
+    rb"(?P<type>[^()\n]*?)(?P<tail>(?:[ \t]+@?\w+)?[ \t]*\))(?=[ \t]*(?:\r?\n|\{|where\b))",
+    re.MULTILINE,
+)
 # What _swift_newer_syntax makes spaces.
 _SWIFT_TYPED_THROWS = re.compile(rb"\bthrows(?P<type>\([^()\n]*\))")
 _SWIFT_LIFETIME = re.compile(rb"@_?lifetime\([^()\n]*\)")
@@ -301,6 +316,17 @@ def _swift_newer_syntax(src: bytes) -> list[tuple[int, int]]:
     for pattern in (_SWIFT_LIFETIME, _SWIFT_OWNERSHIP, _SWIFT_OPERATORS):
         spans += [match.span() for match in pattern.finditer(src)]
     return spans
+
+
+def _csharp_extension_blocks(src: bytes) -> list[tuple[int, bytes]]:
+    """Edits that read each extension block's head as a class named by its receiver's
+    type: `extension<T>(IEnumerable<T> source)` as `class     IEnumerable<T>        `."""
+    edits = []
+    for match in _CSHARP_EXTENSION.finditer(src):
+        head, tail = match.span("head"), match.span("tail")
+        edits.append((head[0], b"class".ljust(head[1] - head[0])))
+        edits.append((tail[0], b" " * (tail[1] - tail[0])))
+    return edits
 
 
 def _kotlin_newer_syntax(src: bytes) -> list[tuple[int, bytes]]:

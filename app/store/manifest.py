@@ -107,8 +107,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # or C++ function-like macro is a symbol and a call target, and no macro takes a namespace;
 # 132: Kotlin's `..<`, line-initial `in` entries, `object : T by x`, `$$"..."`, `T<*>::f`,
 # binary literals and `when` guards read as syntax the grammar knows; 133: Swift's typed throws,
-# `@_lifetime`, `__owned`, `__consuming` and `unsafe` / `consume` / `copy` read as spaces
-STRATEGY_VERSION = "chunk-133"
+# `@_lifetime`, `__owned`, `__consuming` and `unsafe` / `consume` / `copy` read as spaces;
+# 134: C# 14's extension blocks read as classes named by their receiver's type
+STRATEGY_VERSION = "chunk-134"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

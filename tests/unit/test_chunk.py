@@ -1731,6 +1731,48 @@ def test_swift_newer_than_the_grammar_keeps_the_real_code_over_its_fallback() ->
     assert b") throws    {" in read
 
 
+CSHARP_EXTENSION_BLOCKS = """\
+namespace Humanizer;
+
+internal static class PolyfillShims
+{
+    extension(ArgumentNullException)
+    {
+        public static void ThrowIfNull(object? argument) => Check(argument);
+    }
+
+    extension<T>(IEnumerable<T> source) where T : class
+    {
+        public bool IsEmpty => !source.Any();
+
+        public T FirstOrFallback(T fallback) => source.FirstOrDefault() ?? fallback;
+    }
+
+    public static void Check(object? value) { }
+}
+"""
+
+
+def test_csharp_extension_blocks_hold_their_members() -> None:
+    # C# 14: the grammar read the first block as a method named `extension` with local
+    # functions, and the rest of the class as errors.
+    parsed = parse_file("src/PolyfillShims.cs", CSHARP_EXTENSION_BLOCKS)
+    check_well_formed(parsed, CSHARP_EXTENSION_BLOCKS)
+    assert [(s.qualified_name, s.kind) for s in parsed.symbols] == [
+        ("Humanizer", "module"),
+        ("PolyfillShims", "class"),
+        ("PolyfillShims.ArgumentNullException", "class"),
+        ("PolyfillShims.ArgumentNullException.ThrowIfNull", "method"),
+        ("PolyfillShims.IEnumerable", "class"),
+        ("PolyfillShims.IEnumerable.IsEmpty", "method"),
+        ("PolyfillShims.IEnumerable.FirstOrFallback", "method"),
+        ("PolyfillShims.Check", "method"),
+    ]
+    tree, read = grammar_gaps.parse("csharp", CSHARP_EXTENSION_BLOCKS.encode())
+    assert not tree.root_node.has_error
+    assert b"    class        IEnumerable<T>         where T" in read
+
+
 def test_a_csharp_conditional_that_parses_stays_as_written() -> None:
     source = "class A\n{\n#if NET6_0\n    void B() { }\n#else\n    void C() { }\n#endif\n}\n"
     tree, read = grammar_gaps.parse("csharp", source.encode())
