@@ -11,13 +11,14 @@ A call whose body does not parse as items (`bitflags! { pub struct Flags: u32 { 
 
 C and C++ annotation macros: `ABSL_NAMESPACE_BEGIN` on a line of its own, `class
 ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv_run(...)`,
-`const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`, and
-nullability after a `*` (`char* absl_nonnull Cord::data()`, `T* _Nullable p`). The grammar
-reads each as a stray name, and the declaration around it as an error (abseil: 685
-of 859 files). Such a name (capitals with an underscore; after a `*` or `&`, any word but the
-language's own) in one of those places becomes spaces, with its arguments, as does a C
-header's `extern "C" {` and `}` for C++ readers; the file keeps the change only when its parse
-has fewer errors.
+`const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`, between
+a return type and the name (`void SPDLOG_INLINE thread_pool::post_log(`, read as the name's
+scope: `SPDLOG_INLINEthread_pool.post_log`), and nullability after a `*` (`char*
+absl_nonnull Cord::data()`, `T* _Nullable p`). The grammar reads each as a stray name, and
+the declaration around it as an error (abseil: 685 of 859 files). Such a name (capitals with
+an underscore; after a `*` or `&`, any word but the language's own) in one of those places
+becomes spaces, with its arguments, as does a C header's `extern "C" {` and `}` for C++
+readers; the file keeps the change only when its parse has fewer errors.
 
 C and C++ conditionals whose branches each open a brace the others open again (jq's
 `#ifdef WIN32` / `int umain(...) {` / `#else` / `int main(...) {` / `#endif`, libuv's `#if X`
@@ -239,6 +240,8 @@ _ANNOTATIONS = re.compile(
     rb"|\b(?:class|struct|union)[ \t]+(?P<tag>" + _CAPS.encode() + rb")[ \t]+(?=[A-Za-z_])"
     rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
     rb"(?=[ \t]*(?:[)\],;{=]|\r?$))"
+    rb"|(?<=[\w>])[ \t]+(?P<mid>" + _CAPS.encode() + rb")"
+    rb"(?=[ \t]+(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\()"  # `void SPDLOG_INLINE pool::f(`
     rb"|(?<=[*&])[ \t]*(?P<pointer>(?!" + _POINTER_WORDS + rb"\b)[A-Za-z_]\w*)\s+"
     rb"(?!" + _CAPS.encode() + rb"\b)(?=[A-Za-z_~]|::)",  # `const K& k ABSL_X(this)`: a name
     re.MULTILINE,
@@ -292,12 +295,12 @@ _SWIFT_OPERATORS = re.compile(rb"(?<=[=(,\s])(?:consume|unsafe|copy)[ \t]+(?=[\w
 def _annotations(src: bytes) -> list[tuple[int, int]]:
     spans = []
     for match in _ANNOTATIONS.finditer(src):
-        groups = ("alone", "lead", "tag", "tail", "pointer")
+        groups = ("alone", "lead", "tag", "tail", "mid", "pointer")
         name = next(group for group in groups if match.group(group))
         start, end = match.span(name)
         if _in_directive(src, start):
             continue
-        if name == "tail" and _word_before(src, match.start()) in _EXPRESSION_WORDS:
+        if name in ("tail", "mid") and _word_before(src, match.start()) in _EXPRESSION_WORDS:
             continue
         spans.append((start, end))
     return spans

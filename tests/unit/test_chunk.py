@@ -255,6 +255,42 @@ def test_nullability_annotations_do_not_join_the_names_they_qualify() -> None:
     assert chunk(parsed, "Cord.set_data").signature.startswith("inline char* absl_nonnull Cord")
 
 
+INLINE_MACRO_CC = """\
+namespace spdlog {
+SPDLOG_INLINE thread_pool::thread_pool(size_t n) : q_(n) {}
+
+void SPDLOG_INLINE thread_pool::post_log(async_logger_ptr &&worker) { post_async_msg_(worker); }
+
+std::future<void> SPDLOG_INLINE thread_pool::post_flush(async_logger_ptr &&worker) {
+    return post_async_msg_(worker);
+}
+
+static CRITICAL_SECTION_GUARD lock_all() { return guard(); }
+}  // namespace spdlog
+"""
+
+
+def test_a_macro_between_a_return_type_and_the_name_is_no_part_of_the_name() -> None:
+    # `void SPDLOG_INLINE thread_pool::post_log(`: the grammar read the macro as the scope
+    # of the name, with a `::` missing, and the definitions were `SPDLOG_INLINEthread_pool.*`
+    # (abseil's tests: `ABSL_ATTRIBUTE_NOINLINETestWithReturnAddress`).
+    parsed = parse_file("include/spdlog/details/thread_pool-inl.h", INLINE_MACRO_CC, "cpp")
+    assert [s.qualified_name for s in parsed.symbols] == [
+        "spdlog",
+        "thread_pool.constructor",
+        "thread_pool.post_log",
+        "thread_pool.post_flush",
+        "spdlog.lock_all",
+    ]
+    assert chunk(parsed, "thread_pool.post_flush").signature.startswith(
+        "std::future<void> SPDLOG_INLINE thread_pool::post_flush("
+    )
+    assert [c.caller for c in parsed.calls if c.callee == "post_async_msg_"] == [
+        "thread_pool.post_log",
+        "thread_pool.post_flush",
+    ]
+
+
 def test_grammars_and_queries() -> None:
     assert grammar_for("csharp") == "csharp"
     assert grammar_for("markdown") is None
