@@ -66,6 +66,13 @@ def one_line(signature: str) -> str:
     return line
 
 
+def as_prose(text: str) -> str:
+    """Doc comment text as a reader says it: inline tags as their text (`{@code values}` is
+    `values`), formatting tags out, whitespace runs as one space."""
+    text = _INLINE_TAG.sub(lambda m: m.group(1) or m.group(2), text)
+    return " ".join(_HTML_TAG.sub("", text).split())
+
+
 def first_doc_sentence(doc: str) -> str:
     """The first sentence of a doc comment as the parser read it (comment markers out): its
     first paragraph up to a tag line (`@param`), inline tags as their text, HTML tags out,
@@ -78,9 +85,7 @@ def first_doc_sentence(doc: str) -> str:
             words.append(line.strip())
         elif words:
             break  # a blank line ends the summary paragraph
-    summary = _INLINE_TAG.sub(lambda m: m.group(1) or m.group(2), " ".join(words))
-    summary = _HTML_TAG.sub("", summary)
-    summary = " ".join(summary.split())
+    summary = as_prose(" ".join(words))
     if not summary:
         return ""
     match = _SENTENCE.match(summary)

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.answer.brief import as_prose
 from app.bench.devbench import GoldRange, Question
 from app.core.paths import is_test_path
 from app.graph.facts import CLASS_KINDS
@@ -93,9 +94,11 @@ class Stripped:
 
 
 def first_sentence(doc: str) -> str:
-    """The doc's first sentence, whitespace collapsed ("" when it is a tag line)."""
+    """The doc's first sentence as a user would type it: inline tags as their text
+    (`{@code registry}` is `registry`), formatting tags out, whitespace collapsed ("" when it
+    is a tag line)."""
     head = _SENTENCE_END.split(doc.strip(), maxsplit=1)[0]
-    return "" if _TAGGED.match(head) else " ".join(head.split())
+    return "" if _TAGGED.match(head) else as_prose(head)
 
 
 def word_count(text: str) -> int:

@@ -87,6 +87,30 @@ def test_strip_docs_blanks_docs_keeps_lines_and_finds_first_sentences() -> None:
     assert [d.qualified for d in js.documented] == ["matchRoute"]
 
 
+JAVA = """package retrofit2.converter.protobuf;
+
+public final class ProtoConverterFactory {
+  /**
+   * Create an instance which uses {@code registry} when deserializing, as
+   * <b>{@link Retrofit#callAdapter}</b> does.
+   *
+   * @param registry the extensions
+   */
+  public static ProtoConverterFactory createWithRegistry(ExtensionRegistryLite registry) {
+    return new ProtoConverterFactory(registry);
+  }
+}
+"""
+
+
+def test_doc_questions_read_javadoc_tags_as_their_text() -> None:
+    # A user types `registry`, not `{@code registry}`.
+    out = mined.strip_docs("src/ProtoConverterFactory.java", JAVA)
+    assert [d.sentence for d in out.documented] == [
+        "Create an instance which uses registry when deserializing, as Retrofit#callAdapter does."
+    ]
+
+
 def test_near_identical_docs_ask_nothing() -> None:
     twins = """class Client:
     def send(self, request):
