@@ -241,7 +241,7 @@ _ANNOTATIONS = re.compile(
     rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
     rb"(?=[ \t]*(?:[)\],;{=]|\r?$))"
     rb"|(?<=[\w>])[ \t]+(?P<mid>" + _CAPS.encode() + rb")"
-    rb"(?=[ \t]+(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\()"  # `void SPDLOG_INLINE pool::f(`
+    rb"(?=[ \t]+(?:[A-Za-z_]\w*(?:<[^<>()\n]*>)?::)*~?[A-Za-z_]\w*[ \t]*\()"  # `void X pool::f(`
     rb"|(?<=[*&])[ \t]*(?P<pointer>(?!" + _POINTER_WORDS + rb"\b)[A-Za-z_]\w*)\s+"
     rb"(?!" + _CAPS.encode() + rb"\b)(?=[A-Za-z_~]|::)",  # `const K& k ABSL_X(this)`: a name
     re.MULTILINE,

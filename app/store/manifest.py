@@ -109,8 +109,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # binary literals and `when` guards read as syntax the grammar knows; 133: Swift's typed throws,
 # `@_lifetime`, `__owned`, `__consuming` and `unsafe` / `consume` / `copy` read as spaces;
 # 134: C# 14's extension blocks read as classes named by their receiver's type; 135: a C or C++
-# macro between a return type and the definition's name (`void SPDLOG_INLINE pool::f(`) as spaces
-STRATEGY_VERSION = "chunk-135"
+# macro between a return type and the definition's name (`void SPDLOG_INLINE pool::f(`) as spaces;
+# 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`)
+STRATEGY_VERSION = "chunk-136"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -265,6 +265,9 @@ std::future<void> SPDLOG_INLINE thread_pool::post_flush(async_logger_ptr &&worke
     return post_async_msg_(worker);
 }
 
+template <typename Mutex>
+void SPDLOG_INLINE spdlog::sinks::base_sink<Mutex>::flush() { flush_(); }
+
 static CRITICAL_SECTION_GUARD lock_all() { return guard(); }
 }  // namespace spdlog
 """
@@ -280,6 +283,7 @@ def test_a_macro_between_a_return_type_and_the_name_is_no_part_of_the_name() -> 
         "thread_pool.constructor",
         "thread_pool.post_log",
         "thread_pool.post_flush",
+        "spdlog.sinks.base_sink.flush",
         "spdlog.lock_all",
     ]
     assert chunk(parsed, "thread_pool.post_flush").signature.startswith(
