@@ -990,6 +990,12 @@ class Resolver:
             return ""
         return f"self.{field}: inherited from a class outside the project"
 
+    def _in_std(self, name: str) -> bool:
+        """Whether the project defines `name` in a `namespace std` of its own (a `swap` or
+        `hash` written for its types). Opening `namespace std` only to specialise templates
+        (spdlog's `formatter<stopwatch>`) makes no `std::move` the project's."""
+        return any(name in self.members.get(key, {}) for key in self.named_scopes.get("std", []))
+
     def _undefined(self, facts: FileFacts, name: str) -> str:
         """Why a bare name has no definition: one imported from a project module that holds
         none of that name (`gettext_lazy = lazy(gettext, str)` there is a value) says so."""
@@ -1383,7 +1389,7 @@ class Resolver:
             )
         if call.receiver_type.startswith(EXTENDED) and (ids := self._extended_member(facts, call)):
             return ids, "extended-receiver", ""
-        if lang == "cpp" and receiver.split("::", 1)[0] == "std" and "std" not in self.named_scopes:
+        if lang == "cpp" and receiver.split("::", 1)[0] == "std" and not self._in_std(name):
             return [], "", f"external module std (the C++ standard library's {name})"
         owner, type_text = self._attribute_receiver(facts, call)
         if lang == "python" and not type_text and (why := self._outside_attribute(facts, call)):

@@ -110,8 +110,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `@_lifetime`, `__owned`, `__consuming` and `unsafe` / `consume` / `copy` read as spaces;
 # 134: C# 14's extension blocks read as classes named by their receiver's type; 135: a C or C++
 # macro between a return type and the definition's name (`void SPDLOG_INLINE pool::f(`) as spaces;
-# 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`)
-STRATEGY_VERSION = "chunk-136"
+# 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`); 137:
+# `std::` calls are the standard library's unless the project defines that name in its own std
+STRATEGY_VERSION = "chunk-137"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

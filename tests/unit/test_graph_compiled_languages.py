@@ -93,6 +93,46 @@ def test_std_names_the_standard_library_not_a_project_method_of_that_name(
     assert std[0]["rule"] == "external module std (the C++ standard library's to_string)"
 
 
+SPECIALISED_STD = {
+    "include/buffer.h": """\
+class memory_buffer {
+  public:
+    void move(memory_buffer &other) { }
+};
+""",
+    "include/stopwatch.h": """\
+namespace std {
+template <> struct formatter<stopwatch> { int format(int x) { return x; } };
+}  // namespace std
+""",
+    "include/widget.h": """\
+class Widget { };
+namespace std {
+void swap(Widget &a, Widget &b) { }
+}  // namespace std
+""",
+    "src/pool.cc": """\
+void post(Widget &a, Widget &b, memory_buffer &m) {
+    auto taken = std::move(m);
+    std::swap(a, b);
+}
+""",
+}
+
+
+def test_a_project_that_opens_namespace_std_owns_only_what_it_defines_there(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # spdlog opens `namespace std` to specialise `formatter`; its `std::move(...)` calls went
+    # to its bundled fmt's only `move` method (probable, `unique-method`).
+    rows = graph(tmp_path, settings, SPECIALISED_STD)
+    moved = at(rows, "src/pool.cc", 2)
+    assert [(r["callee"], r["rule"]) for r in moved] == [
+        ("", "external module std (the C++ standard library's move)")
+    ]
+    assert edges_at(rows, "src/pool.cc", 3) == {("include/widget.h::std.swap", True)}
+
+
 UNNAMED = {
     "src/a.cc": """\
 namespace {
