@@ -35,6 +35,7 @@ from app.parse.calls import (
     ELEMENT_STEP,
     EXTENDED,
     GLOBAL,
+    GLOBAL_SCOPE,
     GO_CONTAINER,
     METHOD_ALIAS,
     MODULE_EXPORTS,
@@ -1334,6 +1335,11 @@ class Resolver:
         if lang == "ruby" and call.receiver_type.startswith(ALIAS):  # RSpec's `described_class`
             held = call.receiver_type[len(ALIAS) :].replace(".", "::")  # as if written there
             return self._cascade(facts, CallSite(call.caller, name, held, call.line))
+        if call.receiver_type == GLOBAL_SCOPE:  # `::fsync(fd)`: outside every namespace
+            ids = [sid for sid in self.free.get(name, []) if "." not in sid.rpartition("::")[2]]
+            if ids:
+                return ids, "unique-name" if len(ids) == 1 else "ambiguous-name", ""
+            return [], "", f"outside the project: the global namespace's {name}"
         if call.receiver_type == TEMPLATE_PARAMETER:  # whatever type the template is given:
             ids, rule, _ = self._by_method_name(facts, name)  # never a class of that name
             return ids, rule, f"{receiver}: a template parameter's type, whatever it is given"

@@ -261,6 +261,10 @@ PRIVATE = "(private)"
 EXPORT_LIST = "(export list)"
 EXPORTED = "(exported)"
 EXPORTED_MODULE = "(exported module)"
+# The receiver type of a C++ call qualified by the global namespace alone (`::close(fd)`):
+# a function outside every namespace (the C library's, most often), never the enclosing
+# namespace's namesake (spdlog's `os::fsync` calls `::fsync`).
+GLOBAL_SCOPE = "(global scope)"
 # A Lua file's global function (`function f()` or `f = function()` at its top, no `local`), as an
 # Attribute (owner ""): the only kind of free function another file can call by name.
 GLOBAL = "(global)"
@@ -970,6 +974,8 @@ def _add_call(
         written = node_text(dynamic[0])
         if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
             rank, (receiver, name), literal = 1, named, ""
+            if language == "cpp" and not receiver and written.startswith("::"):
+                literal = GLOBAL_SCOPE  # `::fsync(fd)`
         else:  # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.
             rank, name, receiver, literal = 1, "", receiver_text(written, language), ""
     else:

@@ -111,8 +111,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 134: C# 14's extension blocks read as classes named by their receiver's type; 135: a C or C++
 # macro between a return type and the definition's name (`void SPDLOG_INLINE pool::f(`) as spaces;
 # 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`); 137:
-# `std::` calls are the standard library's unless the project defines that name in its own std
-STRATEGY_VERSION = "chunk-137"
+# `std::` calls are the standard library's unless the project defines that name in its own std;
+# 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member
+STRATEGY_VERSION = "chunk-138"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

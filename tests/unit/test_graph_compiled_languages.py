@@ -133,6 +133,37 @@ def test_a_project_that_opens_namespace_std_owns_only_what_it_defines_there(
     assert edges_at(rows, "src/pool.cc", 3) == {("include/widget.h::std.swap", True)}
 
 
+GLOBAL_SCOPE_CALLS = {
+    "include/os-inl.h": """\
+int helper(int x) { return x; }
+namespace spdlog {
+namespace os {
+int helper(int x) { return x + 1; }
+bool fsync(FILE *fp) {
+    return ::fsync(fileno(fp)) == 0;
+}
+int twice(int x) { return ::helper(x) + helper(x); }
+}  // namespace os
+}  // namespace spdlog
+""",
+}
+
+
+def test_a_call_qualified_by_the_global_namespace_is_no_namespace_member(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # spdlog's `os::fsync` calls the C library's `::fsync`: it was read as calling itself.
+    rows = graph(tmp_path, settings, GLOBAL_SCOPE_CALLS)
+    synced = [r for r in at(rows, "include/os-inl.h", 6) if r["callee_text"].endswith("fsync")]
+    assert [(r["callee"], r["rule"]) for r in synced] == [
+        ("", "outside the project: the global namespace's fsync")
+    ]
+    assert edges_at(rows, "include/os-inl.h", 8) == {
+        ("include/os-inl.h::helper", False),  # `::helper`: the one outside the namespaces
+        ("include/os-inl.h::os.helper", True),
+    }
+
+
 UNNAMED = {
     "src/a.cc": """\
 namespace {
