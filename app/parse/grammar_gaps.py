@@ -313,8 +313,8 @@ def _swift_internal_macros(src: bytes) -> list[tuple[int, int]]:
 
 def _swift_newer_syntax(src: bytes) -> list[tuple[int, int]]:
     """Spans of Swift the grammar does not know whose spaces read alike: a typed throw's
-    `(E)`, a `@_lifetime(...)` attribute, `__owned` and `__consuming`, and `unsafe`,
-    `consume` or `copy` with the space after it before an expression."""
+    `(E)`, a `@_lifetime(...)` attribute, `__owned`, `__shared` and `__consuming`, and
+    `unsafe`, `consume` or `copy` with the space after it before an expression."""
     spans = [match.span("type") for match in _SWIFT_TYPED_THROWS.finditer(src)]
     for pattern in (_SWIFT_LIFETIME, _SWIFT_OWNERSHIP, _SWIFT_OPERATORS):
         spans += [match.span() for match in pattern.finditer(src)]
