@@ -857,6 +857,11 @@ class Resolver:
                     for k in self.classes.get(name, [])
                     if k in types and (k[1] == key[1] or k[1].endswith(f".{key[1]}"))
                 ]
+                if not found and lang == "cpp":  # `void spdlog::async_logger::flush_()`: the
+                    # class `async_logger` written inside `namespace spdlog {`
+                    found = list(
+                        dict.fromkeys(k for k in self.named_scopes.get(key[1], []) if k in types)
+                    )
                 if len(found) != 1:
                     continue
                 self._joined[key] = found[0]

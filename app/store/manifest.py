@@ -112,8 +112,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # macro between a return type and the definition's name (`void SPDLOG_INLINE pool::f(`) as spaces;
 # 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`); 137:
 # `std::` calls are the standard library's unless the project defines that name in its own std;
-# 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member
-STRATEGY_VERSION = "chunk-138"
+# 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member;
+# 139: a C++ member defined outside with its class's namespaces (`void ns::Cls::f()`) joins Cls
+STRATEGY_VERSION = "chunk-139"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

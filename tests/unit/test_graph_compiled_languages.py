@@ -164,6 +164,36 @@ def test_a_call_qualified_by_the_global_namespace_is_no_namespace_member(
     }
 
 
+NAMESPACED_OUTSIDE = {
+    "include/spdlog/async_logger.h": """\
+namespace spdlog {
+class async_logger {
+  protected:
+    void flush_();
+    void backend_flush_() { }
+};
+}  // namespace spdlog
+""",
+    "src/async_logger.cpp": """\
+void spdlog::async_logger::flush_() {
+    backend_flush_();
+}
+""",
+}
+
+
+def test_a_member_defined_outside_with_its_namespaces_belongs_to_its_class(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # `void spdlog::async_logger::flush_()` names its class with the namespace the class is
+    # written in (`async_logger` inside `namespace spdlog {`): its own `backend_flush_()`
+    # was a guess by name, not the class's method.
+    rows = graph(tmp_path, settings, NAMESPACED_OUTSIDE)
+    assert edges_at(rows, "src/async_logger.cpp", 2) == {
+        ("include/spdlog/async_logger.h::async_logger.backend_flush_", True)
+    }
+
+
 UNNAMED = {
     "src/a.cc": """\
 namespace {
