@@ -13,12 +13,15 @@ C and C++ annotation macros: `ABSL_NAMESPACE_BEGIN` on a line of its own, `class
 ABSL_ATTRIBUTE_OWNER flat_hash_map`, `ABSL_CONST_INIT static`, `UV_EXTERN int uv_run(...)`,
 `const C& c ABSL_ATTRIBUTE_LIFETIME_BOUND)`, `void Lock() ABSL_LOCKS_EXCLUDED(mu_);`, between
 a return type and the name (`void SPDLOG_INLINE thread_pool::post_log(`, read as the name's
-scope: `SPDLOG_INLINEthread_pool.post_log`), and nullability after a `*` (`char*
-absl_nonnull Cord::data()`, `T* _Nullable p`). The grammar reads each as a stray name, and
-the declaration around it as an error (abseil: 685 of 859 files). Such a name (capitals with
-an underscore; after a `*` or `&`, any word but the language's own) in one of those places
-becomes spaces, with its arguments, as does a C header's `extern "C" {` and `}` for C++
-readers; the file keeps the change only when its parse has fewer errors.
+scope: `SPDLOG_INLINEthread_pool.post_log`), before a brace opening a line's code
+(`SPDLOG_TRY { sink->log(msg); }`, a `try` where exceptions are on, read as an expression
+with its `;` missing: the function ended there; a signature's `SPDLOG_NOEXCEPT {` under it),
+and nullability after a `*` (`char* absl_nonnull Cord::data()`, `T* _Nullable p`). The
+grammar reads each as a stray name, and the declaration around it as an error (abseil: 685 of
+859 files). Such a name (capitals with an underscore; after a `*` or `&`, any word but the
+language's own) in one of those places becomes spaces, with its arguments, as does a C
+header's `extern "C" {` and `}` for C++ readers; the file keeps the change only when its
+parse has fewer errors.
 
 C and C++ conditionals whose branches each open a brace the others open again (jq's
 `#ifdef WIN32` / `int umain(...) {` / `#else` / `int main(...) {` / `#endif`, libuv's `#if X`
@@ -236,6 +239,7 @@ _POINTER_WORDS = (
 )
 _ANNOTATIONS = re.compile(
     rb"^[ \t]*(?P<alone>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]*(?://[^\n]*)?\r?$"
+    rb"|^[ \t]*(?P<block>" + _CAPS.encode() + rb")[ \t]*(?=\{)"  # `SPDLOG_TRY {`, `X_NOEXCEPT {`
     rb"|^[ \t]*(?P<lead>" + _CAPS.encode() + _ARGS.encode() + rb"?)[ \t]+(?=[A-Za-z_])"
     rb"|\b(?:class|struct|union)[ \t]+(?P<tag>" + _CAPS.encode() + rb")[ \t]+(?=[A-Za-z_])"
     rb"|(?<=[\w)\]])[ \t]+(?P<tail>" + _CAPS.encode() + _ARGS.encode() + rb"?)"
@@ -295,7 +299,7 @@ _SWIFT_OPERATORS = re.compile(rb"(?<=[=(,\s])(?:consume|unsafe|copy)[ \t]+(?=[\w
 def _annotations(src: bytes) -> list[tuple[int, int]]:
     spans = []
     for match in _ANNOTATIONS.finditer(src):
-        groups = ("alone", "lead", "tag", "tail", "mid", "pointer")
+        groups = ("alone", "block", "lead", "tag", "tail", "mid", "pointer")
         name = next(group for group in groups if match.group(group))
         start, end = match.span(name)
         if _in_directive(src, start):

@@ -113,8 +113,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 136: also before a name whose scope has template arguments (`base_sink<Mutex>::flush`); 137:
 # `std::` calls are the standard library's unless the project defines that name in its own std;
 # 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member;
-# 139: a C++ member defined outside with its class's namespaces (`void ns::Cls::f()`) joins Cls
-STRATEGY_VERSION = "chunk-139"
+# 139: a C++ member defined outside with its class's namespaces (`void ns::Cls::f()`) joins Cls;
+# 140: a C or C++ macro before a brace opening a line's code (`SPDLOG_TRY {`) as spaces
+STRATEGY_VERSION = "chunk-140"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -295,6 +295,41 @@ def test_a_macro_between_a_return_type_and_the_name_is_no_part_of_the_name() -> 
     ]
 
 
+STATEMENT_MACRO_CC = """\
+namespace spdlog {
+SPDLOG_INLINE void logger::sink_it_(const details::log_msg &msg) {
+    for (auto &sink : sinks_) {
+        SPDLOG_TRY { sink->log(msg); }
+        SPDLOG_LOGGER_CATCH(msg.source)
+    }
+    if (should_flush_(msg)) {
+        flush_();
+    }
+}
+
+SPDLOG_INLINE level::level_enum level_from_str(const std::string &name)
+    SPDLOG_NOEXCEPT {
+    return to_level(name);
+}
+}  // namespace spdlog
+"""
+
+
+def test_a_macro_before_a_brace_is_no_statement() -> None:
+    # `SPDLOG_TRY { ... }` (a `try` when exceptions are on) and a signature's `SPDLOG_NOEXCEPT`
+    # on the line of the body's brace: the grammar read an expression with its `;` missing,
+    # and `sink_it_` ended at the macro; its last call (`flush_()`) belonged to no definition.
+    parsed = parse_file("include/spdlog/logger-inl.h", STATEMENT_MACRO_CC, "cpp")
+    assert [(s.qualified_name, s.end_line) for s in parsed.symbols] == [
+        ("spdlog", 16),
+        ("logger.sink_it_", 10),
+        ("spdlog.level_from_str", 15),
+    ]
+    callers = {c.callee: c.caller for c in parsed.calls}
+    assert callers["flush_"] == "logger.sink_it_"
+    assert callers["to_level"] == "spdlog.level_from_str"
+
+
 def test_grammars_and_queries() -> None:
     assert grammar_for("csharp") == "csharp"
     assert grammar_for("markdown") is None
