@@ -57,6 +57,8 @@ _SUPER: dict[str, frozenset[str]] = {
     ),
 }
 _DEFAULT_SUPER = frozenset({"super"})
+# C++'s cast operators, written like a template function's call (`reinterpret_cast<T*>(p)`).
+_CPP_CASTS = frozenset({"static_cast", "dynamic_cast", "const_cast", "reinterpret_cast"})
 # Types of the language itself: a receiver of one calls no project method (unless the project
 # defines a class of that name, which the resolver checks first).
 _JS_BUILTINS = frozenset(
@@ -974,6 +976,8 @@ def _add_call(
         written = node_text(dynamic[0])
         if named := split_called(written):  # `std::get<0>(t)`, `\is_int($x)`
             rank, (receiver, name), literal = 1, named, ""
+            if language == "cpp" and not receiver and name in _CPP_CASTS:
+                return  # `static_cast<int>(x)`: an operator, as `sizeof` is; no call
             if language == "cpp" and not receiver and written.startswith("::"):
                 literal = GLOBAL_SCOPE  # `::fsync(fd)`
         else:  # `handlers[k]()`, `f()()`: no name to resolve; kept so it is reported.

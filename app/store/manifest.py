@@ -114,8 +114,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # `std::` calls are the standard library's unless the project defines that name in its own std;
 # 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member;
 # 139: a C++ member defined outside with its class's namespaces (`void ns::Cls::f()`) joins Cls;
-# 140: a C or C++ macro before a brace opening a line's code (`SPDLOG_TRY {`) as spaces
-STRATEGY_VERSION = "chunk-140"
+# 140: a C or C++ macro before a brace opening a line's code (`SPDLOG_TRY {`) as spaces; 141:
+# C++'s casts (`static_cast<T>(x)`) are no call sites
+STRATEGY_VERSION = "chunk-141"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

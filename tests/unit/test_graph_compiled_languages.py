@@ -164,6 +164,27 @@ def test_a_call_qualified_by_the_global_namespace_is_no_namespace_member(
     }
 
 
+CASTS = {
+    "src/handle.cc": """\
+int width(void *p) { return 4; }
+void *open_handle(void *p) {
+    auto h = reinterpret_cast<long>(p);
+    return static_cast<char *>(dynamic_cast<void *>(const_cast<void *>(p))) + width(p);
+}
+""",
+}
+
+
+def test_a_cast_is_no_call(tmp_path: Path, settings: Settings) -> None:
+    # `reinterpret_cast<HANDLE>(...)` is an operator, as `sizeof` is: the call graph listed it
+    # among spdlog's calls with no definition.
+    rows = graph(tmp_path, settings, CASTS)
+    assert [r["callee_text"] for r in at(rows, "src/handle.cc", 3)] == []
+    assert [(r["callee_text"], r["callee"]) for r in at(rows, "src/handle.cc", 4)] == [
+        ("width", "src/handle.cc::width")
+    ]
+
+
 NAMESPACED_OUTSIDE = {
     "include/spdlog/async_logger.h": """\
 namespace spdlog {
