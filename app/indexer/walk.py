@@ -57,9 +57,12 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Vendored copies of other projects go by several names: pip's and setuptools' `_vendor`,
+# `vendored`, C and C++ projects' `third-party`, `thirdparty` and `3rdparty`.
 DENIED_DIRS = _words(
     """
-    .git .hg .svn .bzr node_modules bower_components vendor third_party __pycache__ .venv venv
+    .git .hg .svn .bzr node_modules bower_components vendor _vendor vendored third_party
+    third-party thirdparty 3rdparty __pycache__ .venv venv
     .tox .nox .mypy_cache .pytest_cache .ruff_cache .idea .vscode dist build target out .next
     .nuxt coverage .gradle .cache site-packages
     """

@@ -150,6 +150,8 @@ def test_default_deny_list(tmp_path: Path) -> None:
         "pkg.egg-info/PKG-INFO",
         "build/out.py",
         "src/__pycache__/m.cpython-311.pyc",
+        "src/pip/_vendor/rich/console.py",  # vendored copies of other projects
+        "3rdparty/zlib/inflate.c",
     ]:
         write(tmp_path, rel)
     write(tmp_path, "package-lock.json", "{}")
@@ -158,11 +160,13 @@ def test_default_deny_list(tmp_path: Path) -> None:
     write(tmp_path, "src/main.py")
     assert paths(tmp_path) == ["src/main.py"]
     assert skips(tmp_path) == {
+        "3rdparty": "denied",
         "build": "denied",
         "node_modules": "denied",  # once, not per file inside
         "package-lock.json": "denied",
         "pkg.egg-info": "denied",
         "src/__pycache__": "denied",
+        "src/pip/_vendor": "denied",
         "static/app.min.js": "denied",
         "static/logo.png": "binary",
     }
