@@ -1448,6 +1448,9 @@ class Resolver:
                     return ids, "extended-receiver", ""  # the project's `fun String.unquoted()`
                 if not (lang == "kotlin" and self.kotlin.smart_cast(type_text, name)):
                     return [], "", f"builtin receiver: {type_text}"
+            elif lang == "cpp" and type_text.startswith("std."):  # `std::string s; s.size()`
+                written = type_text.replace(".", "::")
+                return [], "", f"method of {written}, the C++ standard library's"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"
         if lang == "python" and (ids := self._module_class_member(facts, call)):

@@ -43,7 +43,7 @@ _DEFAULT_SELF = {"this"}
 # Languages whose bindings declare a type (TypeScript's annotations: `core.$constructor<T>`;
 # Lua's `local j = job.new()`, a table's constructor by its name); elsewhere only a
 # capitalised constructor counts.
-_DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx", "lua"})
+_DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx", "lua", "cpp"})
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _JSX_LANGUAGES = frozenset({"javascript", "tsx"})  # grammars that read JSX elements
 # The receiver that means "the parent class", by language (Python's is `super()`); `base` and
@@ -635,7 +635,7 @@ def extract(
             written = node_text(returns[0])
             if language == "zig":  # `Allocator.Error!Foo` returns a Foo, `Server(H)` a Server
                 written = _ZIG_MADE.sub("", written.rpartition("!")[2])
-            if owner is not None and (said := _return_type(written)):
+            if owner is not None and (said := _return_type(written, language)):
                 returned.append(
                     Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
                 )
@@ -868,10 +868,11 @@ _PYTHON_WRAPPERS = frozenset(
 )  # fmt: skip
 
 
-def _return_type(written: str) -> str:
+def _return_type(written: str, language: str = "") -> str:
     """`StateConfiguration<T>` -> `StateConfiguration`, `&mut Handle` -> `Handle`, `?Foo` ->
     `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
-    (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word)."""
+    (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word). C++'s grammar tells a type from
+    a builtin word, so there a lower-case name (`registry &instance()`) is a type too."""
     text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
     text = text.strip("'\"")  # Python's forward reference `-> "Response"`
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
@@ -881,6 +882,8 @@ def _return_type(written: str) -> str:
         return ""  # `-> Iterator[Response]`: what it yields, not an Iterator, is what is used
     # `-> Response`, and a module's (`-> streams.StreamReader`, Go's `*mux.Router`)
     named = _DOTTED_NAME.fullmatch(text) and text.rpartition(".")[2][:1].isupper()
+    if language == "cpp" and _DOTTED_NAME.fullmatch(text) and not text.startswith("std."):
+        named = True
     return text if named else ""
 
 

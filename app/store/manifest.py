@@ -115,8 +115,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 138: a C++ call qualified by the global namespace alone (`::fsync(fd)`) is no namespace member;
 # 139: a C++ member defined outside with its class's namespaces (`void ns::Cls::f()`) joins Cls;
 # 140: a C or C++ macro before a brace opening a line's code (`SPDLOG_TRY {`) as spaces; 141:
-# C++'s casts (`static_cast<T>(x)`) are no call sites
-STRATEGY_VERSION = "chunk-141"
+# C++'s casts (`static_cast<T>(x)`) are no call sites; 142: a C++ declared type types its
+# variable, and a return type a chain, whatever its case (`async_logger *logger`); `std::` types
+# call the standard library
+STRATEGY_VERSION = "chunk-142"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -185,6 +185,58 @@ def test_a_cast_is_no_call(tmp_path: Path, settings: Settings) -> None:
     ]
 
 
+LOWERCASE_TYPES = {
+    "include/spdlog/async_logger.h": """\
+namespace spdlog {
+class async_logger {
+  public:
+    void flush_() { }
+    sink *first_sink() { return nullptr; }
+};
+class sink {
+  public:
+    void flush_() { }
+    int size() { return 0; }
+};
+}  // namespace spdlog
+""",
+    "tests/flush.cpp": """\
+namespace spdlog {
+void flush_all(async_logger *logger, sink &s, std::string name) {
+    logger->flush_();
+    s.flush_();
+    name.size();
+    logger->first_sink()->size();
+}
+}  // namespace spdlog
+""",
+}
+
+
+def test_a_declared_lower_case_type_types_its_variable(tmp_path: Path, settings: Settings) -> None:
+    # The grammar says `async_logger *logger` declares a type whatever its case; only a
+    # capitalised one used to type `logger`, so `logger->flush_()` was a guess between the
+    # two `flush_` methods, and a `std::string`'s `size()` a guess at the project's `size`;
+    # a lower-case return type (`sink *first_sink()`) did not type the chain after it.
+    rows = graph(tmp_path, settings, LOWERCASE_TYPES)
+    assert edges_at(rows, "tests/flush.cpp", 3) == {
+        ("include/spdlog/async_logger.h::async_logger.flush_", True)
+    }
+    assert edges_at(rows, "tests/flush.cpp", 4) == {
+        ("include/spdlog/async_logger.h::sink.flush_", True)
+    }
+    [sized] = at(rows, "tests/flush.cpp", 5)
+    assert (sized["callee"], sized["rule"]) == (
+        "",
+        "method of std::string, the C++ standard library's",
+    )
+    # What a method declares it returns, lower case too, types the chain's next call.
+    assert edges_at(rows, "tests/flush.cpp", 6) == {
+        ("include/spdlog/async_logger.h::async_logger.first_sink", True),
+        ("include/spdlog/async_logger.h::sink.size", True),
+    }
+
+
 NAMESPACED_OUTSIDE = {
     "include/spdlog/async_logger.h": """\
 namespace spdlog {
