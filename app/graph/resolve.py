@@ -51,6 +51,7 @@ from app.parse.calls import (
     TEMPLATE_PARAMETER,
     TRUNCATED,
     UNPACKED,
+    USING,
     VIA,
 )
 from app.parse.imports import JS_DEFAULT
@@ -781,6 +782,8 @@ class Resolver:
             return []
         receiver, _, name = called.rpartition(".")
         receiver = "self" if receiver in ("this", "$this") else receiver
+        if facts.language == "cpp" and not receiver.startswith("self"):
+            receiver = receiver.replace(".", "::")  # `spdlog::details::make_q()`, read dotted
         self._asked_results.add(asked)
         try:
             ids, rule, _ = self._cascade(facts, CallSite(caller, name, receiver, 0))
@@ -961,6 +964,14 @@ class Resolver:
             if keys and self._members_of(keys, call.callee)[0]:
                 return owner, held
             return facts, ""
+        if facts.language == "cpp" and not text:  # `messages_.push_back(m)` in `Q::f() {...}`
+            field = call.receiver.removeprefix("this.")
+            owner, held = self.attribute_type(facts, call.caller, field)
+            return (
+                (owner, held.removeprefix(ALIAS))
+                if field.isidentifier() and held
+                else (facts, text)
+            )
         if facts.language not in _FIELDS_READ:
             return facts, text
         field = call.receiver.partition(".")[2] if call.receiver.startswith(_SELF_DOT) else ""
@@ -1147,11 +1158,13 @@ class Resolver:
     def member(self, keys: list[ClassKey], name: str, *, class_side: bool = False) -> list[str]:
         """The first of `keys` with a method `name`; in Ruby its instance method, or with
         `class_side` its class method, where the class has both."""
-        for key in keys:
+        for at, key in enumerate(keys):
             if ids := self.members.get(key, {}).get(name):
                 # Rust: a type's own method of a name comes before its traits' (`self.add_node()`
                 # in `impl Build for Graph` calls Graph's inherent `add_node`).
                 ids = [i for i in ids if i not in self.rust.trait_methods] or ids
+                if USING + name in self.attributes.get(key, {}):  # C++ `using Base::name;`:
+                    ids = ids + [i for i in self.member(keys[at + 1 :], name) if i not in ids]
                 return self.ruby.side(ids, class_side=class_side)
         return []
 

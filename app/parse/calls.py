@@ -324,6 +324,10 @@ ELEMENT_STEP = ".[]"
 ELEMENT = "(element)"
 # Before a type parameter's name: the attribute holding its upper bound (Kotlin's `<T : B>`).
 BOUND = "(bound)"
+# Before a member's name: the attribute of a C++ class that brings a base's overloads of it
+# beside its own (`using detail::buffer<T>::append;`); its text is the base as written.
+USING = "(using)"
+_CPP_USING_MEMBER = re.compile(r"using\s+(?:typename\s+)?(?P<base>[^;]+)::(?P<name>~?\w+)\s*;")
 GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
@@ -614,6 +618,12 @@ def extract(
             binds.append((described[0].start_byte, "described_class", ALIAS + _rspec_class(cls[0])))
             made = _clean(node_text(cls[0])) + ".new"  # as the call is written: `A::B.new`
             binds.append((described[0].start_byte, "subject", RESULT + made))
+        elif (using := captures.get("using_member")) and (holder := captures.get("using_owner")):
+            owner = by_core.get((holder[0].start_byte, holder[0].type))
+            used = _CPP_USING_MEMBER.fullmatch(node_text(using[0]).strip())
+            if owner is not None and used:
+                base = _clean(without_generics(used["base"])).replace("::", ".")
+                elements.append(Attribute(owner.qualified, USING + used["name"], base))
         elif singleton := captures.get("singleton_def"):
             owner = by_core.get((singleton[0].start_byte, singleton[0].type))
             if owner is not None and owner.parent:
@@ -636,9 +646,10 @@ def extract(
             if language == "zig":  # `Allocator.Error!Foo` returns a Foo, `Server(H)` a Server
                 written = _ZIG_MADE.sub("", written.rpartition("!")[2])
             if owner is not None and (said := _return_type(written, language)):
-                returned.append(
-                    Attribute(owner.qualified.rpartition(".")[0], owner.name, RETURNS + said)
-                )
+                # Kept under the definition's parent, as the resolver looks it up: a C++
+                # namespace's function `details.make_q` has the parent `spdlog.details`.
+                held = owner.parent if language == "cpp" else owner.qualified.rpartition(".")[0]
+                returned.append(Attribute(held, owner.name, RETURNS + said))
         elif (generic := captures.get("generic")) and (bound := captures.get("type_bound")):
             owner = by_core.get((generic[0].start_byte, generic[0].type))
             bounded = node_text(captures["type_param"][0])
@@ -872,7 +883,10 @@ def _return_type(written: str, language: str = "") -> str:
     """`StateConfiguration<T>` -> `StateConfiguration`, `&mut Handle` -> `Handle`, `?Foo` ->
     `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
     (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word). C++'s grammar tells a type from
-    a builtin word, so there a lower-case name (`registry &instance()`) is a type too."""
+    a builtin word, so there a lower-case name (`registry &instance()`) is a type too, and
+    a smart pointer (`std::shared_ptr<logger> make()`) what it points to."""
+    if language == "cpp":
+        return cpp_type(written)
     text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
     text = text.strip("'\"")  # Python's forward reference `-> "Response"`
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
@@ -882,8 +896,6 @@ def _return_type(written: str, language: str = "") -> str:
         return ""  # `-> Iterator[Response]`: what it yields, not an Iterator, is what is used
     # `-> Response`, and a module's (`-> streams.StreamReader`, Go's `*mux.Router`)
     named = _DOTTED_NAME.fullmatch(text) and text.rpartition(".")[2][:1].isupper()
-    if language == "cpp" and _DOTTED_NAME.fullmatch(text) and not text.startswith("std."):
-        named = True
     return text if named else ""
 
 

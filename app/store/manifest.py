@@ -117,8 +117,11 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 140: a C or C++ macro before a brace opening a line's code (`SPDLOG_TRY {`) as spaces; 141:
 # C++'s casts (`static_cast<T>(x)`) are no call sites; 142: a C++ declared type types its
 # variable, and a return type a chain, whatever its case (`async_logger *logger`); `std::` types
-# call the standard library
-STRATEGY_VERSION = "chunk-142"
+# call the standard library; 143: C++'s class fields type calls in members defined outside the
+# class, `auto x = std::make_shared<T>()`, `new T()` and a function's call type `x`, and a
+# namespace's functions keep what they return; a class's `using Base::name;` puts the base's
+# overloads beside its own
+STRATEGY_VERSION = "chunk-143"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

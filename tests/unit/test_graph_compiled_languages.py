@@ -237,6 +237,114 @@ def test_a_declared_lower_case_type_types_its_variable(tmp_path: Path, settings:
     }
 
 
+MADE_VALUES = {
+    "include/spdlog/details/circular_q.h": """\
+namespace spdlog {
+namespace details {
+template <typename T>
+class circular_q {
+  public:
+    void push_back(T &&item) { }
+};
+circular_q<int> make_queue(int n) { return {}; }
+}  // namespace details
+}  // namespace spdlog
+""",
+    "include/spdlog/details/backtracer.h": """\
+namespace spdlog {
+namespace details {
+class backtracer {
+    circular_q<log_msg_buffer> messages_;
+  public:
+    void push_back(const log_msg &msg);
+};
+}  // namespace details
+}  // namespace spdlog
+""",
+    "include/spdlog/details/backtracer-inl.h": """\
+namespace spdlog {
+namespace details {
+SPDLOG_INLINE void backtracer::push_back(const log_msg &msg) {
+    messages_.push_back(log_msg_buffer{msg});
+}
+}  // namespace details
+}  // namespace spdlog
+""",
+    "include/spdlog/logger.h": """\
+namespace spdlog {
+class logger {
+  public:
+    void push_back(int x) { }
+};
+}  // namespace spdlog
+""",
+    "bench/bench.cpp": """\
+void run() {
+    auto shared = std::make_shared<spdlog::logger>("level-off");
+    shared->push_back(1);
+    auto made = new spdlog::logger();
+    made->push_back(2);
+    auto queue = spdlog::details::make_queue(8);
+    queue.push_back(3);
+}
+""",
+}
+
+
+def test_a_cpp_value_is_typed_by_what_made_it(tmp_path: Path, settings: Settings) -> None:
+    # `push_back` is defined by three classes: each call was a guess between them. A member
+    # defined outside its class sees the class's fields; `auto` takes the type made by
+    # `std::make_shared<T>` or `new T`, or what the called function says it returns.
+    rows = graph(tmp_path, settings, MADE_VALUES)
+    queue_push = ("include/spdlog/details/circular_q.h::circular_q.push_back", True)
+    assert edges_at(rows, "include/spdlog/details/backtracer-inl.h", 4) == {queue_push}
+    logger_push = ("include/spdlog/logger.h::logger.push_back", True)
+    assert edges_at(rows, "bench/bench.cpp", 3) == {logger_push}
+    assert edges_at(rows, "bench/bench.cpp", 5) == {logger_push}
+    assert edges_at(rows, "bench/bench.cpp", 7) == {queue_push}
+
+
+USING_BASE = {
+    "include/fmt/format.h": """\
+namespace fmt {
+namespace detail {
+template <typename T> class buffer {
+  public:
+    void append(const T *begin, const T *end) { }
+};
+}  // namespace detail
+template <typename T> class basic_memory_buffer : public detail::buffer<T> {
+  public:
+    using detail::buffer<T>::append;
+    template <typename Range> void append(const Range &range) { }
+    void grow(size_t size) { }
+};
+}  // namespace fmt
+""",
+    "src/fmt_helper.cc": """\
+inline void append_string_view(const char *p, fmt::basic_memory_buffer<char> &dest) {
+    dest.append(p, p + 3);
+    dest.grow(8);
+}
+""",
+}
+
+
+def test_a_using_declaration_puts_the_bases_overloads_beside_the_classs_own(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # fmt's `basic_memory_buffer` brings `buffer<T>::append` in beside its own `append`; GCC
+    # picks between them by the arguments' types, so the class's own was no certain edge.
+    rows = graph(tmp_path, settings, USING_BASE)
+    assert edges_at(rows, "src/fmt_helper.cc", 2) == {
+        ("include/fmt/format.h::basic_memory_buffer.append", False),
+        ("include/fmt/format.h::buffer.append", False),
+    }
+    assert edges_at(rows, "src/fmt_helper.cc", 3) == {
+        ("include/fmt/format.h::basic_memory_buffer.grow", True)
+    }
+
+
 NAMESPACED_OUTSIDE = {
     "include/spdlog/async_logger.h": """\
 namespace spdlog {

@@ -12,6 +12,9 @@
   (qualified_identifier name: [(type_identifier) (template_type)])] @base)) @class
 (struct_specifier (base_class_clause [(type_identifier) (template_type)
   (qualified_identifier name: [(type_identifier) (template_type)])] @base)) @class
+; `using detail::buffer<T>::append;` in a class: the base's overloads of `append` beside its own.
+(class_specifier body: (field_declaration_list (using_declaration) @using_member)) @using_owner
+(struct_specifier body: (field_declaration_list (using_declaration) @using_member)) @using_owner
 ; Local types: `Calc c;`, `Calc c(1);`, `CLI::App app{"x"};`, `Calc* c = ...;`, `void f(Calc& c)`.
 (declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
@@ -26,6 +29,22 @@
 (for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind  ; for (const Calc& c : calcs)
+; `auto l = std::make_shared<Logger>(...)`, `auto p = new Logger(...)`: the type made; `auto r =
+; details::registry::instance()`: what the function returns.
+(declaration type: (placeholder_type_specifier) declarator: (init_declarator
+  declarator: [(identifier) (pointer_declarator declarator: (identifier))] @var
+  value: (call_expression function: [
+    (qualified_identifier name: (template_function name: (identifier) @_maker
+      arguments: (template_argument_list . (type_descriptor) @type)))
+    (template_function name: (identifier) @_maker
+      arguments: (template_argument_list . (type_descriptor) @type))]))
+  (#any-of? @_maker "make_shared" "make_unique")) @bind
+(declaration type: (placeholder_type_specifier) declarator: (init_declarator
+  declarator: [(identifier) (pointer_declarator declarator: (identifier))] @var
+  value: (new_expression type: (_) @type))) @bind
+(declaration type: (placeholder_type_specifier) declarator: (init_declarator
+  declarator: [(identifier) (pointer_declarator declarator: (identifier))] @var
+  value: (call_expression function: [(identifier) (qualified_identifier)]) @result)) @bind
 ; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`,
 ; `std::shared_ptr<Formatter> fmt_;` (what a smart pointer points to).
 (field_declaration type: [(type_identifier) (qualified_identifier name: [(type_identifier)
@@ -34,7 +53,8 @@
   (reference_declarator (field_identifier))] @var) @bind
 ; What a function or method returns (`Option *get_option(...)`, `App *App::add_subcommand(...)`):
 ; a call chain's next receiver.
-(function_definition type: [(type_identifier) (qualified_identifier name: (type_identifier))] @returns
+(function_definition type: [(type_identifier) (template_type)
+  (qualified_identifier name: [(type_identifier) (template_type)])] @returns
   declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
   (reference_declarator (function_declarator))]) @method
 ; Type aliases: `using Option_p = std::unique_ptr<Option>;`, `typedef Foo Bar;`.
