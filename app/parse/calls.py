@@ -622,8 +622,8 @@ def extract(
             owner = by_core.get((holder[0].start_byte, holder[0].type))
             used = _CPP_USING_MEMBER.fullmatch(node_text(using[0]).strip())
             if owner is not None and used:
-                base = _clean(without_generics(used["base"])).replace("::", ".")
-                elements.append(Attribute(owner.qualified, USING + used["name"], base))
+                held = _clean(without_generics(used["base"])).replace("::", ".")
+                elements.append(Attribute(owner.qualified, USING + used["name"], held))
         elif singleton := captures.get("singleton_def"):
             owner = by_core.get((singleton[0].start_byte, singleton[0].type))
             if owner is not None and owner.parent:
