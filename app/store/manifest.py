@@ -120,8 +120,8 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # call the standard library; 143: C++'s class fields type calls in members defined outside the
 # class, `auto x = std::make_shared<T>()`, `new T()` and a function's call type `x`, and a
 # namespace's functions keep what they return; a class's `using Base::name;` puts the base's
-# overloads beside its own
-STRATEGY_VERSION = "chunk-143"
+# overloads beside its own; 144: a C++ type named two namespaces deep (`a::b::T x`) types x
+STRATEGY_VERSION = "chunk-144"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -270,6 +270,19 @@ SPDLOG_INLINE void backtracer::push_back(const log_msg &msg) {
 }  // namespace details
 }  // namespace spdlog
 """,
+    "include/spdlog/details/mpmc_blocking_q.h": """\
+namespace spdlog {
+namespace details {
+template <typename T>
+class mpmc_blocking_queue {
+  public:
+    void enqueue(T &&item) { q_.push_back(std::move(item)); }
+  private:
+    spdlog::details::circular_q<T> q_;
+};
+}  // namespace details
+}  // namespace spdlog
+""",
     "include/spdlog/logger.h": """\
 namespace spdlog {
 class logger {
@@ -293,11 +306,14 @@ void run() {
 
 def test_a_cpp_value_is_typed_by_what_made_it(tmp_path: Path, settings: Settings) -> None:
     # `push_back` is defined by three classes: each call was a guess between them. A member
-    # defined outside its class sees the class's fields; `auto` takes the type made by
+    # defined outside its class sees the class's fields (and any member a field whose type is
+    # named two namespaces deep); `auto` takes the type made by
     # `std::make_shared<T>` or `new T`, or what the called function says it returns.
     rows = graph(tmp_path, settings, MADE_VALUES)
     queue_push = ("include/spdlog/details/circular_q.h::circular_q.push_back", True)
     assert edges_at(rows, "include/spdlog/details/backtracer-inl.h", 4) == {queue_push}
+    # A field's type named two namespaces deep.
+    assert edges_at(rows, "include/spdlog/details/mpmc_blocking_q.h", 6) == {queue_push}
     logger_push = ("include/spdlog/logger.h::logger.push_back", True)
     assert edges_at(rows, "bench/bench.cpp", 3) == {logger_push}
     assert edges_at(rows, "bench/bench.cpp", 5) == {logger_push}
