@@ -103,6 +103,10 @@ class CodePreview(VerticalScroll):
         self.border_subtitle = Content(literal(why))
         self.chunk_y = max(0, shown.start_line - shown.first_line - 2)
         self.scroll_to(y=self.chunk_y, animate=False)
+        # Until the new text is laid out the view may be too short to scroll that far (the
+        # scroll is clamped, and the chunk stayed out of view on a loaded machine): again
+        # once it is.
+        self.call_after_refresh(self.scroll_to, y=self.chunk_y, animate=False)
 
     def show_message(self, message: str) -> None:
         self.query_one("#code", Static).update(Text(literal(message), style="dim"))

@@ -103,6 +103,10 @@ async def _graph_opened(pilot: Any) -> None:
         await pilot.pause(0.1)
     preview = pilot.app.screen.query_one("#graph-preview", CodePreview)
     await wait_for(pilot, lambda: bool(preview.location))  # the highlighted call's code
+    # ... scrolled to it, once the text is laid out
+    await wait_for(
+        pilot, lambda: preview.scroll_offset.y == min(preview.chunk_y, preview.max_scroll_y)
+    )
 
 
 def test_symbol_browser(snap_compare: Any, make_app: Any) -> None:
