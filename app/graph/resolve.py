@@ -849,8 +849,9 @@ class Resolver:
         """Members defined in another folder than their type (C++'s `double Square::area()
         {...}` in a .cpp under src/, the class in a header under include/; Rust's `impl
         Build for Graph` in src/data.rs, the struct in src/graph_impl/) belong to it, when the
-        project has one type of that name in the language: its members list them, its bases
-        gain the impl's traits, and their own calls (`this`, `self`) read the type."""
+        project has one type of that name in the language: its members list them (and what
+        they return), its bases gain the impl's traits, and their own calls (`this`, `self`)
+        read the type."""
         for lang, keys in self._member_keys.items():
             types = self._types[lang]
             for key in keys - types:
@@ -873,6 +874,9 @@ class Resolver:
                     members[member].extend(sid for sid in sids if sid not in members[member])
                 bases = self.bases[found[0]]
                 bases.extend(b for b in self.bases.get(key, []) if b not in bases)
+                returns = self.returns[found[0]]  # what `registry &registry::instance()` returns
+                for member, said in self.returns.get(key, {}).items():
+                    returns[member].extend(r for r in said if r not in returns[member])
 
     def hierarchy(self, key: ClassKey) -> tuple[list[ClassKey], bool]:
         """The class and its bases, breadth first, bounded; True when a base is outside."""
@@ -1590,6 +1594,8 @@ class Resolver:
             keys = [key] if key is not None else []
         else:
             keys = self.type_keys(facts, root_type, call.caller)
+        if facts.language == "cpp":  # `details::registry::instance()`: the path to a type
+            keys, steps = self._cpp_path(facts, call.caller, root_type, keys, steps)
         for step in steps:
             if step == ELEMENT_STEP[1:]:  # Go's `range`: an element of the value so far
                 if held.startswith(GO_CONTAINER):
@@ -1627,6 +1633,25 @@ class Resolver:
         if std := self._std_inherent(keys, call.callee):
             return [], std  # `self.elements[i].as_ref()`: Option's own
         return (self._members_of(keys, call.callee)[0] if keys else []), outside
+
+    def _cpp_path(
+        self, facts: FileFacts, caller: str, root: str, keys: list[ClassKey], steps: list[str]
+    ) -> tuple[list[ClassKey], list[str]]:
+        """A C++ chain that starts with a namespace path (`details::registry::instance()`):
+        its first names, while they name namespaces (or nothing yet), join the root until
+        they name a type; the rest are the chain's steps. A path to no type is left as it is
+        (`CLI::detail::join()` calls a namespace's function, which the name lookup finds)."""
+        path, named, rest = root, keys, steps
+        while (
+            rest
+            and not rest[0].endswith("()")
+            and not any(k in self.class_kinds for k in named)  # namespaces, or none yet
+            and (wider := self.type_keys(facts, f"{path}.{rest[0]}", caller))
+        ):
+            path, named, rest = f"{path}.{rest[0]}", wider, rest[1:]
+            if any(k in self.class_kinds for k in named):
+                return named, rest
+        return keys, steps
 
     def _elements(self, keys: list[ClassKey]) -> list[ClassKey]:
         """What ranging over a value of these Go types gives when no container was written

@@ -1302,6 +1302,8 @@ def _chain_parts(
         return (typed if not typed or typed.startswith(CHAINED) else CHAINED + typed), steps
     if said and not said.startswith(ALIAS):
         return CHAINED + said, steps
+    if language == "cpp" and not said and steps.startswith("::"):
+        return CHAINED + root, steps  # `details::registry::instance().flush_all()`: a path
     return (CHAINED + root if root[:1].isupper() and not said else ""), steps
 
 

@@ -120,8 +120,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # call the standard library; 143: C++'s class fields type calls in members defined outside the
 # class, `auto x = std::make_shared<T>()`, `new T()` and a function's call type `x`, and a
 # namespace's functions keep what they return; a class's `using Base::name;` puts the base's
-# overloads beside its own; 144: a C++ type named two namespaces deep (`a::b::T x`) types x
-STRATEGY_VERSION = "chunk-144"
+# overloads beside its own; 144: a C++ type named two namespaces deep (`a::b::T x`) types x;
+# 145: a C++ type named any number of namespaces deep, and a call chain that starts with a
+# namespace path (`details::registry::instance().flush_all()`) reads the type the path names
+STRATEGY_VERSION = "chunk-145"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

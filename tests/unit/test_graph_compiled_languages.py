@@ -692,6 +692,62 @@ def test_cpp_type_aliases_and_smart_pointers_type_their_values(
     assert on_18 == [(f"{path}::Option.count", "typed-receiver")] * 2
 
 
+NAMESPACE_PATHS = {
+    "include/log/details/registry.h": """\
+namespace log { namespace details {
+class registry {
+  public:
+    static registry &instance();
+    void flush_all();
+};
+class worker { public: void flush_all(); };
+namespace os {
+class clock { public: void tick(); };
+class timer { public: void tick(); };
+}  // namespace os
+} }  // namespace log::details
+""",
+    "src/registry.cc": """\
+namespace log { namespace details {
+registry &registry::instance() { static registry s; return s; }
+void registry::flush_all() {}
+void worker::flush_all() {}
+namespace os {
+void clock::tick() {}
+void timer::tick() {}
+}
+} }
+namespace log {
+void flush_every() { details::registry::instance().flush_all(); }
+void drop_all() { log::details::registry::instance().flush_all(); }
+void wait(log::details::os::clock &c) {
+    c.tick();
+    log::details::os::clock d;
+    d.tick();
+}
+}  // namespace log
+""",
+}
+
+
+def test_a_cpp_namespace_path_types_a_call_chain_and_a_variable(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, NAMESPACE_PATHS)
+    path = "src/registry.cc"
+    # `details::registry::instance().flush_all()`: the path names the class `registry`, whose
+    # `instance()` returns a `registry &` (said where it is defined, in another folder than
+    # the class): its `flush_all`, not the worker's.
+    for line in (11, 12):
+        flushed = [r for r in at(rows, path, line) if r["callee_text"].endswith("flush_all")]
+        assert [(r["callee"], r["rule"]) for r in flushed] == [
+            (f"{path}::registry.flush_all", "return-type")
+        ]
+    # A type three namespaces deep types its parameter and its variable.
+    assert edges_at(rows, path, 14) == {(f"{path}::clock.tick", True)}
+    assert edges_at(rows, path, 16) == {(f"{path}::clock.tick", True)}
+
+
 FIELDS = {
     "src/lib.rs": """\
 pub struct Label;

@@ -16,18 +16,14 @@
 (class_specifier body: (field_declaration_list (using_declaration) @using_member)) @using_owner
 (struct_specifier body: (field_declaration_list (using_declaration) @using_member)) @using_owner
 ; Local types: `Calc c;`, `Calc c(1);`, `CLI::App app{"x"};`, `Calc* c = ...;`, `void f(Calc& c)`;
-; a type two namespaces deep (`spdlog::details::circular_q<T> q_;`) too.
-(declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))
-  (qualified_identifier name: (qualified_identifier name: [(type_identifier) (template_type)]))] @type
+; a type any number of namespaces deep (`spdlog::details::os::clock c;`) too.
+(declaration type: [(type_identifier) (qualified_identifier)] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind
-(declaration type: [(type_identifier) (qualified_identifier name: (type_identifier))
-  (qualified_identifier name: (qualified_identifier name: [(type_identifier) (template_type)]))] @type
+(declaration type: [(type_identifier) (qualified_identifier)] @type
   declarator: (init_declarator declarator: [(identifier)
   (pointer_declarator declarator: (identifier)) (reference_declarator (identifier))] @var)) @bind
-(parameter_declaration type: [(type_identifier) (qualified_identifier name: [(type_identifier)
-  (template_type)]) (template_type)
-  (qualified_identifier name: (qualified_identifier name: [(type_identifier) (template_type)]))] @type
+(parameter_declaration type: [(type_identifier) (qualified_identifier) (template_type)] @type
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind
 (for_range_loop type: [(type_identifier) (qualified_identifier name: (type_identifier))] @type
@@ -51,16 +47,12 @@
   value: (call_expression function: [(identifier) (qualified_identifier)]) @result)) @bind
 ; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`,
 ; `std::shared_ptr<Formatter> fmt_;` (what a smart pointer points to).
-(field_declaration type: [(type_identifier) (qualified_identifier name: [(type_identifier)
-  (template_type)]) (template_type)
-  (qualified_identifier name: (qualified_identifier name: [(type_identifier) (template_type)]))] @type
+(field_declaration type: [(type_identifier) (qualified_identifier) (template_type)] @type
   declarator: [(field_identifier) (pointer_declarator declarator: (field_identifier))
   (reference_declarator (field_identifier))] @var) @bind
 ; What a function or method returns (`Option *get_option(...)`, `App *App::add_subcommand(...)`):
 ; a call chain's next receiver.
-(function_definition type: [(type_identifier) (template_type)
-  (qualified_identifier name: [(type_identifier) (template_type)])
-  (qualified_identifier name: (qualified_identifier name: [(type_identifier) (template_type)]))] @returns
+(function_definition type: [(type_identifier) (template_type) (qualified_identifier)] @returns
   declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
   (reference_declarator (function_declarator))]) @method
 ; Type aliases: `using Option_p = std::unique_ptr<Option>;`, `typedef Foo Bar;`.
