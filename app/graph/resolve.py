@@ -42,6 +42,7 @@ from app.parse.calls import (
     NEW,
     ON_ELEMENT,
     PACKAGE,
+    PAIR,
     PARAMETER,
     PRIVATE,
     REGISTERED,
@@ -704,6 +705,7 @@ class Resolver:
         """Classes a written type name (`Base`, `mod.Base`) means from this file (from inside
         `caller`, whose local classes it sees); Go's `[]Route` (an index elided) means Route."""
         text = text.lstrip(GO_CONTAINER) if facts.language in _CONTAINER_TYPED else text
+        text = text.removeprefix(PAIR)  # a C++ map's element: the keys of its value's type
         if facts.language == "lua":
             return self.lua.tables(facts, text)
         if text == "Self" and facts.language == "rust":  # `let g = Self::new();` in an impl
@@ -1604,6 +1606,11 @@ class Resolver:
                     keys, held = self._elements(keys), ""
                 continue
             name = step.removesuffix("()")
+            if held.startswith(PAIR):  # a C++ map's element: `.second` is its value
+                if step != "second":
+                    return [], ""
+                held = held.removeprefix(PAIR)
+                continue
             said = next(
                 (
                     (k, found[0])

@@ -329,6 +329,10 @@ BOUND = "(bound)"
 USING = "(using)"
 _CPP_USING_MEMBER = re.compile(r"using\s+(?:typename\s+)?(?P<base>[^;]+)::(?P<name>~?\w+)\s*;")
 GO_CONTAINER = "[]"  # before a Go type's text once per container around it (`[]Route`)
+# Before a C++ map's value type, inside its GO_CONTAINER: an element met in a loop is a pair
+# whose `.second` is a value (`for (auto &l : loggers_) l.second->flush()`); `m[k]` is one.
+PAIR = "(pair)"
+SECOND_STEP = ".second"  # a pair's value, after an ELEMENT_STEP of a map
 SELF_CHAIN = "(self)"
 # Languages whose methods declare what they return (calls.scm `@returns`).
 RETURN_TYPES = frozenset(
@@ -428,6 +432,9 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
         return VALUE + called if _CHAIN.fullmatch(called) or _GO_ROOT.fullmatch(called) else ""
     if of := captures.get("value_of"):  # Go's `nn := n`
         return VALUE + node_text(of[0])
+    if of := captures.get("pair_of"):  # C++'s `for (auto &[name, lg] : loggers_)`: `.second`
+        iterated = receiver_text(node_text(of[0]), language)
+        return VALUE + iterated + ELEMENT_STEP + SECOND_STEP if iterated else ""
     if of := captures.get("element_of"):  # Go's `for _, r := range x.routes`, `r := rs[i]`
         iterated = receiver_text(node_text(of[0]), language)
         if language == "rust":  # `for l in &self.labels`, `for l in labels.iter()`
@@ -805,6 +812,9 @@ _CONTAINERS = {
         r"|MutableCollection|Iterable|Sequence|Array|ArrayDeque)\s*<\s*(?:out\s+|in\s+)?(.+)>\??"
     ),
 }
+_CPP_MAP = re.compile(
+    r"(?:const\s+)?std::(?:map|unordered_map|multimap|unordered_multimap)\s*<(.+)>\s*[&*]?"
+)
 _RUST_CONTAINERS = frozenset({"Vec", "VecDeque", "HashSet", "BTreeSet"})
 # `.iter()` and its kin after what a Rust `for` loop walks: the same items.
 _RUST_ITERATED = re.compile(r"\.(?:iter|iter_mut|into_iter)\(\)$")
@@ -812,10 +822,14 @@ _RUST_ITERATED = re.compile(r"\.(?:iter|iter_mut|into_iter)\(\)$")
 
 def container_element(written: str, language: str) -> str | None:
     """The element type of a Rust or C++ container type as written (`Vec<Label>`, `&[Label]`,
-    `std::vector<Option *>`): its name ("" when it is no single named type), or None when the
-    type is no container of those."""
+    `std::vector<Option *>`; a C++ map's PAIR + its value type): its name ("" when it is no
+    single named type), or None when the type is no container of those."""
     if language == "rust" and written.strip() in _RUST_CONTAINERS:
         return ""  # `HashSet::default()`: a container, its items unsaid
+    if language == "cpp" and (mapped := _CPP_MAP.fullmatch(written.strip())):
+        arguments = _top_level_parts(mapped.group(1))
+        value = cpp_type(arguments[1]) if len(arguments) > 1 else ""
+        return PAIR + value if value else ""
     pattern = _CONTAINERS.get(language)
     found = pattern.fullmatch(written.strip()) if pattern else None
     if found is None:
@@ -825,6 +839,20 @@ def container_element(written: str, language: str) -> str | None:
         return cpp_type(element)
     text = _clean(element).lstrip("&*").removeprefix("mut").replace("::", ".")
     return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """A template's arguments split at the commas outside any `<>`, `()` or `[]`."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [*parts, text[start:].strip()]
 
 
 # C++'s smart pointers: `->` on one reaches what it points to.
@@ -1348,14 +1376,17 @@ def _value_type(
     deep)."""
     expression = said[len(VALUE) :]
     elements = ""
-    while expression.endswith(ELEMENT_STEP):
-        expression, elements = expression[: -len(ELEMENT_STEP)], elements + ELEMENT_STEP
+    while expression.endswith((ELEMENT_STEP, SECOND_STEP)):
+        step = ELEMENT_STEP if expression.endswith(ELEMENT_STEP) else SECOND_STEP
+        expression, elements = expression[: -len(step)], step + elements
     if depth > 2:
         return ""
     if self_name and expression == self_name:  # Go's `range hr` over a method's receiver
         held = CHAINED + SELF_CHAIN
     elif expression.isidentifier():
         held = next((scope[expression] for scope in scopes if expression in scope), "")
+        if not held and language == "cpp":  # `for (auto &l : loggers_)`: a field, maybe
+            held = _then(CHAINED + SELF_CHAIN, "." + expression)
         if held.startswith(VALUE):
             held = _value_type(held, scopes, self_name, language, depth + 1)
         elif held.startswith(ALIAS):

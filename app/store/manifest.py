@@ -122,8 +122,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # namespace's functions keep what they return; a class's `using Base::name;` puts the base's
 # overloads beside its own; 144: a C++ type named two namespaces deep (`a::b::T x`) types x;
 # 145: a C++ type named any number of namespaces deep, and a call chain that starts with a
-# namespace path (`details::registry::instance().flush_all()`) reads the type the path names
-STRATEGY_VERSION = "chunk-145"
+# namespace path (`details::registry::instance().flush_all()`) reads the type the path names;
+# 146: a C++ loop over a class's field (`for (auto &s : sinks_)`) types its items, and a map's
+# items are pairs whose `.second` is the map's value type (`m[k]` is one; `auto &[k, v]` binds v)
+STRATEGY_VERSION = "chunk-146"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -748,6 +748,59 @@ def test_a_cpp_namespace_path_types_a_call_chain_and_a_variable(
     assert edges_at(rows, path, 16) == {(f"{path}::clock.tick", True)}
 
 
+FIELD_LOOPS = {
+    "include/log/registry.h": """\
+namespace log {
+class logger { public: void flush(); };
+class sink { public: void flush(); };
+class registry {
+  public:
+    void flush_all();
+    void drop(const std::string &name);
+  private:
+    std::unordered_map<std::string, std::shared_ptr<logger>> loggers_;
+    std::map<int, sink *> sinks_;
+    std::vector<sink *> plain_;
+};
+}  // namespace log
+""",
+    "src/registry.cc": """\
+namespace log {
+void logger::flush() {}
+void sink::flush() {}
+void registry::flush_all() {
+    for (auto &l : loggers_) { l.second->flush(); }
+    for (const auto &kv : sinks_) { kv.second->flush(); }
+    for (auto *s : plain_) { s->flush(); }
+    for (auto &[name, lg] : loggers_) { lg->flush(); }
+}
+void registry::drop(const std::string &name) {
+    loggers_[name]->flush();
+    loggers_.erase(name);
+}
+}  // namespace log
+""",
+}
+
+
+def test_a_cpp_loop_over_a_field_types_its_items_and_a_map_s_are_pairs(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, FIELD_LOOPS)
+    path = "src/registry.cc"
+    # `auto` items of a field defined in the class's header: a map's item is a pair whose
+    # `.second` is the map's value (a `shared_ptr<logger>`, a `sink *`), a vector's its element.
+    assert edges_at(rows, path, 5) == {(f"{path}::logger.flush", True)}
+    assert edges_at(rows, path, 6) == {(f"{path}::sink.flush", True)}
+    assert edges_at(rows, path, 7) == {(f"{path}::sink.flush", True)}
+    # A map's item taken apart (`auto &[name, lg]`): the second name holds the value.
+    assert edges_at(rows, path, 8) == {(f"{path}::logger.flush", True)}
+    # `m[k]` is a value; the map's own methods are the standard library's, no guess of ours.
+    assert edges_at(rows, path, 11) == {(f"{path}::logger.flush", True)}
+    erased = at(rows, path, 12)
+    assert [(r["callee"], r["rule"]) for r in erased] == [("", "builtin receiver: a container")]
+
+
 FIELDS = {
     "src/lib.rs": """\
 pub struct Label;

@@ -63,6 +63,11 @@
 (for_range_loop type: (placeholder_type_specifier) declarator: [(identifier)
   (reference_declarator (identifier)) (pointer_declarator declarator: (identifier))] @var
   right: (_) @element_of) @bind
+; A map's items taken apart: `for (auto &[name, lg] : loggers_)`, the second name its value.
+(for_range_loop type: (placeholder_type_specifier) declarator: [
+  (structured_binding_declarator . (identifier) . (identifier) @var .)
+  (reference_declarator (structured_binding_declarator . (identifier) . (identifier) @var .))]
+  right: (_) @pair_of) @bind
 ; A template's type parameters, inside what it declares: `Policy::value(x)` in `template <class
 ; Policy>` calls whatever type the template is given.
 (template_declaration parameters: (template_parameter_list [
