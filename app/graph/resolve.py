@@ -158,6 +158,10 @@ _CLASSES_HOLD_METHODS = frozenset({"python", "java", "ruby"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
 # maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`): a loop's items.
 _CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin"})
+# A C++ container's methods that give one of its items, or an iterator whose `->` reaches it.
+_CPP_ITEM_CALLS = frozenset(
+    {"at()", "front()", "back()", "find()", "begin()", "rbegin()", "lower_bound()", "upper_bound()"}
+)
 # Languages whose types may have members defined in another folder than the type.
 _JOINED_ACROSS_FOLDERS = frozenset({"cpp", "rust"})
 # Languages whose build, not an import, picks which of a name's definitions a call reaches,
@@ -1590,6 +1594,7 @@ class Resolver:
             + ([ELEMENT_STEP[1:]] if on_element else [])
         )
         outside = ""
+        cpp = facts.language == "cpp"
         held = root_type  # the last step's type as written: Go's `[]Route` holds Routes
         if root_type == SELF_CHAIN:
             key = self.class_of(facts, call.caller)
@@ -1606,6 +1611,11 @@ class Resolver:
                     keys, held = self._elements(keys), ""
                 continue
             name = step.removesuffix("()")
+            if cpp and held.startswith(GO_CONTAINER) and step in _CPP_ITEM_CALLS:
+                held = held.removeprefix(GO_CONTAINER)  # `opts.front()`, `m.find(k)`: an item
+                if step == "at()":  # `m.at(k)`: a map's value
+                    held = held.removeprefix(PAIR)
+                continue
             if held.startswith(PAIR):  # a C++ map's element: `.second` is its value
                 if step != "second":
                     return [], ""

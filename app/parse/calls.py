@@ -1332,6 +1332,8 @@ def _chain_parts(
         return CHAINED + said, steps
     if language == "cpp" and not said and steps.startswith("::"):
         return CHAINED + root, steps  # `details::registry::instance().flush_all()`: a path
+    if language == "cpp" and not said and steps and not root[:1].isupper():
+        return _then(CHAINED + SELF_CHAIN, "." + root), steps  # `loggers_.at(k)`: a field?
     return (CHAINED + root if root[:1].isupper() and not said else ""), steps
 
 

@@ -125,7 +125,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # namespace path (`details::registry::instance().flush_all()`) reads the type the path names;
 # 146: a C++ loop over a class's field (`for (auto &s : sinks_)`) types its items, and a map's
 # items are pairs whose `.second` is the map's value type (`m[k]` is one; `auto &[k, v]` binds v)
-STRATEGY_VERSION = "chunk-146"
+# 147: a C++ chain on a class's field (`loggers_.at(k)->flush()`), and a container's methods
+# that give an item (`at()`, `front()`, `back()`, `find()`, `begin()`, ...)
+STRATEGY_VERSION = "chunk-147"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -777,6 +777,9 @@ void registry::flush_all() {
 void registry::drop(const std::string &name) {
     loggers_[name]->flush();
     loggers_.erase(name);
+    loggers_.at(name)->flush();
+    sinks_.find(1)->second->flush();
+    plain_.front()->flush();
 }
 }  // namespace log
 """,
@@ -799,6 +802,11 @@ def test_a_cpp_loop_over_a_field_types_its_items_and_a_map_s_are_pairs(
     assert edges_at(rows, path, 11) == {(f"{path}::logger.flush", True)}
     erased = at(rows, path, 12)
     assert [(r["callee"], r["rule"]) for r in erased] == [("", "builtin receiver: a container")]
+    # A container's methods that give an item: `at()` a map's value, `find()` an iterator to a
+    # pair, `front()` a vector's element.
+    assert edges_at(rows, path, 13) == {(f"{path}::logger.flush", True)}
+    assert edges_at(rows, path, 14) == {(f"{path}::sink.flush", True)}
+    assert edges_at(rows, path, 15) == {(f"{path}::sink.flush", True)}
 
 
 FIELDS = {
