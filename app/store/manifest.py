@@ -127,7 +127,8 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # items are pairs whose `.second` is the map's value type (`m[k]` is one; `auto &[k, v]` binds v)
 # 147: a C++ chain on a class's field (`loggers_.at(k)->flush()`), and a container's methods
 # that give an item (`at()`, `front()`, `back()`, `find()`, `begin()`, ...)
-STRATEGY_VERSION = "chunk-147"
+# 148: a C++ `auto x = obj.method()` holds what the method declares it returns
+STRATEGY_VERSION = "chunk-148"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

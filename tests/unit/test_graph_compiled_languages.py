@@ -809,6 +809,34 @@ def test_a_cpp_loop_over_a_field_types_its_items_and_a_map_s_are_pairs(
     assert edges_at(rows, path, 15) == {(f"{path}::sink.flush", True)}
 
 
+AUTO_RESULTS = {
+    "include/cli/App.hpp": """\
+namespace cli {
+class Option { public: int count() const { return 0; } };
+class App {
+  public:
+    Option *get_option(const char *name) { return nullptr; }
+    int count() const { return 0; }
+};
+int use(App *app) {
+    auto opt = app->get_option("x");
+    return opt->count();
+}
+}  // namespace cli
+""",
+}
+
+
+def test_a_cpp_auto_variable_holds_what_the_method_it_is_set_from_returns(
+    tmp_path: Path, settings: Settings
+) -> None:
+    rows = graph(tmp_path, settings, AUTO_RESULTS)
+    path = "include/cli/App.hpp"
+    # `auto opt = app->get_option("x")`: `get_option` returns an `Option *`, so `opt->count()`
+    # is Option's, not a guess between it and the App's own `count`.
+    assert edges_at(rows, path, 10) == {(f"{path}::Option.count", True)}
+
+
 FIELDS = {
     "src/lib.rs": """\
 pub struct Label;

@@ -30,7 +30,7 @@
   declarator: [(identifier) (pointer_declarator declarator: (identifier))
   (reference_declarator (identifier))] @var) @bind  ; for (const Calc& c : calcs)
 ; `auto l = std::make_shared<Logger>(...)`, `auto p = new Logger(...)`: the type made; `auto r =
-; details::registry::instance()`: what the function returns.
+; details::registry::instance()`, `auto opt = app->get_option("x")`: what the function returns.
 (declaration type: (placeholder_type_specifier) declarator: (init_declarator
   declarator: [(identifier) (pointer_declarator declarator: (identifier))] @var
   value: (call_expression function: [
@@ -44,7 +44,8 @@
   value: (new_expression type: (_) @type))) @bind
 (declaration type: (placeholder_type_specifier) declarator: (init_declarator
   declarator: [(identifier) (pointer_declarator declarator: (identifier))] @var
-  value: (call_expression function: [(identifier) (qualified_identifier)]) @result)) @bind
+  value: (call_expression function: [(identifier) (qualified_identifier) (field_expression)])
+  @result)) @bind
 ; A class's fields: `Option *help_ptr_{nullptr};`, `App *parent_ = nullptr;`, `Formatter fmt_;`,
 ; `std::shared_ptr<Formatter> fmt_;` (what a smart pointer points to).
 (field_declaration type: [(type_identifier) (qualified_identifier) (template_type)] @type
