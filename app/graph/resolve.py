@@ -1601,7 +1601,7 @@ class Resolver:
             keys = [key] if key is not None else []
         else:
             keys = self.type_keys(facts, root_type, call.caller)
-        if facts.language == "cpp":  # `details::registry::instance()`: the path to a type
+        if cpp:  # `details::registry::instance()`: the path to a type
             keys, steps = self._cpp_path(facts, call.caller, root_type, keys, steps)
         for step in steps:
             if step == ELEMENT_STEP[1:]:  # Go's `range`: an element of the value so far
