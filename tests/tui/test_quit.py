@@ -34,12 +34,15 @@ def run_probe(
 # A new process, as a person runs it: tokens arrive faster than the pane renders them, then
 # ctrl+q. The tokens are posted as the answer worker posts them, not generated: the model
 # streams them at its own pace, so whether one is still rendering at ctrl+q would be luck.
+# The process ends as `run` ends it (`leave`): the indexer may still be embedding the sample
+# repository at ctrl+q, and Python's own shutdown would abort inside onnxruntime then ("FATAL:
+# exception not rethrown", exit -6: CI saw it once; six local runs in parallel did not).
 PROBE = """
 import sys
 from pathlib import Path
 from app.core.settings import Settings
 from app.service import Service
-from app.tui.app import RepolensApp
+from app.tui.app import RepolensApp, leave
 from app.tui.messages import AnswerShown
 from textual import events
 from tests.tui.conftest import wait_for
@@ -56,7 +59,8 @@ async def quit_mid_answer(pilot):
     app.post_message(events.Key("ctrl+q", None))  # as the terminal's driver delivers a key
 
 app.run(headless=True, size=(140, 40), auto_pilot=quit_mid_answer)
-print("closed")
+print("closed", flush=True)
+leave(app)
 """
 
 
