@@ -22,6 +22,7 @@ from app.parse.call_text import (
 from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for, zig_type_function
 from app.parse.imports import JS_DEFAULT, parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
+from app.parse.python_types import allows_none, python_annotation
 from app.parse.ruby_bare import bare_calls
 
 # A HEEx tag naming a function component: `<.icon`, `<Layouts.flash` (not `<div`, `</.icon`).
@@ -237,9 +238,11 @@ ALIAS = "="
 # A class's method known by a second name (Ruby's `alias to_s inspect`, `alias_method :merge,
 # :deep_merge`): an Attribute of the class named by the new name, this mark before the old one.
 METHOD_ALIAS = "(alias of) "
-# What a PHP `catch (SyntaxError $e)` binds, while the function's bindings are read: weaker
-# than a type written elsewhere in it (`$e = new RuntimeError(...)` in another catch block).
-CAUGHT = "(caught) "
+# A type that gives way to any other binding of its variable in the function, while its
+# bindings are read: what a PHP `catch (SyntaxError $e)` binds (`$e = new RuntimeError(...)`
+# in another catch block), and a Python annotation that allows None (`jar: Jar | None = None`
+# is most often followed by `if jar is None: jar = CookieJar()`, which a call then meets).
+YIELDING = "(yielding) "
 # A variable extended with a module (Ruby's `copy.extend(Mod)`) is stored with this mark before
 # the module's name: the module's methods are its own, probably.
 EXTENDED = "+"
@@ -410,12 +413,17 @@ def _bind_name(language: str, captures: dict[str, list[Node]]) -> str:
     return "it" if walked else ""
 
 
+# The annotation nodes Python's query captures whole (`Optional[Conn]`, `Conn | None`, a forward
+# reference) beside a bare or dotted name.
+_PYTHON_ANNOTATIONS = frozenset({"string", "binary_operator", "generic_type", "subscript"})
+
+
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
         return _literal_type(language, literal[0])
     if caught := captures.get("caught"):  # `catch (\Twig\Error\Error $e)`
-        return CAUGHT + _clean(node_text(caught[0])).lstrip("\\").replace("\\", ".")
+        return YIELDING + _clean(node_text(caught[0])).lstrip("\\").replace("\\", ".")
     if captures.get("template"):
         return TEMPLATE_PARAMETER
     if extended := captures.get("extended"):
@@ -443,6 +451,15 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
+    if language == "python" and captures["type"][0].type in _PYTHON_ANNOTATIONS:
+        # `Optional[Conn]`, `"Conn | None"`: a Conn where a method is called on it
+        said = _bound_type(language, python_annotation(written), captures)
+        return YIELDING + said if said and allows_none(written) else said
+    return _bound_type(language, written, captures)
+
+
+def _bound_type(language: str, written: str, captures: dict[str, list[Node]]) -> str:
+    """What a binding to a type as written (`Client`, `Vec<Label>`, `*mux.Router`) says."""
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if held := container_element(written, language):
         return GO_CONTAINER + held  # `Vec<Label>`: `[]Label`, what its loop's items are
@@ -644,7 +661,7 @@ def extract(
             closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
         elif (prop := captures.get("property")) and (returns := captures.get("returns")):
             owner = by_core.get((prop[0].start_byte, prop[0].type))
-            if owner is not None and (said := _return_type(node_text(returns[0]))):
+            if owner is not None and (said := _return_type(node_text(returns[0]), language)):
                 # A property reads as an attribute of the type it declares (`resp.headers`).
                 properties.append(Attribute(owner.qualified.rpartition(".")[0], owner.name, said))
         elif (method := captures.get("method")) and (returns := captures.get("returns")):
@@ -915,6 +932,8 @@ def _return_type(written: str, language: str = "") -> str:
     a smart pointer (`std::shared_ptr<logger> make()`) what it points to."""
     if language == "cpp":
         return cpp_type(written)
+    if language == "python":  # `-> Optional[Response]`, `-> "Response | None"`
+        written = python_annotation(written)
     text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
     text = text.strip("'\"")  # Python's forward reference `-> "Response"`
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
@@ -1154,7 +1173,7 @@ def _weak(said: str) -> bool:
     """A binding the resolver must work out (a call's result, an expression's value), a
     container whose items are not said (`HashSet::default()` beside `: HashSet<Symbol>`), or
     what a `catch` caught (the variable may be bound to what the block makes)."""
-    return said.startswith((RESULT, VALUE, CAUGHT)) or said == GO_CONTAINER
+    return said.startswith((RESULT, VALUE, YIELDING)) or said == GO_CONTAINER
 
 
 def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int, dict[str, str]]:
@@ -1190,9 +1209,9 @@ def _scope_types(defs: list[Any], binds: list[tuple[int, str, str]]) -> dict[int
             if not (_weak(held) and type_text):
                 type_text = ""
         scope[var] = type_text
-    for scope in types.values():  # a caught type that nothing stronger replaced holds
+    for scope in types.values():  # a yielding type that nothing replaced holds
         for var, said in scope.items():
-            scope[var] = said.removeprefix(CAUGHT)
+            scope[var] = said.removeprefix(YIELDING)
     return types
 
 
@@ -1348,10 +1367,13 @@ def _bound_root(receiver: str, scopes: list[dict[str, str]]) -> bool:
 
 
 def _held(said: str, scopes: list[dict[str, str]], self_name: str, language: str) -> str:
-    """What a variable's binding says it holds, a call on another local variable and a Go
-    variable bound to a field (`m := r.tree`) read as that expression's value."""
+    """What a variable's binding says it holds, a call on another local variable and a
+    variable bound to a field (Go's `m := r.tree`, Python's `writer = self._writer`) read as
+    that expression's value."""
     said = _local_result(said, scopes, self_name)
     if language == "go" and said.startswith(ALIAS):
+        return VALUE + said[len(ALIAS) :]
+    if language == "python" and said.startswith(ALIAS) and "." in said:
         return VALUE + said[len(ALIAS) :]
     return said
 

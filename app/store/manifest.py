@@ -128,7 +128,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 147: a C++ chain on a class's field (`loggers_.at(k)->flush()`), and a container's methods
 # that give an item (`at()`, `front()`, `back()`, `find()`, `begin()`, ...)
 # 148: a C++ `auto x = obj.method()` holds what the method declares it returns
-STRATEGY_VERSION = "chunk-148"
+# 149: a Python annotation naming one class beside None (`Optional[C]`, `C | None`, a forward
+# reference `"C | None"`) is that class; `x = await obj.method()` holds what the method returns,
+# and `x = self.attr` what the attribute holds
+STRATEGY_VERSION = "chunk-149"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

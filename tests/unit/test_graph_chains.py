@@ -689,3 +689,93 @@ def test_python_return_annotations_and_properties_type_receivers(
         found = [r for r in at(rows, "pkg/client.py", line) if r["callee_text"] == written]
         edges = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in found}
         assert edges == {(callee, True)}, at(rows, "pkg/client.py", line)
+
+
+PYTHON_OPTIONAL = {
+    "pkg/__init__.py": "",
+    "pkg/conn.py": """\
+class Connection:
+    def close(self) -> None: ...
+
+class Other:
+    def close(self) -> None: ...
+
+class Jar:
+    def fill(self) -> None: ...
+
+class DefaultJar(Jar):
+    def fill(self) -> None: ...
+""",
+    "pkg/resp.py": """\
+from typing import Optional, Union
+from pkg.conn import Connection, DefaultJar, Jar
+
+class Response:
+    _connection: "Connection | None" = None
+    _spare: Optional[Connection] = None
+
+    def __init__(self, conn: Union[Connection, None] = None) -> None:
+        self._last: None | Connection = conn
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+        self._spare.close()
+        self._last.close()
+
+    def reuse(self) -> "Optional[Connection]": ...
+
+class Request:
+    async def send(self, conn: "Connection") -> Response: ...
+
+async def fetch(req: Request, conn: Connection | None) -> None:
+    resp = await req.send(conn)
+    resp.close()
+    conn.close()
+    resp.reuse().close()
+
+def either(conn: "Connection | Request") -> None:
+    conn.close()
+
+def session(jar: Jar | None = None) -> None:
+    if jar is None:
+        jar = DefaultJar()
+    jar.fill()
+
+class Holder:
+    _conn: Connection | None = None
+
+    def flush(self) -> None:
+        conn = self._conn
+        conn.close()
+""",
+}
+
+
+def test_python_optional_annotations_and_awaited_calls_type_receivers(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """`Optional[C]`, `C | None`, `Union[C, None]` and forward references hold a C wherever a
+    method is called on them (None has none); `await` hands over what the coroutine function
+    declares it returns. Two classes in a union are no single type; a parameter that allows
+    None gives way to what the function binds it to (`if jar is None: jar = DefaultJar()`);
+    `conn = self._conn` holds what the attribute holds."""
+    rows = graph(tmp_path, settings, PYTHON_OPTIONAL)
+    conn, resp = "pkg/conn.py::Connection.close", "pkg/resp.py::Response.close"
+    expected = {  # line: (the call as the graph writes it, its one certain callee)
+        13: ("self._connection.close", conn),  # a class attribute's `"Connection | None"`
+        14: ("self._spare.close", conn),  # `Optional[Connection]`
+        15: ("self._last.close", conn),  # `None | Connection` from a `Union[...]` parameter
+        24: ("resp.close", resp),  # `resp = await req.send(conn)`
+        25: ("conn.close", conn),  # a parameter's `Connection | None`
+        26: ("resp.reuse().close", conn),  # `-> "Optional[Connection]"`
+    }
+    for line, (written, callee) in expected.items():
+        found = [r for r in at(rows, "pkg/resp.py", line) if r["callee_text"] == written]
+        edges = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in found}
+        assert edges == {(callee, True)}, at(rows, "pkg/resp.py", line)
+    assert not any(certain for _, certain in edges_at(rows, "pkg/resp.py", 29))
+    # A parameter that allows None gives way to what the function binds it to.
+    assert edges_at(rows, "pkg/resp.py", 34) == {("pkg/conn.py::DefaultJar.fill", True)}
+    # A local name bound to an attribute holds the attribute's type.
+    assert edges_at(rows, "pkg/resp.py", 41) == {(conn, True)}

@@ -12,17 +12,24 @@
   (#not-match? @base "^(typing[.])?(Generic|Protocol)$")) @class
 ; Local types: `c = Client(...)`, `with Client() as c`, `def f(c: Client)`.
 (assignment left: (identifier) @var right: (call function: [(identifier) (attribute)] @type)) @bind
+; `resp = await req.send(conn)`: what the coroutine function declares it returns.
+(assignment left: (identifier) @var
+  right: (await (call function: [(identifier) (attribute)] @type))) @bind
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @type)
   alias: (as_pattern_target (identifier) @var))) @bind
-(typed_parameter (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
+(typed_parameter (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)) @bind
+; An annotation is read whole (app/parse/python_types.py): `Optional[Conn]`, `Conn | None` and
+; the forward reference `"Conn | None"` are a Conn; `List[Conn]` and `A | B` no single class.
 ; Annotated names: a class body's `client: Client` (a dataclass's field), `resp: Response =
 ; await ...`, `x: Foo = None`; with a call on the right the call says (`names: SetStr = set()`).
-(assignment left: (identifier) @var type: (type [(identifier) (attribute)] @type) !right) @bind
-(assignment left: (identifier) @var type: (type [(identifier) (attribute)] @type)
+(assignment left: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type) !right) @bind
+(assignment left: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)
   right: [(await) (none)]) @bind
-(typed_default_parameter name: (identifier) @var type: (type [(identifier) (attribute)] @type)) @bind
-(typed_parameter (identifier) @var type: (type (generic_type (identifier) @type))) @bind
-(typed_default_parameter name: (identifier) @var type: (type (generic_type (identifier) @type))) @bind
+(typed_default_parameter name: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)) @bind
+(typed_parameter (identifier) @var type: (type (generic_type (identifier) @type))
+  (#not-match? @type "^(Optional|Union)$")) @bind
+(typed_default_parameter name: (identifier) @var type: (type (generic_type (identifier) @type))
+  (#not-match? @type "^(Optional|Union)$")) @bind
 ; Builtin values (`d = {}`, `*args`, `**kwargs`) and local aliases (`step = self.tracker.step`).
 (assignment left: (identifier) @var right: [(dictionary) (dictionary_comprehension) (list)
   (list_comprehension) (set) (set_comprehension) (string) (concatenated_string) (tuple)] @literal) @bind
@@ -41,7 +48,7 @@
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
 ; `self.client: Client = client`, `= None`, `= await ...`: the annotation.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
-  type: (type [(identifier) (attribute)] @type) right: [(identifier) (await) (none)]
+  type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type) right: [(identifier) (await) (none)]
   (#eq? @_self "self")) @bind
 ; `self._payload = payload`: the type the method's parameter is annotated with.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
