@@ -156,8 +156,13 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # (`_language_base`) makes such a method that base's.
 _CLASSES_HOLD_METHODS = frozenset({"python", "java", "ruby"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
-# maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`): a loop's items.
-_CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin"})
+# maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`, TypeScript's `T[]`):
+# a loop's items, an element's.
+_CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin", "typescript", "tsx"})
+# Languages whose containers have methods of their own (`labels.len()`, `xs.push(x)`): a call on
+# a container is the container's, not its items'.
+_ELEMENTS_HELD = _CONTAINER_TYPED - {"go"}
+_A_CONTAINER = "a container"  # what a chain's last step holds when it is one
 # A C++ container's methods that give one of its items, or an iterator whose `->` reaches it.
 _CPP_ITEM_CALLS = frozenset(
     {"at()", "front()", "back()", "find()", "begin()", "rbegin()", "lower_bound()", "upper_bound()"}
@@ -1433,7 +1438,7 @@ class Resolver:
         elif lang in _CONTAINER_TYPED and type_text.startswith(GO_CONTAINER):
             if lang == "kotlin" and (ids := self.kotlin.on_builtin("List", name)):
                 return ids, "extended-receiver", ""  # `fun Iterable<T>.appendTo()`
-            return [], "", "builtin receiver: a container"  # `labels.len()`: Vec's own
+            return [], "", f"builtin receiver: {_A_CONTAINER}"  # `labels.len()`: Vec's own
         if type_text.startswith(CHAINED):  # `sm.Configure().Permit()`, a Go `mx.tree.Insert()`
             ids, declared = self._chained(facts, call, type_text[len(CHAINED) :])
             if ids:
@@ -1441,6 +1446,8 @@ class Resolver:
                 return ids, "return-type" if through_call else "typed-receiver", ""
             if declared and lang == "kotlin" and (ids := self.kotlin.on_builtin(declared, name)):
                 return ids, "extended-receiver", ""  # `t.tableName.inProperCase()`: on String
+            if declared == _A_CONTAINER:  # `self.pending: Vec<T>` ... `.clear()`: Vec's own
+                return [], "", f"builtin receiver: {_A_CONTAINER}"
             if declared:
                 return [], "", f"method of {declared}, a type outside the project"
             type_text = ""
@@ -1645,8 +1652,8 @@ class Resolver:
                     declared, text
                 )
                 outside = text if not keys and self._outside_type(declared, text) else ""
-        if held.startswith(GO_CONTAINER) and facts.language in ("rust", "cpp", "kotlin"):
-            return [], "a container"  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
+        if held.startswith(GO_CONTAINER) and facts.language in _ELEMENTS_HELD:
+            return [], _A_CONTAINER  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
         if std := self._std_inherent(keys, call.callee):
             return [], std  # `self.elements[i].as_ref()`: Option's own
         return (self._members_of(keys, call.callee)[0] if keys else []), outside

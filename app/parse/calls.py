@@ -22,7 +22,7 @@ from app.parse.call_text import (
 from app.parse.definitions import CLASS_LIKE, Found, node_text, parser_for, zig_type_function
 from app.parse.imports import JS_DEFAULT, parse_import
 from app.parse.languages import GRAMMARS, QUERY_DIR, QUERY_FILES
-from app.parse.python_types import allows_none, python_annotation
+from app.parse.optional_types import allows_none, one_type
 from app.parse.ruby_bare import bare_calls
 
 # A HEEx tag naming a function component: `<.icon`, `<Layouts.flash` (not `<div`, `</.icon`).
@@ -46,6 +46,7 @@ _DEFAULT_SELF = {"this"}
 # capitalised constructor counts.
 _DECLARED_TYPES = frozenset({"go", "java", "rust", "typescript", "tsx", "lua", "cpp"})
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+_TS_LANGUAGES = frozenset({"typescript", "tsx"})
 _JSX_LANGUAGES = frozenset({"javascript", "tsx"})  # grammars that read JSX elements
 # The receiver that means "the parent class", by language (Python's is `super()`); `base` and
 # `parent` are only keywords in C# and PHP (elsewhere they are ordinary variables: Lua's
@@ -316,7 +317,7 @@ ELEMENT_OF = "(element of)"
 ON_ELEMENT = " then an element"
 # Languages whose containers have methods of their own (`labels.len()`), so a call on an
 # element must be told from one on the container.
-_ELEMENT_RECEIVERS = frozenset({"rust", "cpp", "kotlin"})
+_ELEMENT_RECEIVERS = frozenset({"rust", "cpp", "kotlin", "typescript", "tsx"})
 # Between a chain's first name's type and the steps the resolver walks before the receiver's
 # own: CHAINED + `Router` + VIA + `.NewRoute().Subrouter()` (a variable bound to a chain).
 VIA = " via "
@@ -393,6 +394,10 @@ def _literal_type(language: str, node: Node) -> str:
             return _TS_PREDEFINED.get(node_text(node), "")
         if node.type == "object" and any(c.type == "spread_element" for c in node.children):
             return ""  # `{ ...schemas }`: its methods are the spread module's, not Object's
+        if node.type == "array_type" and (held := container_element(node_text(node), language)):
+            return GO_CONTAINER + held  # `Socket[]`: `sockets[i].close()` calls Socket's
+        if node.type == "array" and language in _TS_LANGUAGES:
+            return GO_CONTAINER  # its items unsaid: a declared `Post[]` beside it says them
         return _JS_LITERALS.get(node.type, "")
     if language == "swift":
         return _SWIFT_LITERALS.get(node.type, "")
@@ -413,9 +418,14 @@ def _bind_name(language: str, captures: dict[str, list[Node]]) -> str:
     return "it" if walked else ""
 
 
-# The annotation nodes Python's query captures whole (`Optional[Conn]`, `Conn | None`, a forward
-# reference) beside a bare or dotted name.
-_PYTHON_ANNOTATIONS = frozenset({"string", "binary_operator", "generic_type", "subscript"})
+# The annotation nodes a query captures whole beside a bare or dotted name, read through
+# app/parse/optional_types.py: Python's `Optional[Conn]`, `Conn | None`, a forward reference;
+# TypeScript's `Conn | null`.
+_ANNOTATIONS = {
+    "python": frozenset({"string", "binary_operator", "generic_type", "subscript"}),
+    "typescript": frozenset({"union_type"}),
+    "tsx": frozenset({"union_type"}),
+}
 
 
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
@@ -451,10 +461,10 @@ def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     if alias := captures.get("alias"):  # `util::square` reads as `util.square`
         return ALIAS + _clean(node_text(alias[0])).replace("::", ".")
     written = node_text(captures["type"][0])
-    if language == "python" and captures["type"][0].type in _PYTHON_ANNOTATIONS:
-        # `Optional[Conn]`, `"Conn | None"`: a Conn where a method is called on it
-        said = _bound_type(language, python_annotation(written), captures)
-        return YIELDING + said if said and allows_none(written) else said
+    if captures["type"][0].type in _ANNOTATIONS.get(language, ()):
+        # `Optional[Conn]`, `"Conn | None"`, `Conn | null`: a Conn where a method is called on it
+        said = _bound_type(language, one_type(written, language), captures)
+        return YIELDING + said if said and allows_none(written, language) else said
     return _bound_type(language, written, captures)
 
 
@@ -463,8 +473,8 @@ def _bound_type(language: str, written: str, captures: dict[str, list[Node]]) ->
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if held := container_element(written, language):
         return GO_CONTAINER + held  # `Vec<Label>`: `[]Label`, what its loop's items are
-    if held is not None and written.strip() in _RUST_CONTAINERS:
-        return GO_CONTAINER  # `HashSet::default()`: a container, its items unsaid
+    if held is not None and (written.strip() in _RUST_CONTAINERS or language in _TS_LANGUAGES):
+        return GO_CONTAINER  # `HashSet::default()`, `Record<string, string>`: items unsaid
     if language == "cpp" and "<" in written:  # a smart pointer's target, or no claim
         return cpp_type(written)
     if language == "rust":
@@ -815,6 +825,10 @@ def _in_a_body(node: Node) -> bool:
 # Rust's and C++'s standard containers whose items a loop walks: the element's type is their
 # first type argument (a map's entries are pairs, not read). Names a project may well define
 # for itself (tokio's and petgraph's own `LinkedList`, a C++ `list` without `std::`) are left out.
+_TS_CONTAINER = re.compile(
+    r"(?:readonly\s+)?(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<(.+)>"
+    r"|(?:readonly\s+)?Record\s*<[^,<>]+,\s*(.+)>|(?:readonly\s+)?(.+?)\s*\[\]"
+)
 _CONTAINERS = {
     "rust": re.compile(
         r"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:std::)?(?:vec::|collections::)?"
@@ -828,6 +842,9 @@ _CONTAINERS = {
         r"(?:List|MutableList|ArrayList|Set|MutableSet|HashSet|LinkedHashSet|Collection"
         r"|MutableCollection|Iterable|Sequence|Array|ArrayDeque)\s*<\s*(?:out\s+|in\s+)?(.+)>\??"
     ),
+    # An element of `Socket[]`, `Array<Socket>`, `Set<Socket>`, `Record<string, Socket>`.
+    "typescript": _TS_CONTAINER,
+    "tsx": _TS_CONTAINER,
 }
 _CPP_MAP = re.compile(
     r"(?:const\s+)?std::(?:map|unordered_map|multimap|unordered_multimap)\s*<(.+)>\s*[&*]?"
@@ -838,9 +855,10 @@ _RUST_ITERATED = re.compile(r"\.(?:iter|iter_mut|into_iter)\(\)$")
 
 
 def container_element(written: str, language: str) -> str | None:
-    """The element type of a Rust or C++ container type as written (`Vec<Label>`, `&[Label]`,
-    `std::vector<Option *>`; a C++ map's PAIR + its value type): its name ("" when it is no
-    single named type), or None when the type is no container of those."""
+    """The element type of a Rust, C++, Kotlin or TypeScript container type as written
+    (`Vec<Label>`, `&[Label]`, `std::vector<Option *>`, `Socket[]`; a C++ map's PAIR + its
+    value type; a TypeScript container of containers GO_CONTAINER + the inner one's): its name
+    ("" when it is no single named type), or None when the type is no container of those."""
     if language == "rust" and written.strip() in _RUST_CONTAINERS:
         return ""  # `HashSet::default()`: a container, its items unsaid
     if language == "cpp" and (mapped := _CPP_MAP.fullmatch(written.strip())):
@@ -854,6 +872,8 @@ def container_element(written: str, language: str) -> str | None:
     element = next(g for g in found.groups() if g is not None)
     if language == "cpp":
         return cpp_type(element)
+    if language in _TS_LANGUAGES and (inner := container_element(element, language)) is not None:
+        return GO_CONTAINER + inner  # `Progress[][]`: an element is a container of Progress
     text = _clean(element).lstrip("&*").removeprefix("mut").replace("::", ".")
     return text if _DOTTED_NAME.fullmatch(text) and text[:1].isupper() else ""
 
@@ -927,13 +947,13 @@ _PYTHON_WRAPPERS = frozenset(
 def _return_type(written: str, language: str = "") -> str:
     """`StateConfiguration<T>` -> `StateConfiguration`, `&mut Handle` -> `Handle`, `?Foo` ->
     `Foo`, `self` / `static` / `this` / `Self` -> SELF_CHAIN; "" for no single named type
-    (`Foo | null`, `(A, B)`, `impl Trait`, a builtin word). C++'s grammar tells a type from
+    (`A | B`, `(A, B)`, `impl Trait`, a builtin word). C++'s grammar tells a type from
     a builtin word, so there a lower-case name (`registry &instance()`) is a type too, and
     a smart pointer (`std::shared_ptr<logger> make()`) what it points to."""
     if language == "cpp":
         return cpp_type(written)
-    if language == "python":  # `-> Optional[Response]`, `-> "Response | None"`
-        written = python_annotation(written)
+    if language in ("python", "typescript", "tsx"):  # `-> Optional[Response]`, `Foo | null`
+        written = one_type(written, language)
     text = _clean(without_generics(written)).lstrip("?&*").removeprefix("mut").strip()
     text = text.strip("'\"")  # Python's forward reference `-> "Response"`
     text = text.replace("::", ".").lstrip("\\").replace("\\", ".")
@@ -1031,7 +1051,9 @@ def _add_call(
                 receiver = php_this_field(receiver)
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
             if language in _ELEMENT_RECEIVERS and elide(node_text(recv[0]), language).endswith("]"):
-                literal = ELEMENT_OF
+                # TypeScript's array literal (`[a, b].filter()`) ends so too: no element of one
+                subscript = language not in _TS_LANGUAGES or recv[0].type == "subscript_expression"
+                literal = ELEMENT_OF if subscript else literal
         elif "new" in captures:
             literal = NEW  # Scala's `new C(x)`
     elif dynamic := captures.get("dynamic"):

@@ -131,7 +131,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 149: a Python annotation naming one class beside None (`Optional[C]`, `C | None`, a forward
 # reference `"C | None"`) is that class; `x = await obj.method()` holds what the method returns,
 # and `x = self.attr` what the attribute holds
-STRATEGY_VERSION = "chunk-149"
+# 150: a TypeScript class's typed fields type `this.field`; `T | null`, `T | undefined`, `x?: T`
+# are a T; `const r = await x.send()` holds what `send(): Promise<T>` promises; an element of
+# `T[]`, `Array<T>`, `Record<K, T>` is a T (`xs.push()` is the container's own)
+STRATEGY_VERSION = "chunk-150"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

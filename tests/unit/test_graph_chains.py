@@ -779,3 +779,102 @@ def test_python_optional_annotations_and_awaited_calls_type_receivers(
     assert edges_at(rows, "pkg/resp.py", 34) == {("pkg/conn.py::DefaultJar.fill", True)}
     # A local name bound to an attribute holds the attribute's type.
     assert edges_at(rows, "pkg/resp.py", 41) == {(conn, True)}
+
+
+TYPESCRIPT_OPTIONAL = {
+    "src/conn.ts": """\
+export class Connection {
+  close(): void {}
+}
+export class Other {
+  close(): void {}
+}
+""",
+    "src/resp.ts": """\
+import { Connection } from "./conn";
+const conn = { close() {} };
+
+export class Response {
+  private conn: Connection | null = null;
+  spare?: Connection;
+
+  close(): void {
+    this.conn.close();
+    this.spare.close();
+    conn.close();
+  }
+  async send(): Promise<Response> { return this; }
+  other(): Connection | undefined { return undefined; }
+}
+
+export async function go(r: Response, c?: Connection, d: Connection | null = null) {
+  const x = await r.send();
+  x.close();
+  c.close();
+  d.close();
+  r.other().close();
+}
+""",
+}
+
+
+def test_typescript_fields_optional_types_and_awaited_calls_type_receivers(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """A class's typed fields type `this.field` in its methods (not a bare name there, which
+    is the module's); `T | null`, `T | undefined` and `x?: T` hold a T; `await` hands over
+    what an async method's `Promise<T>` holds."""
+    rows = graph(tmp_path, settings, TYPESCRIPT_OPTIONAL)
+    conn, resp = "src/conn.ts::Connection.close", "src/resp.ts::Response.close"
+    expected = {  # line: (the call as the graph writes it, its one certain callee)
+        9: ("this.conn.close", conn),  # a field's `Connection | null`
+        10: ("this.spare.close", conn),  # an optional field
+        19: ("x.close", resp),  # `const x = await r.send()`
+        20: ("c.close", conn),  # `c?: Connection`
+        21: ("d.close", conn),  # `d: Connection | null`
+        22: ("r.other().close", conn),  # `: Connection | undefined`
+    }
+    for line, (written, callee) in expected.items():
+        found = [r for r in at(rows, "src/resp.ts", line) if r["callee_text"] == written]
+        edges = {(r["callee"], round(r["confidence"], 3) >= 0.9) for r in found}
+        assert edges == {(callee, True)}, at(rows, "src/resp.ts", line)
+    assert not edges_at(rows, "src/resp.ts", 11)  # the module's `conn`, an object literal
+
+
+TYPESCRIPT_CONTAINERS = {
+    "src/conn.ts": TYPESCRIPT_OPTIONAL["src/conn.ts"],
+    "src/server.ts": """\
+import { Connection } from "./conn";
+
+export class Server {
+  protected clients: Record<string, Connection>;
+
+  closeAll(sid: string, list: Connection[], grid: Connection[][], more: Array<Connection>) {
+    this.clients[sid].close();
+    list[0].close();
+    grid[0].push(list[0]);
+    more[1].close();
+    list.push(more[0]);
+    [list[0], more[0]].filter(Boolean);
+    grid.pop();
+    const queue: Connection[] = [];
+    queue[0].close();
+  }
+}
+""",
+}
+
+
+def test_typescript_container_elements_type_their_calls(tmp_path: Path, settings: Settings) -> None:
+    """An element of `T[]`, `Array<T>` and `Record<K, T>` is a T; a container's own methods
+    (`push`, `filter`) are the container's, an array literal included; a declared `T[]` says
+    more than the `[]` it starts as."""
+    rows = graph(tmp_path, settings, TYPESCRIPT_CONTAINERS)
+    conn = "src/conn.ts::Connection.close"
+    for line in (7, 8, 10, 15):
+        assert edges_at(rows, "src/server.ts", line) == {(conn, True)}, at(
+            rows, "src/server.ts", line
+        )
+    for line in (9, 11, 12, 13):  # an unresolved call's reason is its rule
+        reasons = {r["rule"] for r in at(rows, "src/server.ts", line) if not r["callee"]}
+        assert reasons == {"builtin receiver: a container"}, at(rows, "src/server.ts", line)

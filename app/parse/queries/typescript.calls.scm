@@ -19,6 +19,17 @@
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
 (required_parameter pattern: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
 (variable_declarator name: (identifier) @var type: (type_annotation (type_identifier) @type)) @bind
+; A type beside null or undefined is that type (app/parse/optional_types.py): `c: Conn | null`,
+; `c?: Conn`, and a class's fields (`private conn: Conn | null = null`), read in its methods as
+; `this.conn`.
+(required_parameter pattern: (identifier) @var type: (type_annotation (union_type) @type)) @bind
+(variable_declarator name: (identifier) @var type: (type_annotation (union_type) @type)) @bind
+(optional_parameter pattern: (identifier) @var
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (union_type)] @type)) @bind
+(public_field_definition name: (property_identifier) @this_var
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (union_type)] @type)) @bind
+(public_field_definition name: (property_identifier) @this_var
+  type: (type_annotation (generic_type name: (type_identifier)) @type)) @bind
 ; A declared type named through a module or with arguments: `const $ZodType: core.$constructor<T>`.
 (variable_declarator name: (identifier) @var
   type: (type_annotation [(nested_type_identifier) (generic_type)] @type)) @bind
@@ -34,7 +45,9 @@
 (variable_declarator name: (identifier) @var
   type: (type_annotation [(array_type) (predefined_type)] @literal)) @bind
 (required_parameter pattern: (identifier) @var
-  type: (type_annotation (generic_type name: (type_identifier) @type))) @bind
+  type: (type_annotation (generic_type name: (type_identifier)) @type)) @bind
+(optional_parameter pattern: (identifier) @var
+  type: (type_annotation (generic_type name: (type_identifier)) @type)) @bind
 ; `export { stringType as string }`: the module's `string` is its `stringType`.
 (export_statement !source (export_clause (export_specifier name: (identifier) @alias
   alias: (identifier) @var))) @bind
@@ -69,6 +82,9 @@
 ; A variable bound to what a call returns: `const q = makeQuery()`, `const r = db.select()`.
 (variable_declarator name: (identifier) @var
   value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
+; `const r = await client.send()`: what the async method's `Promise<Response>` holds.
+(variable_declarator name: (identifier) @var
+  value: (await_expression (call_expression function: [(identifier) (member_expression)]) @result)) @bind
 (function_declaration return_type: (type_annotation (_) @returns)) @method
 ; Names unpacked from a value (`const { serialize } = opts`, `({ onError }) =>`,
 ; `const [get, set] = pair`): a bare call of one calls whatever the value holds.
