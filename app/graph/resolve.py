@@ -156,9 +156,10 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 # (`_language_base`) makes such a method that base's.
 _CLASSES_HOLD_METHODS = frozenset({"python", "java", "ruby"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
-# maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`, TypeScript's `T[]`):
+# maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`, TypeScript's `T[]`,
+# Python's `List[T]`):
 # a loop's items, an element's.
-_CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin", "typescript", "tsx"})
+_CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin", "typescript", "tsx", "python"})
 # Languages whose containers have methods of their own (`labels.len()`, `xs.push(x)`): a call on
 # a container is the container's, not its items'.
 _ELEMENTS_HELD = _CONTAINER_TYPED - {"go"}

@@ -317,7 +317,7 @@ ELEMENT_OF = "(element of)"
 ON_ELEMENT = " then an element"
 # Languages whose containers have methods of their own (`labels.len()`), so a call on an
 # element must be told from one on the container.
-_ELEMENT_RECEIVERS = frozenset({"rust", "cpp", "kotlin", "typescript", "tsx"})
+_ELEMENT_RECEIVERS = frozenset({"rust", "cpp", "kotlin", "typescript", "tsx", "python"})
 # Between a chain's first name's type and the steps the resolver walks before the receiver's
 # own: CHAINED + `Router` + VIA + `.NewRoute().Subrouter()` (a variable bound to a chain).
 VIA = " via "
@@ -431,6 +431,8 @@ _ANNOTATIONS = {
 def _bound(language: str, captures: dict[str, list[Node]]) -> str:
     """What a binding says of its variable: a type name, ALIAS + a name, or "" (no claim)."""
     if literal := captures.get("literal"):
+        if language == "python" and literal[0].type in ("list", "list_comprehension"):
+            return GO_CONTAINER  # items unsaid: a declared `List[Conn]` beside it says them
         return _literal_type(language, literal[0])
     if caught := captures.get("caught"):  # `catch (\Twig\Error\Error $e)`
         return YIELDING + _clean(node_text(caught[0])).lstrip("\\").replace("\\", ".")
@@ -473,7 +475,9 @@ def _bound_type(language: str, written: str, captures: dict[str, list[Node]]) ->
     type_text = _clean(written).lstrip("*&").replace("::", ".")
     if held := container_element(written, language):
         return GO_CONTAINER + held  # `Vec<Label>`: `[]Label`, what its loop's items are
-    if held is not None and (written.strip() in _RUST_CONTAINERS or language in _TS_LANGUAGES):
+    if held is not None and (
+        written.strip() in _RUST_CONTAINERS or language in _TS_LANGUAGES or language == "python"
+    ):
         return GO_CONTAINER  # `HashSet::default()`, `Record<string, string>`: items unsaid
     if language == "cpp" and "<" in written:  # a smart pointer's target, or no claim
         return cpp_type(written)
@@ -483,8 +487,8 @@ def _bound_type(language: str, written: str, captures: dict[str, list[Node]]) ->
         type_text = go_type(written)
     if language == "php":  # `\Tiny\Shape` as the return types read it: `Tiny.Shape`
         type_text = type_text.lstrip("\\").replace("\\", ".")
-    if language == "python" and any(c in written for c in "[|"):
-        return ""  # Optional[T], A | B: no single class to claim
+    if language == "python" and "|" in written:
+        return ""  # A | B: no single class to claim (`Page[Item]` is a Page, `Dict[K, V]` a dict)
     if language == "python" and type_text.rpartition(".")[2] in ("Any", "Final", "ClassVar"):
         return ""  # any value at all, or a qualifier (`x: Final = Wrapper()`): no type here
     if type_text in BUILTIN_TYPES.get(language, ()):
@@ -829,6 +833,12 @@ _TS_CONTAINER = re.compile(
     r"(?:readonly\s+)?(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<(.+)>"
     r"|(?:readonly\s+)?Record\s*<[^,<>]+,\s*(.+)>|(?:readonly\s+)?(.+?)\s*\[\]"
 )
+_PYTHON_CONTAINER = re.compile(
+    r"(?:typing\.|t\.|collections\.abc\.|collections\.)?(?:List|list|Sequence|MutableSequence"
+    r"|Iterable|Iterator|Collection|Set|set|FrozenSet|frozenset|AbstractSet|MutableSet|Deque"
+    r"|deque|Tuple|tuple)\[(.+?)(?:,\s*\.\.\.)?\]",
+    re.S,
+)
 _CONTAINERS = {
     "rust": re.compile(
         r"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:std::)?(?:vec::|collections::)?"
@@ -842,6 +852,8 @@ _CONTAINERS = {
         r"(?:List|MutableList|ArrayList|Set|MutableSet|HashSet|LinkedHashSet|Collection"
         r"|MutableCollection|Iterable|Sequence|Array|ArrayDeque)\s*<\s*(?:out\s+|in\s+)?(.+)>\??"
     ),
+    # An element of `List[Conn]`, `Sequence[Conn]`, `tuple[Conn, ...]`: a loop's items.
+    "python": _PYTHON_CONTAINER,
     # An element of `Socket[]`, `Array<Socket>`, `Set<Socket>`, `Record<string, Socket>`.
     "typescript": _TS_CONTAINER,
     "tsx": _TS_CONTAINER,
@@ -1051,8 +1063,10 @@ def _add_call(
                 receiver = php_this_field(receiver)
             literal = _literal_type(language, recv[0])  # `", ".join(...)`
             if language in _ELEMENT_RECEIVERS and elide(node_text(recv[0]), language).endswith("]"):
-                # TypeScript's array literal (`[a, b].filter()`) ends so too: no element of one
-                subscript = language not in _TS_LANGUAGES or recv[0].type == "subscript_expression"
+                # An array literal (`[a, b].filter()`) ends so too: no element of one
+                subscript = recv[0].type in ("subscript_expression", "subscript") or (
+                    language not in _TS_LANGUAGES and language != "python"
+                )
                 literal = ELEMENT_OF if subscript else literal
         elif "new" in captures:
             literal = NEW  # Scala's `new C(x)`

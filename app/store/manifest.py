@@ -134,7 +134,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 150: a TypeScript class's typed fields type `this.field`; `T | null`, `T | undefined`, `x?: T`
 # are a T; `const r = await x.send()` holds what `send(): Promise<T>` promises; an element of
 # `T[]`, `Array<T>`, `Record<K, T>` is a T (`xs.push()` is the container's own)
-STRATEGY_VERSION = "chunk-150"
+# 151: a Python loop's items and an element by index of `List[C]`, `Sequence[C]`, `tuple[C,
+# ...]` are Cs (`conns.append()` is the container's own); `x: List[C] = []` keeps its annotation;
+# a TypeScript `for (const c of list)` loop's items too
+STRATEGY_VERSION = "chunk-151"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

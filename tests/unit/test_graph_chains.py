@@ -859,6 +859,8 @@ export class Server {
     grid.pop();
     const queue: Connection[] = [];
     queue[0].close();
+    for (const c of list) c.close();
+    for (const key in this.clients) key.close();
   }
 }
 """,
@@ -868,13 +870,57 @@ export class Server {
 def test_typescript_container_elements_type_their_calls(tmp_path: Path, settings: Settings) -> None:
     """An element of `T[]`, `Array<T>` and `Record<K, T>` is a T; a container's own methods
     (`push`, `filter`) are the container's, an array literal included; a declared `T[]` says
-    more than the `[]` it starts as."""
+    more than the `[]` it starts as; `for (const c of list)` holds its items (`in`, the keys)."""
     rows = graph(tmp_path, settings, TYPESCRIPT_CONTAINERS)
     conn = "src/conn.ts::Connection.close"
-    for line in (7, 8, 10, 15):
+    for line in (7, 8, 10, 15, 16):
         assert edges_at(rows, "src/server.ts", line) == {(conn, True)}, at(
             rows, "src/server.ts", line
         )
     for line in (9, 11, 12, 13):  # an unresolved call's reason is its rule
         reasons = {r["rule"] for r in at(rows, "src/server.ts", line) if not r["callee"]}
         assert reasons == {"builtin receiver: a container"}, at(rows, "src/server.ts", line)
+    assert not any(certain for _, certain in edges_at(rows, "src/server.ts", 17))  # a key
+
+
+PYTHON_CONTAINERS = {
+    "pkg/__init__.py": "",
+    "pkg/conn.py": PYTHON_OPTIONAL["pkg/conn.py"],
+    "pkg/pool.py": """\
+from typing import List, Optional, Sequence
+from pkg.conn import Connection
+
+class Pool:
+    conns: List[Connection]
+
+    def __init__(self, spare: Optional[List[Connection]] = None) -> None:
+        self.spare: list[Connection] = []
+
+    def close_all(self, extra: Sequence[Connection], names: list[str]) -> None:
+        for conn in self.conns:
+            conn.close()
+        for conn in extra:
+            conn.close()
+        self.conns[0].close()
+        extra[1].close()
+        for conn in self.spare:
+            conn.close()
+        self.conns.append(None)
+        names.append("x")
+        [conn for conn in extra].count(None)
+""",
+}
+
+
+def test_python_container_annotations_type_their_items(tmp_path: Path, settings: Settings) -> None:
+    """An item of `List[C]`, `list[C]` or `Sequence[C]`, in a loop or by index, is a C; the
+    container's own methods (`append`, a list literal's `count`) are the container's; a
+    declared `list[C]` says more than the `[]` it starts as."""
+    rows = graph(tmp_path, settings, PYTHON_CONTAINERS)
+    conn = "pkg/conn.py::Connection.close"
+    for line in (12, 14, 15, 16, 18):
+        assert edges_at(rows, "pkg/pool.py", line) == {(conn, True)}, at(rows, "pkg/pool.py", line)
+    for line in (19, 20):  # an unresolved call's reason is its rule
+        reasons = {r["rule"] for r in at(rows, "pkg/pool.py", line) if not r["callee"]}
+        assert reasons == {"builtin receiver: a container"}, at(rows, "pkg/pool.py", line)
+    assert {r["rule"] for r in at(rows, "pkg/pool.py", 21)} == {"builtin receiver: list"}

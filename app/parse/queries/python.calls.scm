@@ -24,12 +24,9 @@
 ; await ...`, `x: Foo = None`; with a call on the right the call says (`names: SetStr = set()`).
 (assignment left: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type) !right) @bind
 (assignment left: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)
-  right: [(await) (none)]) @bind
+  right: [(await) (none) (list) (list_comprehension)]) @bind
 (typed_default_parameter name: (identifier) @var type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)) @bind
-(typed_parameter (identifier) @var type: (type (generic_type (identifier) @type))
-  (#not-match? @type "^(Optional|Union)$")) @bind
-(typed_default_parameter name: (identifier) @var type: (type (generic_type (identifier) @type))
-  (#not-match? @type "^(Optional|Union)$")) @bind
+
 ; Builtin values (`d = {}`, `*args`, `**kwargs`) and local aliases (`step = self.tracker.step`).
 (assignment left: (identifier) @var right: [(dictionary) (dictionary_comprehension) (list)
   (list_comprehension) (set) (set_comprehension) (string) (concatenated_string) (tuple)] @literal) @bind
@@ -48,11 +45,14 @@
   right: (call function: [(identifier) (attribute)] @type) (#eq? @_self "self")) @bind
 ; `self.client: Client = client`, `= None`, `= await ...`: the annotation.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
-  type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type) right: [(identifier) (await) (none)]
+  type: (type [(identifier) (attribute) (string) (binary_operator) (generic_type) (subscript)] @type)
+  right: [(identifier) (await) (none) (list) (list_comprehension)]
   (#eq? @_self "self")) @bind
 ; `self._payload = payload`: the type the method's parameter is annotated with.
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @var
   right: (identifier) @value_of (#eq? @_self "self")) @bind
+; A loop's items: `for conn in self.conns` (`conns: List[Conn]`) holds Conns.
+(for_statement left: (identifier) @var right: (_) @element_of) @bind
 ; Parameters: a bare call of one calls whatever is passed, not a definition of that name.
 (parameters (identifier) @param)
 (parameters (typed_parameter (identifier) @param))
