@@ -1617,6 +1617,7 @@ class Resolver:
                     held = held.removeprefix(GO_CONTAINER)
                 else:
                     keys, held = self._elements(keys), ""
+                outside = ""  # an item of a `list` from outside is no list
                 continue
             name = step.removesuffix("()")
             if cpp and held.startswith(GO_CONTAINER) and step in _CPP_ITEM_CALLS:
