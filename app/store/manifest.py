@@ -137,7 +137,9 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # 151: a Python loop's items and an element by index of `List[C]`, `Sequence[C]`, `tuple[C,
 # ...]` are Cs (`conns.append()` is the container's own); `x: List[C] = []` keeps its annotation;
 # a TypeScript `for (const c of list)` loop's items too
-STRATEGY_VERSION = "chunk-151"
+# 152: an item of a value from outside the project (`self.xs = list(...)`) is guessed by name,
+# not said to be a method of `list`
+STRATEGY_VERSION = "chunk-152"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"
