@@ -116,6 +116,18 @@ PRELUDES: dict[str, tuple[frozenset[str], str]] = {
 
 LANGUAGES_OWN = "the language's own"
 
+# Builtins whose value is itself the language's (a file, a string, a number, a builtin
+# container or iterator), never an object of the project: a method called on what they return
+# is the language's too (`with open(p) as f: f.write(s)`). Not `next`, `min`, `max`, `getattr`,
+# `super` or `type`, which hand over whatever they are given.
+BUILTIN_RESULTS: dict[str, frozenset[str]] = {
+    "python": _names(
+        "open str repr format ascii len int float complex bool bytes bytearray memoryview list "
+        "dict set frozenset tuple sorted reversed enumerate zip range map filter iter hex oct "
+        "bin chr ord abs round hash id input vars dir"
+    ),
+}
+
 
 def prelude_reason(language: str, name: str) -> str:
     """Why a bare call the project defines nothing for is not the project's, or ""."""

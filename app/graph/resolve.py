@@ -19,7 +19,7 @@ from app.graph.js_modules import JsModules, Reach
 from app.graph.kotlin import MEMBER_OR_EXTENSION, KotlinRules
 from app.graph.kotlin import nearest as kotlin_nearest
 from app.graph.lua import LuaRules, module_names
-from app.graph.preludes import prelude_reason
+from app.graph.preludes import BUILTIN_RESULTS, prelude_reason
 from app.graph.ruby import RUBY_CORE_CLASSES, RubyRules
 from app.graph.rust import STD_INHERENT, RustRules
 from app.graph.zig import ZigRules
@@ -164,6 +164,7 @@ _CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin", "typescript", "tsx"
 # a container is the container's, not its items'.
 _ELEMENTS_HELD = _CONTAINER_TYPED - {"go"}
 _A_CONTAINER = "a container"  # what a chain's last step holds when it is one
+_INHERITED_STEP = "(inherited) "  # before a chain's step that a base from outside gives
 # A C++ container's methods that give one of its items, or an iterator whose `->` reaches it.
 _CPP_ITEM_CALLS = frozenset(
     {"at()", "front()", "back()", "find()", "begin()", "rbegin()", "lower_bound()", "upper_bound()"}
@@ -1145,6 +1146,28 @@ class Resolver:
         family = _family(language)
         return [i for i in ids if _family(self.symbols[i].language) == family]
 
+    def _builtin_result(self, facts: FileFacts, type_text: str, caller: str) -> bool:
+        """Whether a variable holds what a builtin returns that is the language's own value
+        (`f = open(p)`, `names = sorted(x)`): no definition of that name in the project's
+        reach, and one of BUILTIN_RESULTS."""
+        called = type_text.removeprefix(RESULT)
+        builtins = BUILTIN_RESULTS.get(facts.language, frozenset())
+        if not type_text.startswith(RESULT) or called not in builtins:
+            return False
+        return not self.lookup(facts, caller, called)[0]
+
+    def _inherited_step(self, facts: FileFacts, keys: list[ClassKey], name: str, step: str) -> str:
+        """A chain's step no project class of its type declares (Python, Java, Ruby): when the
+        type's other bases are all from outside, the step is theirs and so is the value it
+        gives (`client.get(url)` on a `TestClient(httpx.Client)`), _INHERITED_STEP + the step
+        as written; else "" (nothing known)."""
+        if not keys or facts.language not in _CLASSES_HOLD_METHODS:
+            return ""
+        ids, outside = self._members_of(keys, name)
+        if ids or not outside or not self._bases_known_outside(keys):
+            return ""
+        return f"{_INHERITED_STEP}{keys[0][1]}.{step}"
+
     def _members_of(self, keys: list[ClassKey], name: str) -> tuple[list[str], bool]:
         """`name` in each of several classes a type may mean (two of that name in a package:
         each one's, split), read through its bases; True when a base is outside."""
@@ -1449,6 +1472,13 @@ class Resolver:
                 return ids, "extended-receiver", ""  # `t.tableName.inProperCase()`: on String
             if declared == _A_CONTAINER:  # `self.pending: Vec<T>` ... `.clear()`: Vec's own
                 return [], "", f"builtin receiver: {_A_CONTAINER}"
+            if declared.startswith(_INHERITED_STEP):  # `client.get(url).json()`: httpx's value
+                step = declared[len(_INHERITED_STEP) :]
+                if not step.endswith("()"):  # the call itself: `client.get(url)`
+                    held_by, _, method = step.rpartition(".")
+                    why = "inherited from a class outside the project"
+                    return [], "", f"{why} {method} on {held_by}"
+                return [], "", f"method of what {step} returns: inherited from outside the project"
             if declared:
                 return [], "", f"method of {declared}, a type outside the project"
             type_text = ""
@@ -1484,6 +1514,8 @@ class Resolver:
                 return [], "", f"method of {written}, the C++ standard library's"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"
+            elif self._builtin_result(owner, type_text, call.caller):
+                return [], "", f"builtin receiver: what {type_text[len(RESULT) :]}() returns"
         if lang == "python" and (ids := self._module_class_member(facts, call)):
             return ids, "class-member", ""
         if lang == "lua" and (in_lua := self.lua.member(facts, receiver, name)) is not None:
@@ -1643,8 +1675,9 @@ class Resolver:
                 ),
                 None,
             )
-            if said is None:
-                return [], ""
+            if said is None:  # a method a base from outside gives, or nothing known
+                called = step.endswith("()")  # an attribute set without a type is the class's
+                return [], self._inherited_step(facts, keys, name, step) if called else ""
             owner, (path, text) = said
             held = text
             if text != SELF_CHAIN:
@@ -1658,7 +1691,10 @@ class Resolver:
             return [], _A_CONTAINER  # `synced.pending: Vec<T>` ... `.clear()`: Vec's own
         if std := self._std_inherent(keys, call.callee):
             return [], std  # `self.elements[i].as_ref()`: Option's own
-        return (self._members_of(keys, call.callee)[0] if keys else []), outside
+        ids = self._members_of(keys, call.callee)[0] if keys else []
+        if not ids and not outside:  # `client.get(url)` on a `TestClient(httpx.Client)`
+            return [], self._inherited_step(facts, keys, call.callee, call.callee)
+        return ids, outside
 
     def _cpp_path(
         self, facts: FileFacts, caller: str, root: str, keys: list[ClassKey], steps: list[str]

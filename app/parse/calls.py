@@ -1403,14 +1403,21 @@ def _bound_root(receiver: str, scopes: list[dict[str, str]]) -> bool:
 
 
 def _held(said: str, scopes: list[dict[str, str]], self_name: str, language: str) -> str:
-    """What a variable's binding says it holds, a call on another local variable and a
-    variable bound to a field (Go's `m := r.tree`, Python's `writer = self._writer`) read as
-    that expression's value."""
+    """What a variable's binding says it holds, a call on another local variable, a variable
+    bound to a field (Go's `m := r.tree`, Python's `writer = self._writer`) and Python's call of
+    a variable declared a class (`factory(app)`, its `__call__`) read as that expression's
+    value."""
     said = _local_result(said, scopes, self_name)
     if language == "go" and said.startswith(ALIAS):
         return VALUE + said[len(ALIAS) :]
     if language == "python" and said.startswith(ALIAS) and "." in said:
         return VALUE + said[len(ALIAS) :]
+    called = said[len(RESULT) :]
+    if language == "python" and said.startswith(RESULT) and called.isidentifier():
+        # `client = factory(app)` where `factory: ClientFactory`: what its `__call__` returns
+        held = next((scope[called] for scope in scopes if called in scope), "")
+        if _DOTTED_NAME.fullmatch(held) and held.rpartition(".")[2][:1].isupper():
+            return VALUE + called + ".__call__()"
     return said
 
 

@@ -139,7 +139,12 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # a TypeScript `for (const c of list)` loop's items too
 # 152: an item of a value from outside the project (`self.xs = list(...)`) is guessed by name,
 # not said to be a method of `list`
-STRATEGY_VERSION = "chunk-152"
+# 153: Python's call of a name declared a class (`client = factory(app)`, `factory:
+# ClientFactory`) holds what its `__call__` returns; a chain's method no project class of the
+# type defines, when its other bases are from outside (Python, Java, Ruby), is theirs, and so is
+# the value it gives (`client.get(url).json()` on a `TestClient(httpx.Client)`): no name guess;
+# nor for what a Python builtin returns (`with open(p) as f: f.write(s)`)
+STRATEGY_VERSION = "chunk-153"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

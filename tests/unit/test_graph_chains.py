@@ -931,3 +931,84 @@ def test_python_container_annotations_type_their_items(tmp_path: Path, settings:
     assert {r["rule"] for r in at(rows, "pkg/pool.py", 21)} == {"builtin receiver: list"}
     # An item of a list whose items nothing says is no list: guessed by name, as any value
     assert (conn, False) in edges_at(rows, "pkg/pool.py", 26), at(rows, "pkg/pool.py", 26)
+
+
+PYTHON_FACTORY = {
+    "pkg/__init__.py": "",
+    "pkg/client.py": """\
+import httpx
+
+class TestClient(httpx.Client):
+    def login(self) -> None: ...
+
+class Request:
+    def json(self) -> dict: ...
+""",
+    "pkg/types.py": """\
+from typing import Protocol
+from pkg.client import TestClient
+
+class ClientFactory(Protocol):
+    def __call__(self, app) -> TestClient: ...
+""",
+    "tests/test_a.py": """\
+from pkg.types import ClientFactory
+
+def test_it(factory: ClientFactory, other) -> None:
+    client = factory(None)
+    client.login()
+    response = client.get("/")
+    response.json()
+    other(None).login()
+""",
+}
+
+
+def test_python_a_call_of_a_typed_name_and_methods_a_base_from_outside_gives(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """`client = factory(app)` with `factory: ClientFactory` (a pytest fixture's Protocol) holds
+    what `ClientFactory.__call__` returns; a method no project class of the type defines, when
+    its other bases are from outside (`TestClient(httpx.Client)`), is theirs, and so is the
+    value it gives: `response.json()` is no guess at the project's `Request.json`."""
+    rows = graph(tmp_path, settings, PYTHON_FACTORY)
+    assert edges_at(rows, "tests/test_a.py", 5) == {("pkg/client.py::TestClient.login", True)}
+    reasons = {5 + n: {r["rule"] for r in at(rows, "tests/test_a.py", 5 + n)} for n in (1, 2)}
+    assert reasons == {
+        6: {"inherited from a class outside the project get on TestClient"},
+        7: {"method of what TestClient.get() returns: inherited from outside the project"},
+    }
+    assert edges_at(rows, "tests/test_a.py", 8) == {("pkg/client.py::TestClient.login", False)}
+
+
+def test_python_what_a_builtin_returns_is_the_language_s_value(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """`with open(p) as f: f.write(s)` writes a file, not the project's one `write`; `max(xs)`
+    hands over whatever it is given, and a project's own `open` is its own."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/up.py": "class UploadFile:\n    def write(self, data): ...\n\n"
+        "class Box:\n    def pick(self): ...\n",
+        "pkg/store.py": "from pkg.up import UploadFile\n\ndef open(path) -> UploadFile: ...\n",
+        "tests/test_a.py": """\
+def test_it(path, boxes):
+    with open(path, "w") as file:
+        file.write("x")
+    best = max(boxes)
+    best.pick()
+""",
+        "tests/test_b.py": """\
+from pkg.store import open
+
+def test_store(path):
+    f = open(path)
+    f.write("y")
+""",
+    }
+    rows = graph(tmp_path, settings, files)
+    assert {r["rule"] for r in at(rows, "tests/test_a.py", 3)} == {
+        "builtin receiver: what open() returns"
+    }
+    assert edges_at(rows, "tests/test_a.py", 5) == {("pkg/up.py::Box.pick", False)}
+    assert edges_at(rows, "tests/test_b.py", 5) == {("pkg/up.py::UploadFile.write", True)}
