@@ -826,9 +826,8 @@ def _in_a_body(node: Node) -> bool:
     return False
 
 
-# Rust's and C++'s standard containers whose items a loop walks: the element's type is their
-# first type argument (a map's entries are pairs, not read). Names a project may well define
-# for itself (tokio's and petgraph's own `LinkedList`, a C++ `list` without `std::`) are left out.
+# TypeScript's and Python's containers whose items are one type: an array, a set, a record's
+# values; a list, a sequence, a set, a `tuple[T, ...]`.
 _TS_CONTAINER = re.compile(
     r"(?:readonly\s+)?(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<(.+)>"
     r"|(?:readonly\s+)?Record\s*<[^,<>]+,\s*(.+)>|(?:readonly\s+)?(.+?)\s*\[\]"
@@ -839,6 +838,9 @@ _PYTHON_CONTAINER = re.compile(
     r"|deque|Tuple|tuple)\[(.+?)(?:,\s*\.\.\.)?\]",
     re.S,
 )
+# Rust's and C++'s standard containers whose items a loop walks: the element's type is their
+# first type argument (a map's entries are pairs, not read). Names a project may well define
+# for itself (tokio's and petgraph's own `LinkedList`, a C++ `list` without `std::`) are left out.
 _CONTAINERS = {
     "rust": re.compile(
         r"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:std::)?(?:vec::|collections::)?"
