@@ -157,8 +157,7 @@ _NEW_PREFIX = re.compile(r"\(?new\s+[\w.]+\(\)\)?")
 _CLASSES_HOLD_METHODS = frozenset({"python", "java", "ruby"})
 # Languages whose container types the graph reads as `[]` + their element's (Go's slices,
 # maps and channels, Rust's `Vec<T>` and slices, C++'s `std::vector<T>`, TypeScript's `T[]`,
-# Python's `List[T]`):
-# a loop's items, an element's.
+# Python's `List[T]`): a loop's items, an element's.
 _CONTAINER_TYPED = frozenset({"go", "rust", "cpp", "kotlin", "typescript", "tsx", "python"})
 # Languages whose containers have methods of their own (`labels.len()`, `xs.push(x)`): a call on
 # a container is the container's, not its items'.
@@ -1624,7 +1623,9 @@ class Resolver:
         through what each method declares it returns (a fluent `this` keeps the type) and
         each field's declared type; nothing when a step says nothing. With no method, the
         type the last step declares when it is one from outside the project (Java's `TimeZone`
-        of `FastTimeZone.getGmtTimeZone(id).getRawOffset()`), else ""."""
+        of `FastTimeZone.getGmtTimeZone(id).getRawOffset()`), _A_CONTAINER for a container's
+        own method, _INHERITED_STEP + the step a base from outside gives (`_inherited_step`),
+        else ""."""
         on_element = root_type.endswith(ON_ELEMENT)  # `self.next[1].index()`
         root_type, _, walked = root_type.removesuffix(ON_ELEMENT).partition(VIA)
         made = _GO_NEW_PREFIX if facts.language == "go" else _NEW_PREFIX
