@@ -551,9 +551,11 @@ def test_a_receiver_imported_from_outside_the_project_is_not_guessed(
 @pytest.mark.parametrize(
     ("files", "path", "lines"),
     [
-        (PYTHON, "pkg/models.py", {48: "dict", 50: "dict", 51: "dict", 52: "list", 53: "str",
-                                   54: "tuple"}),
-        (TYPESCRIPT, "src/app.ts", {15: "Array", 16: "Array", 17: "String", 18: "String",
+        # a container whose items are said apart (`names: list[str]`, `const list = [1, 2]`,
+        # which a declared `Post[]` would type) is "a container"
+        (PYTHON, "pkg/models.py", {48: "dict", 50: "dict", 51: "dict", 52: "a container",
+                                   53: "str", 54: "tuple"}),
+        (TYPESCRIPT, "src/app.ts", {15: "a container", 16: "Array", 17: "String", 18: "String",
                                     19: "Array"}),
         (JAVASCRIPT, "lib/app.js", {10: "Array", 12: "Object", 13: "Array"}),
         (JAVA, "src/demo/app/App.java", {10: "String"}),
