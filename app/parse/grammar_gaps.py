@@ -134,6 +134,8 @@ def parse(language: str, src: bytes) -> tuple[Tree, bytes]:
         tree, src = _with(language, src, tree, _csharp_extension_blocks(src))
     if language in {"csharp", "swift"}:
         return _one_reading(language, src, tree)
+    if language == "typescript" and tree.root_node.has_error:
+        return _with(language, src, tree, _typescript_signatures(src))
     if language != "rust":
         return tree, src
     refused: set[int] = set()  # start bytes of calls whose body is not items
@@ -282,6 +284,11 @@ _CPLUSPLUS_GUARD = re.compile(
 # Swift's macros whose name starts with `_`, which the grammar does not know:
 # `sourceLocation: SourceLocation = #_sourceLocation`, Swift Testing's idiom for a helper's
 # parameter, broke the declaration around it (swift-argument-parser's test helpers).
+# A line opening with `<` (a generic call signature) below a line that ends a type, blank and
+# comment lines between: its first byte of indentation.
+_TS_NEXT_SIGNATURE = re.compile(
+    rb"(?<=[\w)\]}>])[ \t]*\n(?:[ \t]*(?://[^\n]*)?\n)*(?P<indent>[ \t])[ \t]*<(?=[\w\n])"
+)
 _SWIFT_INTERNAL_MACRO = re.compile(rb"(?<![\w#])#(?=_\w)")
 # C# 14's extension block head: `extension<T>(IEnumerable<T> source)` opening a line.
 _CSHARP_EXTENSION = re.compile(
@@ -334,6 +341,14 @@ def _csharp_extension_blocks(src: bytes) -> list[tuple[int, bytes]]:
         edits.append((head[0], b"class".ljust(head[1] - head[0])))
         edits.append((tail[0], b" " * (tail[1] - tail[0])))
     return edits
+
+
+def _typescript_signatures(src: bytes) -> list[tuple[int, bytes]]:
+    """Edits that end each generic call signature before the next (`<I>(h: H<I>): [H<I>]` on
+    one line of an interface, `<I, I2>(...)` opening the next, hono's handler interfaces):
+    without a `;` the grammar reads `[H<I>] <I2>(...)` as one type going on, and the rest of
+    the file as one error. The next signature's first byte of indentation becomes `;`."""
+    return [(match.start("indent"), b";") for match in _TS_NEXT_SIGNATURE.finditer(src)]
 
 
 def _kotlin_newer_syntax(src: bytes) -> list[tuple[int, bytes]]:

@@ -1848,6 +1848,43 @@ def test_csharp_extension_blocks_hold_their_members() -> None:
     assert b"    class        IEnumerable<T>         where T" in read
 
 
+TS_GENERIC_SIGNATURES = """\
+export interface Handlers<E> {
+  <I extends Input = {}>(handler1: H<E, I>): [H<E, I>]
+
+  // two handlers
+  <
+    I extends Input = {},
+    I2 extends Input = I,
+  >(handler1: H<E, I>, handler2: H<E, I2>): [H<E, I>, H<E, I2>]
+}
+
+export class Factory<E> {
+  createHandlers = (...handlers: any) => handlers
+}
+
+export const createMiddleware = <E extends Env = any>(middleware: M<E>): M<E> => middleware
+"""
+
+
+def test_typescript_generic_call_signatures_one_per_line_keep_the_rest_of_the_file() -> None:
+    # hono's handler interfaces: without a `;` between them the grammar read the second
+    # signature as the first one's type going on, and everything after as one error.
+    parsed = parse_file("src/factory.ts", TS_GENERIC_SIGNATURES)
+    check_well_formed(parsed, TS_GENERIC_SIGNATURES)
+    assert [s.qualified_name for s in parsed.symbols if not s.parent] == [
+        "Handlers",
+        "Factory",
+        "createMiddleware",
+    ]
+    tree, read = grammar_gaps.parse("typescript", TS_GENERIC_SIGNATURES.encode())
+    assert not tree.root_node.has_error
+    assert b"\n; <\n    I extends" in read and len(read) == len(TS_GENERIC_SIGNATURES)
+    # JSX lines open with `<` too: a .tsx file is read as written.
+    source = TS_GENERIC_SIGNATURES.encode()
+    assert grammar_gaps.parse("tsx", source)[1] == source
+
+
 def test_a_csharp_conditional_that_parses_stays_as_written() -> None:
     source = "class A\n{\n#if NET6_0\n    void B() { }\n#else\n    void C() { }\n#endif\n}\n"
     tree, read = grammar_gaps.parse("csharp", source.encode())
