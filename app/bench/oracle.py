@@ -331,6 +331,11 @@ class OurGraph:
         text = self._line(target)
         return re.search(rf"\bfunction\s+{re.escape(target.name)}\b", text) is not None
 
+    def _names_class(self, target: Target) -> bool:
+        """The target is a class expression on its line (`module.exports = class NAME`)."""
+        text = self._line(target)
+        return re.search(rf"=\s*class\s+{re.escape(target.name)}\b", text) is not None
+
     def _alias_of(self, target: Target) -> str:
         """The definition a module-level alias on the target's line names (zod's `const
         stringType = ZodString.create;`, where the TS service stops): a call of the alias
@@ -377,6 +382,12 @@ class OurGraph:
                 row
                 for row in holding
                 if row["start_line"] == target.line and row["kind"] in ("function", "method")
+            ]
+        if not named and self._names_class(target):  # `module.exports = class Application`
+            named = [
+                row
+                for row in holding
+                if row["start_line"] == target.line and row["kind"] == "class"
             ]
         if named:
             return str(min(named, key=_span)["id"])

@@ -141,6 +141,11 @@ def test_an_oracle_target_maps_to_our_definition_overload_signatures_included(
     assert exports.symbol_at(Target("query.js", 25, "query")) == "query.js::module.exports"
     assert exports.symbol_at(Target("query.js", 25, "next")) == ""
     assert exports.symbol_at(Target("query.js", 30, "query")) == ""
+    # `module.exports = class Application extends Emitter {`: the class the same way.
+    (tmp_path / "app.js").write_text("module.exports = class Application extends Emitter {\n}\n")
+    app = OurGraph([_symbol("app.js", "exports", "class", 1, 2, "module")], [], root=tmp_path)
+    assert app.symbol_at(Target("app.js", 1, "Application")) == "app.js::module.exports"
+    assert app.symbol_at(Target("app.js", 1, "Emitter")) == ""
     # `static create = (params) => {...}` on line 27: TypeScript goes to the arrow and names
     # it "(Anonymous function)"; our definition there is the field's, `Doc.create`.
     made = OurGraph([_symbol("doc.ts", "create", "method", 27, 33, "Doc")], [], root=tmp_path)
