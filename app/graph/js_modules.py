@@ -97,11 +97,24 @@ class JsModules:
 
     def _resolve(self, folder: str, specifier: str) -> list[str] | None:
         if specifier.startswith("."):
-            found = self.file(posixpath.normpath(posixpath.join(folder, specifier)))
+            target = posixpath.normpath(posixpath.join(folder, specifier))
+            found = self.file(target) or self._package_folder("" if target == "." else target)
             return [found] if found else None
         if specifier.startswith("/") or not (self.packages or self.configs):
             return None
         return self._resolve_bare(folder, specifier)
+
+    def _package_folder(self, folder: str) -> str | None:
+        """`require('../..')` from a test: a folder with a package.json means the file its
+        `exports` or `main` give for the package itself (Node's folder import), else its
+        index."""
+        entries = self.packages.get(folder, [])
+        for name, folders in self.named.items():
+            if folder in folders:
+                for target in _match(entries, name):
+                    if found := self.file(target):
+                        return found
+        return self.file(posixpath.join(folder, "index")) if not folder else None
 
     def _resolve_bare(self, folder: str, specifier: str) -> list[str] | None:
         for target in _match(self._paths(folder), specifier):

@@ -37,6 +37,7 @@ from app.parse.calls import (
     GLOBAL,
     GLOBAL_SCOPE,
     GO_CONTAINER,
+    LOCAL_VARIABLE,
     METHOD_ALIAS,
     MODULE_EXPORTS,
     NEW,
@@ -48,11 +49,14 @@ from app.parse.calls import (
     REGISTERED,
     RESULT,
     RETURNS,
+    RETURNS_FUNCTION,
     SELF_CHAIN,
     TEMPLATE_PARAMETER,
     TRUNCATED,
     UNPACKED,
     USING,
+    VALUE,
+    VARIABLE,
     VIA,
 )
 from app.parse.imports import JS_DEFAULT
@@ -73,6 +77,11 @@ RULES = {
     "return-type": 0.9,  # `sm.Configure().Permit()`: through what `Configure` declares it returns
     "same-module": 0.9,
     "same-package": 0.9,
+    # `isString(x)` where `const isString = typeOfTest('string')` and `typeOfTest` returns an
+    # arrow: the code that runs is inside `typeOfTest` (or the `inner` a Python `make` returns).
+    # Probable: a type-aware resolver stops at the variable where the function's return type
+    # is declared (`const handler = handle(app)`, `handle(): (event) => ...`).
+    "returned-function": 0.75,
     "unique-name": 0.75,
     # `const { show } = useToast()`: `useToast`'s own `show`, which it returns, as a rule.
     "returned-member": 0.75,
@@ -114,6 +123,7 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "kotlin", "scala", "swift", "cpp", 
 # receivers and impls, a C++ header's class and its .cpp, Swift extensions): one class there.
 _FOLDER_SCOPED = frozenset({"go", "rust", "cpp", "swift"})
 _JS = frozenset({"javascript", "typescript", "tsx"})
+_MODULE_VALUES = _JS | {"python"}  # languages whose modules' variables other files import
 _TS_TYPES = frozenset({"type", "interface"})  # declarations no call can reach
 # Languages whose `X = require("m")` binds what the module gives (`module.exports`, `return M`).
 _REQUIRES = _JS | {"lua"}
@@ -290,6 +300,9 @@ class Resolver:
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
         self.private: set[tuple[ClassKey, str]] = set()
         # class -> method -> (path, the type it declares it returns)
+        # (scope, owner, name) of a function that returns a function -> the nested definition
+        # it returns by name ("" for a literal)
+        self.returned_functions: dict[tuple[str, str, str], str] = {}
         self.returns: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
@@ -407,6 +420,10 @@ class Resolver:
                     same := members.get(a.type_text[len(METHOD_ALIAS) :])
                 ):
                     members[a.name] = list(same)
+                continue
+            if a.type_text.startswith(RETURNS_FUNCTION):
+                nested = a.type_text[len(RETURNS_FUNCTION) :]
+                self.returned_functions[(_scope(path, lang), a.owner, a.name)] = nested
                 continue
             if a.type_text.startswith(RETURNS):
                 returned = a.type_text[len(RETURNS) :]
@@ -562,6 +579,8 @@ class Resolver:
             facts = self.files[p]
             for imp in facts.imports:
                 star = imp.name == "*"
+                if star and name == JS_DEFAULT and facts.language in _JS:
+                    continue  # `export * from './options'` passes on all but its default
                 if star or (imp.alias == name and imp.name):
                     target = self.module_files(facts, imp.module)
                     if target and p not in target:
@@ -604,6 +623,46 @@ class Resolver:
                     return found
         return []
 
+    def _imported_value(self, facts: FileFacts, receiver: str) -> tuple[FileFacts | None, str]:
+        """What an imported module-level variable holds (Python's `from .console import
+        console`, `box.DOUBLE`; JS/TS `import { app } from './app'`): the file that binds it
+        and its type as written there; (None, "") when no project file says."""
+        head, _, rest = receiver.partition(".")
+        for imp in facts.imports:
+            if imp.alias != head or imp.name == "*":
+                continue
+            if not rest and imp.name:  # `from m import X`, `import { X } from './m'`
+                files = self.module_files(facts, imp.module)
+                return self._module_value(files or [], imp.name)
+            if rest.isidentifier() and facts.language == "python":  # `m.X`: `import m`
+                return self._module_value(self._module_named(facts, imp) or [], rest)
+        return None, ""
+
+    def _module_value(
+        self, paths: Iterable[str], name: str, hops: int = 0
+    ) -> tuple[FileFacts | None, str]:
+        """The type a module-level variable is bound to in these files, following re-exports;
+        a variable bound to two types says nothing."""
+        for p in paths:
+            said = {t for _, t in self.attributes.get((p, ""), {}).get(name, [])}
+            said -= {ASSIGNED, REGISTERED, GLOBAL}
+            if said:
+                text = said.pop()
+                held = not said and not text.startswith((ALIAS, VALUE, EXTENDED))
+                if text == "Object" and self.files[p].language in _JS:
+                    held = False  # `export const Jwt = { sign }`: its properties say more
+                return (self.files[p], text) if held else (None, "")
+        if hops >= MAX_REEXPORT_HOPS:
+            return None, ""
+        for p in paths:
+            facts = self.files[p]
+            for imp in facts.imports:
+                if imp.alias == name and imp.name and imp.name != "*":
+                    target = self.module_files(facts, imp.module)
+                    if target and p not in target:
+                        return self._module_value(target, imp.name, hops + 1)
+        return None, ""
+
     def _module_exports(self, paths: list[str]) -> list[str]:
         """What a CommonJS module gives: its `module.exports = function` definition, or the
         definition `module.exports = View` names."""
@@ -616,7 +675,7 @@ class Resolver:
                     return found
         return []
 
-    def _imported_member(self, paths: list[str], imported: str, name: str) -> list[str]:
+    def _imported_member(self, paths: list[str], imported: str, name: str) -> Result:
         """`import { errorUtil } ...; errorUtil.f()`: a member of the imported namespace,
         object or class."""
         for sid in self.top(paths, imported)[0]:
@@ -624,10 +683,44 @@ class Resolver:
             if ids := self.members.get(
                 (_scope(sym.path, sym.language), sym.qualified_name), {}
             ).get(name):
-                return ids
+                return ids, "class-member"
             if ids := self._declared_member(sym, name):
-                return ids
-        return []
+                return ids, "class-member"
+        return self._object_member(paths, imported, name)
+
+    def _object_member(
+        self, paths: Iterable[str], held_by: str, name: str, rule: str = "class-member"
+    ) -> Result:
+        """JS/TS `Jwt.sign()` where the module binds `const Jwt = { sign, verify }`: the
+        function the object's property names, as its module sees it (or, for a variable
+        bound to a call, the function that call returns: `isString: typeOfTest('string')`)."""
+        for p in paths:
+            for _, said in self.attributes.get((p, held_by), {}).get(name, []):
+                if not said.startswith(ALIAS):
+                    continue
+                if ids := self.top([p], said[len(ALIAS) :])[0]:
+                    return ids, rule
+                bound_in, held = self._module_value([p], said[len(ALIAS) :])
+                if bound_in and (made := self._made_function(bound_in, "", held)):
+                    return made, "returned-function"
+        return [], ""
+
+    def _made_function(self, facts: FileFacts, caller: str, held: str) -> list[str]:
+        """The function a variable holds when it is bound to a call of a project function
+        that returns one (`const isString = typeOfTest('string')`, `handler = make()`): the
+        function it returns by name, else the function whose literal it returns."""
+        called = held.removeprefix(RESULT) if held.startswith(RESULT) else ""
+        if not called.isidentifier():
+            return []
+        ids, rule = self.lookup(facts, caller, called)
+        if len(ids) != 1 or RULES.get(rule, 0) < 0.9:
+            return []
+        sym = self.symbols[ids[0]]
+        nested = self.returned_functions.get((_scope(sym.path, sym.language), sym.parent, sym.name))
+        if nested is None:
+            return []
+        inner = symbol_id(sym.path, f"{sym.qualified_name}.{nested}") if nested else ids[0]
+        return [inner] if inner in self.symbols else ids
 
     def _declared_member(self, sym: Symbol, name: str) -> list[str]:
         """A member of a module-level value's declared type (`export const $ZodType:
@@ -765,7 +858,11 @@ class Resolver:
                 return self.zig.aliased(facts, scope, name, caller)
             if facts.language == "rust":  # `use crate::graph::NodeIndex as GraphNodeIndex`
                 name = next((i.name for i in facts.imports if i.alias == name and i.name), name)
-            keys = [k for k in self.classes.get(name, []) if k not in self.rust.aliases]
+            keys = [
+                k
+                for k in self.classes.get(name, [])
+                if k not in self.rust.aliases and not self._in_a_function(k, facts.path)
+            ]
             return keys if len(keys) == 1 else []
         keys = [self._key(sid) for sid in ids]
         if facts.language == "rust" and any(k in self.rust.aliases for k in keys):
@@ -852,6 +949,27 @@ class Resolver:
             return None
         dots = imp.module if not imp.module.strip(".") else imp.module + "."
         return self.module_files(facts, dots + imp.name)
+
+    def _in_a_function(self, key: ClassKey, path: str) -> bool:
+        """A class declared inside another file's function (a test's own `class FormData`):
+        local to that function, no other file's type."""
+        sym = self.symbols.get(symbol_id(key[0], key[1]))
+        if sym is None or sym.path == path or not sym.parent:
+            return False
+        parent = self.symbols.get(symbol_id(sym.path, sym.parent))
+        return parent is not None and parent.kind in FUNCTION_KINDS
+
+    def _python_submodule(self, facts: FileFacts, imp: Import, receiver: str) -> list[str]:
+        """The submodule a dotted receiver names through an imported package (typer's
+        `_click.utils.echo()` after `from . import _click`, `typer._click.exceptions.Exit()`
+        after `import typer`); [] when it names none."""
+        head, _, rest = receiver.partition(".")
+        if head != imp.alias or not rest or not all(p.isidentifier() for p in rest.split(".")):
+            return []
+        base = imp.module
+        if imp.name:
+            base = (imp.module if not imp.module.strip(".") else imp.module + ".") + imp.name
+        return self.module_files(facts, f"{base}.{rest}") or []
 
     def _key(self, sid: str) -> ClassKey:
         sym = self.symbols[sid]
@@ -1444,6 +1562,12 @@ class Resolver:
             guessed = rule in ("", "unique-name", "ambiguous-name")
             if lang in _JS and guessed and (found := self._js_enclosing(facts, call.line, name)):
                 return found, "local-scope", ""
+            local = call.receiver_type.startswith(LOCAL_VARIABLE) and rule != "local-scope"
+            if local or (guessed and call.receiver_type.startswith(VARIABLE)):
+                held = call.receiver_type.partition(")")[2]  # `isString = typeOfTest('s')`
+                if made := self._made_function(facts, call.caller, held):
+                    return made, "returned-function", ""
+                return [], "", f"call of the variable {name}: whatever it holds"
             return (
                 ids,
                 rule,
@@ -1454,6 +1578,9 @@ class Resolver:
         if lang == "cpp" and receiver.split("::", 1)[0] == "std" and not self._in_std(name):
             return [], "", f"external module std (the C++ standard library's {name})"
         owner, type_text = self._attribute_receiver(facts, call)
+        if not type_text and lang in _MODULE_VALUES:  # `console.print()`, `console` imported
+            bound_in, type_text = self._imported_value(facts, call.receiver)
+            owner = bound_in or facts
         if lang == "python" and not type_text and (why := self._outside_attribute(facts, call)):
             return [], "", why
         if lang == "go" and not type_text.startswith(CHAINED):
@@ -1521,13 +1648,16 @@ class Resolver:
             return in_lua
         head = receiver.split(".", 1)[0]
         for imp in facts.imports:  # module.func, alias.func, pkg.Func, from . import sub
+            inner = self._python_submodule(facts, imp, receiver) if lang == "python" else []
+            if inner and (ids := self.top(inner, name)[0]):
+                return ids, "module-attribute", ""
             if imp.name and imp.alias == receiver and lang == "python":
                 target = self._module_named(facts, imp)
             elif imp.name and imp.alias == receiver and lang in _JS:  # export * as ns
                 files = self.module_files(facts, imp.module) or []
                 target = self._namespace(files, imp.name)
-                if target is None and (ids := self._imported_member(files, imp.name, name)):
-                    return ids, "class-member", ""
+                if target is None and (member := self._imported_member(files, imp.name, name))[0]:
+                    return member[0], member[1], ""
             elif not imp.name and (imp.alias == receiver or _names_module(receiver, imp.alias)):
                 target = self.module_files(facts, imp.module)
                 if target is None:
@@ -1544,6 +1674,9 @@ class Resolver:
                 continue
             if target and (ids := self.top(target, name)[0]):
                 return ids, "module-attribute", ""
+            exported = self._object_member(target or [], MODULE_EXPORTS, name, "module-attribute")
+            if lang in _JS and exported[0]:  # `module.exports = { isString: isStr }`
+                return exported[0], exported[1], ""
         if lang == "rust" and ("::" in receiver or receiver.islower()):  # util::square
             if ids := self.rust.inline_module(facts, receiver, name):
                 return ids, "module-attribute", ""
@@ -1818,8 +1951,8 @@ class Resolver:
         for i, part in enumerate(parts):
             inner = self._namespace(files, part)
             if inner is None:
-                if i == len(parts) - 1 and (ids := self._imported_member(files, part, name)):
-                    return ids, "class-member", ""
+                if i == len(parts) - 1 and (member := self._imported_member(files, part, name))[0]:
+                    return member[0], member[1], ""
                 return None
             files = inner
         ids = self.top(files, name)[0]

@@ -257,6 +257,19 @@ PARAMETER = "(parameter)"
 # A bare call of a name unpacked from a value (`const { serialize } = opts`, `function
 # f({ onError })`, `const [get, set] = pair`): whatever that value holds.
 UNPACKED = "(unpacked)"
+# A bare call of a variable bound to something other than a name (`const auth =
+# basicAuth(opts)` ... `auth(c, next)`, `let match: Match`, `handler = make()`): whatever it
+# holds, never another file's definition that merely shares the name. A Python function's
+# local shadows every other definition of the name (but one nested in the same function);
+# elsewhere the binding may lie in another block, or after the call (`let rt = rt();`), so
+# only a guess by name gives way.
+LOCAL_VARIABLE = "(local variable)"
+VARIABLE = "(variable)"
+# A function that returns a function literal (`const typeOfTest = type => thing => ...`,
+# `def make(): ... return inner`), as an Attribute (+ the nested definition's name, if one):
+# a call of a variable bound to its result runs code inside it.
+RETURNS_FUNCTION = "(returns a function)"
+_FUNCTION_LITERALS = frozenset({"arrow_function", "function_expression", "function", "lambda"})
 # The receiver type of a C++ template's type parameter (`template <class Policy>` ...
 # `Policy::value(x)`): whatever type the template is given, never a class of that name.
 TEMPLATE_PARAMETER = "(template parameter)"
@@ -671,6 +684,12 @@ def extract(
             if owner is not None:
                 written = _clean(node_text(extended[0])).replace("::", ".")
                 elements.append(Attribute(owner.qualified, SINGLETON_BASE, written))
+        elif key := captures.get("object_key"):  # `{ sign }` holds `sign`
+            value = captures.get("object_value", key)
+            named = captures.get("object_name")
+            object_owner = node_text(named[0]) if named else JS_DEFAULT
+            object_owner = MODULE_EXPORTS if captures.get("exports_object") else object_owner
+            elements.append(Attribute(object_owner, node_text(key[0]), ALIAS + node_text(value[0])))
         elif closure := captures.get("closure"):
             closures.append(Closure(closure[0].start_byte, closure[0].end_byte))
         elif (prop := captures.get("property")) and (returns := captures.get("returns")):
@@ -737,6 +756,11 @@ def extract(
     attributes = _class_attributes(language, defs, types) + tuple(dict.fromkeys(returned))
     attributes += tuple(elements) + tuple(properties)
     attributes += tuple(Attribute("", d.qualified, REGISTERED) for d in defs if d.call)
+    attributes += tuple(
+        Attribute(d.qualified.rpartition(".")[0], d.name, RETURNS_FUNCTION + nested)
+        for d in defs
+        if (nested := _returned_function(d.core)) is not None
+    )
     attributes += tuple(Attribute("", name, ASSIGNED) for name in sorted(assigned_names))
     if language == "elixir":
         attributes += _elixir_private(defs)
@@ -747,6 +771,36 @@ def extract(
     if language in _PACKAGE_NODES:
         attributes += _package(language, root)
     return imports, calls, tuple(dict.fromkeys(bases)), attributes
+
+
+def _returned_function(core: Node) -> str | None:
+    """What a JS/TS or Python function returns when it is a function: "" for a literal (an
+    arrow, a `function` expression, a lambda), the name of a function defined in its body
+    that it returns by name (Python's `return inner`); None otherwise, and where a return
+    type is declared (`handle(app): (event) => Promise<R>`: the type, not the code, is what a
+    caller of the result is said to call)."""
+    function = core.child_by_field_name("value") if core.type == "variable_declarator" else core
+    if function is None or function.child_by_field_name("return_type") is not None:
+        return None
+    body = function.child_by_field_name("body")
+    if body is None:
+        return None
+    if body.type in _FUNCTION_LITERALS:  # `type => thing => typeof thing === type`
+        return ""
+    nested = {
+        node_text(name)
+        for child in body.named_children
+        if child.type == "function_definition" and (name := child.child_by_field_name("name"))
+    }
+    for child in body.named_children:
+        if child.type != "return_statement" or not child.named_children:
+            continue
+        value = child.named_children[0]
+        if value.type in _FUNCTION_LITERALS:
+            return ""
+        if value.type == "identifier" and node_text(value) in nested:
+            return node_text(value)
+    return None
 
 
 def _heex_calls(template: Node, raw: dict[tuple[int, int], tuple[int, int, str, str, str]]) -> None:
@@ -1183,8 +1237,9 @@ def _class_attributes(
     language: str, defs: list[Any], types: dict[int, dict[str, str]]
 ) -> tuple[Attribute, ...]:
     """Each class's attributes with a type claim, for the resolver to read through subclasses,
-    and the module's names (owner ""): bound to another name (`D = Distance`), or in JS/TS
-    of a type (`export const $ZodType: core.$constructor<T>`, whose methods other files call)."""
+    and the module's names (owner ""): bound to another name (`D = Distance`), or in Python
+    and JS/TS of a type (`export const $ZodType: core.$constructor<T>`, `console =
+    Console()`), whose methods other files call."""
     out = [
         Attribute("", var, said)
         for var, said in types.get(0, {}).items()
@@ -1192,6 +1247,8 @@ def _class_attributes(
         and (
             (said.startswith(ALIAS) and said[len(ALIAS) :].isidentifier())
             or (language in _JS_LANGUAGES and said and not said.startswith(ALIAS))
+            or (language == "python" and said and not said.startswith(ALIAS))  # `console =
+            # Console()`, `DOUBLE: Box = Box(...)`: other modules import the value
             or (language in _JS_LANGUAGES and _DOTTED.fullmatch(said[len(ALIAS) :]))
             or (language == "rust" and _DOTTED.fullmatch(said[len(ALIAS) :]))  # `a::B`
             or (language == "zig" and _DOTTED.fullmatch(said[len(ALIAS) :]))  # `request.Request`
@@ -1292,6 +1349,9 @@ def _attribute(
             if not receiver:  # `def f(callback): callback()`: whatever is passed
                 held = (parameters.get(id(d), {}).get(name) for d in reversed(stack))
                 receiver_type = next((marker for marker in held if marker), receiver_type)
+            if not receiver and not receiver_type and said and not said.startswith(ALIAS):
+                local = language == "python" and any(name in scope for scope in scopes[:-1])
+                receiver_type = (LOCAL_VARIABLE if local else VARIABLE) + said
         if literal == ELEMENT_OF and receiver.isidentifier():  # `labels[i].is_inner()`
             element = VALUE + receiver + ELEMENT_STEP
             receiver_type = _value_type(element, scopes, self_name, language)

@@ -144,7 +144,15 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # type defines, when its other bases are from outside (Python, Java, Ruby), is theirs, and so is
 # the value it gives (`client.get(url).json()` on a `TestClient(httpx.Client)`): no name guess;
 # nor for what a Python builtin returns (`with open(p) as f: f.write(s)`)
-STRATEGY_VERSION = "chunk-153"
+# 154: a module-level variable other files import has the type it is bound to (Python's
+# `console = Console()`, `box.DOUBLE`; JS/TS `export const app = new App()`); an object of
+# functions names them (`export const Jwt = { sign }`, `export default { isString }`,
+# `module.exports = { str: toStr }`); a bare call of a variable is never a guess at another
+# file's function of its name (in a Python function, at no other definition); a folder required
+# as a package (`require('../..')`) is the file its package.json gives; a class declared inside
+# a function is no other file's type; a variable bound to a call of a function that returns a
+# function calls into it (probable); TypeScript's generic call signatures one per line parse
+STRATEGY_VERSION = "chunk-154"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

@@ -13,6 +13,11 @@
 (variable_declaration (variable_declarator value: (call_expression
   function: (identifier) @_require (#eq? @_require "require")))) @import
 (class_declaration (class_heritage (_) @base)) @class
+; A variable bound to what a call returns: `const isString = typeOfTest('string')`.
+(variable_declarator name: (identifier) @var
+  value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
+(variable_declarator name: (identifier) @var
+  value: (await_expression (call_expression function: [(identifier) (member_expression)]) @result)) @bind
 ; Local types: `const c = new Client()`.
 (variable_declarator name: (identifier) @var value: (new_expression constructor: [(identifier) (member_expression)] @type)) @bind
 ; Builtin values (`const a = []`, `...args`) and local aliases (`const f = mod.func`).
@@ -58,3 +63,19 @@
 (array_pattern (assignment_pattern left: (identifier) @unpacked))
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(arrow_function) (function_expression)] @closure
+; A module's object of its functions (`export const Jwt = { sign, verify: verifyToken }`):
+; `Jwt.sign()` calls `sign`.
+(program (lexical_declaration (variable_declarator name: (identifier) @object_name
+  value: (object [(shorthand_property_identifier) @object_key
+                  (pair key: (property_identifier) @object_key value: (identifier) @object_value)]))))
+(program (export_statement declaration: (lexical_declaration (variable_declarator
+  name: (identifier) @object_name
+  value: (object [(shorthand_property_identifier) @object_key
+                  (pair key: (property_identifier) @object_key value: (identifier) @object_value)])))))
+(program (export_statement value: (object [(shorthand_property_identifier) @object_key
+  (pair key: (property_identifier) @object_key value: (identifier) @object_value)]) @default_object))
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object [(shorthand_property_identifier) @object_key
+    (pair key: (property_identifier) @object_key value: (identifier) @object_value)]) @exports_object)
+  (#eq? @_module "module") (#eq? @_exports "exports")))
