@@ -129,6 +129,14 @@ BUILTIN_RESULTS: dict[str, frozenset[str]] = {
 }
 
 
+# Library functions that hand over what they are given, or a copy of it (`copy.deepcopy(field)`
+# is the project's field again): what they return is no outside type.
+SAME_VALUE_RESULTS: dict[str, frozenset[str]] = {
+    "python": _names("copy.copy copy.deepcopy copy.replace dataclasses.replace typing.cast"),
+    "javascript": _names("structuredClone"),
+}
+
+
 def prelude_reason(language: str, name: str) -> str:
     """Why a bare call the project defines nothing for is not the project's, or ""."""
     names, label = PRELUDES.get(language, (frozenset(), ""))

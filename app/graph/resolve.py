@@ -19,7 +19,7 @@ from app.graph.js_modules import JsModules, Reach
 from app.graph.kotlin import MEMBER_OR_EXTENSION, KotlinRules
 from app.graph.kotlin import nearest as kotlin_nearest
 from app.graph.lua import LuaRules, module_names
-from app.graph.preludes import BUILTIN_RESULTS, prelude_reason
+from app.graph.preludes import BUILTIN_RESULTS, SAME_VALUE_RESULTS, prelude_reason
 from app.graph.ruby import RUBY_CORE_CLASSES, RubyRules
 from app.graph.rust import STD_INHERENT, RustRules
 from app.graph.zig import ZigRules
@@ -1141,6 +1141,21 @@ class Resolver:
             return ""
         return f"self.{field}: inherited from a class outside the project"
 
+    def _outside_result(self, facts: FileFacts, type_text: str) -> bool:
+        """Whether a value is what a call into an outside module returns (`http.createServer()`,
+        `requests.get(url)`), where that call does not hand back what it was given
+        (`copy.deepcopy(field)`)."""
+        maker = type_text[len(RESULT) :] if type_text.startswith(RESULT) else ""
+        if not maker or not self._is_external(facts, maker):
+            return False
+        head, _, rest = maker.partition(".")
+        imported = next((i for i in facts.imports if i.alias == head), None)
+        module = imported.module if imported is not None and not imported.name else head
+        written = f"{module}.{rest}" if rest else maker
+        if imported is not None and imported.name and not rest:  # `from copy import deepcopy`
+            written = f"{imported.module}.{imported.name}"
+        return written not in SAME_VALUE_RESULTS.get(facts.language, ())
+
     def _in_std(self, name: str) -> bool:
         """Whether the project defines `name` in a `namespace std` of its own (a `swap` or
         `hash` written for its types). Opening `namespace std` only to specialise templates
@@ -1638,6 +1653,9 @@ class Resolver:
             elif lang == "cpp" and type_text.startswith("std."):  # `std::string s; s.size()`
                 written = type_text.replace(".", "::")
                 return [], "", f"method of {written}, the C++ standard library's"
+            elif self._outside_result(owner, type_text):
+                maker = type_text[len(RESULT) :]  # `server = http.createServer(cb)`
+                return [], "", f"method of what {maker}() returns, from outside the project"
             elif self._is_external(owner, type_text) or lang in _IMPORTS_UNREAD:
                 return [], "", f"method of {type_text}, a type outside the project"
             elif self._builtin_result(owner, type_text, call.caller):

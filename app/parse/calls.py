@@ -510,6 +510,11 @@ def _bound_type(language: str, written: str, captures: dict[str, list[Node]]) ->
         return type_text  # `self.client_class()`: whatever class that attribute holds
     around = captures["type"][0].parent
     if language == "python" and around is not None and around.type == "call":
+        if type_text.rpartition(".")[2] == "cast":  # `cast(SafeOpenProtocol, opened)`
+            arguments = around.child_by_field_name("arguments")
+            first = arguments.named_children[:1] if arguments is not None else []
+            claimed = node_text(first[0]).strip("'\"") if first else ""
+            return claimed if all(part.isidentifier() for part in claimed.split(".")) else ""
         lowercase = not type_text.rsplit(".", 1)[-1][:1].isupper()
         if lowercase and _CALLED.fullmatch(type_text):  # `r = client.send(req)`
             return RESULT + type_text

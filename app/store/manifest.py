@@ -152,7 +152,10 @@ SCHEMA_VERSION = 4  # 3: the call-graph tables; 4: `thin` (wrapper, accessor) fo
 # as a package (`require('../..')`) is the file its package.json gives; a class declared inside
 # a function is no other file's type; a variable bound to a call of a function that returns a
 # function calls into it (probable); TypeScript's generic call signatures one per line parse
-STRATEGY_VERSION = "chunk-154"
+# 155: a JavaScript variable holds what the call it is bound to returns (not `require`); a
+# method of what a call into an outside module returns is that module's (`http.createServer()`,
+# not `copy.deepcopy(x)`); Python's `cast(T, v)` is a T
+STRATEGY_VERSION = "chunk-155"
 
 MANIFEST_NAME = "manifest.json"
 LOCK_NAME = "write.lock"

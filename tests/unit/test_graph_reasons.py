@@ -277,3 +277,56 @@ def test_an_attribute_only_an_outside_base_gives_calls_nothing_of_the_project(
     post = {("hc/transports.py::HttpTransport.post", False)}
     assert edges_at(rows, path, 10) == post
     assert edges_at(rows, path, 13) == post
+
+
+def test_a_value_an_outside_call_returns_has_methods_from_outside(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # `server.listen()` on what `http.createServer()` returns, `r.json()` on requests'
+    # response: no guess at the project's one `listen` or `json`.
+    files = {
+        "lib/app.js": (
+            "const http = require('node:http')\nclass App {\n  listen () {\n"
+            "    const server = http.createServer(() => {})\n    return server.listen(1)\n"
+            "  }\n}\nmodule.exports = App\n"
+        ),
+        "pkg/__init__.py": "",
+        "pkg/c.py": (
+            "import requests\n\n\nclass C:\n    def json(self):\n        pass\n\n\n"
+            "def get():\n    r = requests.get('u')\n    return r.json()\n"
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    for path, line, made in (
+        ("lib/app.js", 5, "http.createServer"),
+        ("pkg/c.py", 11, "requests.get"),
+    ):
+        (row,) = at(rows, path, line)
+        assert (row["callee"], row["rule"]) == (
+            "",
+            f"method of what {made}() returns, from outside the project",
+        )
+    # `copy.deepcopy(field)` hands back a copy of the project's own value: no such claim.
+    copied = {
+        "f.py": (
+            "import copy\n\n\nclass Field:\n    def bind(self):\n        pass\n\n\n"
+            "def clone(field):\n    a = copy.deepcopy(field)\n    a.bind()\n"
+        ),
+    }
+    rows = graph(tmp_path / "copy", settings, copied)
+    assert "from outside the project" not in at(rows, "f.py", 11)[0]["rule"]
+
+
+def test_typing_cast_gives_its_first_argument_s_type(tmp_path: Path, settings: Settings) -> None:
+    # model2vec's `cast(SafeOpenProtocol, safetensors.safe_open(...))`: the project's type,
+    # not what the outside call returns.
+    files = {
+        "m.py": (
+            "from typing import cast\n\nimport safetensors\n\n\nclass Proto:\n"
+            "    def get(self):\n        pass\n\n\nclass Other:\n    def get(self):\n"
+            "        pass\n\n\ndef load(path):\n"
+            "    f = cast(Proto, safetensors.safe_open(path))\n    return f.get()\n"
+        ),
+    }
+    rows = graph(tmp_path, settings, files)
+    assert edges_at(rows, "m.py", 18) == {("m.py::Proto.get", True)}

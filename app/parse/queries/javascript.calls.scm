@@ -15,7 +15,8 @@
 (class_declaration (class_heritage (_) @base)) @class
 ; A variable bound to what a call returns: `const isString = typeOfTest('string')`.
 (variable_declarator name: (identifier) @var
-  value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
+  value: (call_expression function: [(identifier) (member_expression)] @_called) @result
+  (#not-eq? @_called "require")) @bind
 (variable_declarator name: (identifier) @var
   value: (await_expression (call_expression function: [(identifier) (member_expression)]) @result)) @bind
 ; Local types: `const c = new Client()`.

@@ -81,7 +81,8 @@
 (method_signature return_type: (type_annotation (_) @returns)) @method
 ; A variable bound to what a call returns: `const q = makeQuery()`, `const r = db.select()`.
 (variable_declarator name: (identifier) @var
-  value: (call_expression function: [(identifier) (member_expression)]) @result) @bind
+  value: (call_expression function: [(identifier) (member_expression)] @_called) @result
+  (#not-eq? @_called "require")) @bind
 ; A loop's items: `for (const s of this.sockets)` (`sockets: Socket[]`) holds Sockets.
 (for_in_statement left: (identifier) @var "of" right: (_) @element_of) @bind
 ; `const r = await client.send()`: what the async method's `Promise<Response>` holds.
