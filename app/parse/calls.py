@@ -385,6 +385,8 @@ def _query(language: str) -> Query | None:
         return None
     grammar: Any = GRAMMARS[language]
     text = path.read_text(encoding="utf-8")
+    if language in _JS_LANGUAGES:
+        text += (QUERY_DIR / "js_shared.calls.scm").read_text(encoding="utf-8")
     if language in _JSX_LANGUAGES:
         text += (QUERY_DIR / "jsx.calls.scm").read_text(encoding="utf-8")
     return Query(get_language(grammar), text)

@@ -64,19 +64,3 @@
 (array_pattern (assignment_pattern left: (identifier) @unpacked))
 ; A function literal: its parameters and variables are its own (`func(w, r *http.Request)`).
 [(arrow_function) (function_expression)] @closure
-; A module's object of its functions (`export const Jwt = { sign, verify: verifyToken }`):
-; `Jwt.sign()` calls `sign`.
-(program (lexical_declaration (variable_declarator name: (identifier) @object_name
-  value: (object [(shorthand_property_identifier) @object_key
-                  (pair key: (property_identifier) @object_key value: (identifier) @object_value)]))))
-(program (export_statement declaration: (lexical_declaration (variable_declarator
-  name: (identifier) @object_name
-  value: (object [(shorthand_property_identifier) @object_key
-                  (pair key: (property_identifier) @object_key value: (identifier) @object_value)])))))
-(program (export_statement value: (object [(shorthand_property_identifier) @object_key
-  (pair key: (property_identifier) @object_key value: (identifier) @object_value)]) @default_object))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-  right: (object [(shorthand_property_identifier) @object_key
-    (pair key: (property_identifier) @object_key value: (identifier) @object_value)]) @exports_object)
-  (#eq? @_module "module") (#eq? @_exports "exports")))
