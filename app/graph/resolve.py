@@ -251,6 +251,14 @@ def _encloses_names(sym: Symbol, language: str) -> bool:
 _ZIG_MADE_TYPE = re.compile(r"[A-Z]\w*\(\)")
 
 
+def _python_module(imp: Import) -> str:
+    """The module a Python import binds its name to, were it a module: `import a.b` a.b,
+    `from a import b` a.b, `from . import b` .b."""
+    if not imp.name:
+        return imp.module
+    return (imp.module if not imp.module.strip(".") else imp.module + ".") + imp.name
+
+
 def _names_module(receiver: str, alias: str) -> bool:
     """`mod.sub.f()` calls into the module `mod`; `mod.make().f()` calls a method of what
     `mod.make()` returns, which is no definition of the module."""
@@ -299,10 +307,10 @@ class Resolver:
         self.named_scopes: dict[str, list[ClassKey]] = defaultdict(list)
         # An Elixir module's private functions (`defp`): (module, name); no other module's.
         self.private: set[tuple[ClassKey, str]] = set()
-        # class -> method -> (path, the type it declares it returns)
         # (scope, owner, name) of a function that returns a function -> the nested definition
         # it returns by name ("" for a literal)
         self.returned_functions: dict[tuple[str, str, str], str] = {}
+        # class -> method -> (path, the type it declares it returns)
         self.returns: dict[ClassKey, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
@@ -947,8 +955,7 @@ class Resolver:
             return self.module_files(facts, imp.module)
         if facts.language != "python":
             return None
-        dots = imp.module if not imp.module.strip(".") else imp.module + "."
-        return self.module_files(facts, dots + imp.name)
+        return self.module_files(facts, _python_module(imp))
 
     def _in_a_function(self, key: ClassKey, path: str) -> bool:
         """A class declared inside another file's function (a test's own `class FormData`):
@@ -966,10 +973,7 @@ class Resolver:
         head, _, rest = receiver.partition(".")
         if head != imp.alias or not rest or not all(p.isidentifier() for p in rest.split(".")):
             return []
-        base = imp.module
-        if imp.name:
-            base = (imp.module if not imp.module.strip(".") else imp.module + ".") + imp.name
-        return self.module_files(facts, f"{base}.{rest}") or []
+        return self.module_files(facts, f"{_python_module(imp)}.{rest}") or []
 
     def _key(self, sid: str) -> ClassKey:
         sym = self.symbols[sid]
